@@ -1,0 +1,1 @@
+"""Card model, rules engines, effect interpreter, AI players, simulation and statistics. Never imports pipeline."""

@@ -1,0 +1,1 @@
+"""Loading and validation, rules text, layout, renderers, playtest gates and the CLI."""

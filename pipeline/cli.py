@@ -1,0 +1,48 @@
+"""The ``boneyard`` command line: one group, one module per command family.
+
+Errors a designer can cause become one clear message each and a non-zero exit code (1 for bad
+data or a failed gate, 2 for usage errors); no traceback ever reaches the terminal.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+import click
+
+from boneyard import __version__
+from boneyard.errors import BoneyardError
+
+# Each module defines click commands and a ``register(group)`` function that adds them.
+COMMAND_MODULES: tuple[str, ...] = (
+)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="boneyard")
+def cli() -> None:
+    """Boneyard: validate card sets, playtest them by simulation, render them for print."""
+
+
+for _name in COMMAND_MODULES:
+    importlib.import_module(f"boneyard.pipeline.{_name}").register(cli)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point of the console script: run the CLI, turning Boneyard errors into messages."""
+    try:
+        cli.main(args=argv, prog_name="boneyard", standalone_mode=False)
+    except click.exceptions.Abort:
+        click.echo("Aborted.", err=True)
+        sys.exit(1)
+    except click.ClickException as exc:  # usage errors: exit 2 (bad option, missing file)
+        exc.show()
+        sys.exit(exc.exit_code)
+    except BoneyardError as exc:
+        click.echo(str(exc), err=True)
+        sys.exit(exc.exit_code)
+    except KeyboardInterrupt:
+        click.echo("Interrupted.", err=True)
+        sys.exit(130)
+    sys.exit(0)
