@@ -1,0 +1,68 @@
+"""Gates fail only on proof: the whole 95% interval outside the bound."""
+
+from __future__ import annotations
+
+import pytest
+from boneyard.engine.stats import Metric, proportion_metric
+from boneyard.pipeline.gates import FAIL, FLAG, MISSING, PASS, Gate, evaluate, judge, parse_gates
+from boneyard.pipeline.playtest_config import resolve
+
+from boneyard.errors import GateError
+
+
+def test_noise_alone_never_fails():
+    gate = Gate("first_priority_win_rate", 0.4, 0.6)
+    # 62% measured on 50 games: interval reaches back below 60% -> flagged, not failed
+    m = proportion_metric("first_priority_win_rate", 31, 50)
+    assert m.low < 0.6 < m.value
+    assert judge(gate, m) == FLAG
+    # the same 62% on 5,000 games: proven out of bounds
+    assert judge(gate, proportion_metric("first_priority_win_rate", 3100, 5000)) == FAIL
+    assert judge(gate, proportion_metric("first_priority_win_rate", 2500, 5000)) == PASS
+
+
+def test_min_bound_and_patterns():
+    gate = Gate("card.*.play_rate", min=0.05)
+    metrics = [
+        Metric("card.oaf.play_rate", 0.30, 0.28, 0.32, 1000, "card", "oaf", "%"),
+        Metric("card.dud.play_rate", 0.01, 0.005, 0.02, 1000, "card", "dud", "%"),
+        Metric("card.dud.win_delta", 0.0, -0.1, 0.1, 1000, "card", "dud", "%"),
+    ]
+    results = evaluate([gate], {"main": metrics})
+    assert [(r.metric.name, r.status) for r in results] == [
+        ("card.oaf.play_rate", PASS),
+        ("card.dud.play_rate", FAIL),
+    ]
+
+
+def test_gate_matching_nothing_fails():
+    results = evaluate([Gate("draw_rat", max=0.1)], {"main": [proportion_metric("draw_rate", 1, 100)]})
+    assert [r.status for r in results] == [MISSING]
+    assert results[0].failed
+
+
+def test_run_filter():
+    m = proportion_metric("x", 90, 100)
+    results = evaluate([Gate("x", max=0.5, run="p4")], {"p2": [m], "p4": [proportion_metric("x", 10, 100)]})
+    assert [(r.run, r.status) for r in results] == [("p4", PASS)]
+
+
+def test_parse_gates_reports_every_problem():
+    with pytest.raises(GateError) as exc:
+        parse_gates([{"metric": "a"}, {"metric": "b", "min": 1, "max": 0}, {"min": 1}, {"metric": "c", "max": "x"}])
+    text = str(exc.value)
+    assert "gates[0]" in text and "gates[1]" in text and "gates[2]" in text and "gates[3]" in text
+
+
+def test_profile_overrides_and_unknown_profile():
+    section = {"games": 3000, "seed": 7, "profiles": {"fast": {"games": 300}},
+               "gates": [{"metric": "draw_rate", "max": 0.2}]}
+    assert resolve(section, default_players=2).games == 3000
+    fast = resolve(section, default_players=2, profile="fast", overrides={"seed": 9})
+    assert (fast.games, fast.seed, fast.profile) == (300, 9, "fast")
+    assert fast.runs[0].players == 2 and fast.gates[0].max == 0.2
+    with pytest.raises(GateError, match="no profile 'slow'"):
+        resolve(section, default_players=2, profile="slow")
+    with pytest.raises(GateError, match="run 'p9'"):
+        resolve({"runs": [{"players": 2}], "gates": [{"metric": "x", "max": 1, "run": "p9"}]},
+                default_players=None)
