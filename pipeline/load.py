@@ -1,0 +1,273 @@
+"""From a card-set folder to a trusted :class:`~boneyard.engine.cards.CardSet`.
+
+This is the one boundary where YAML becomes engine data. ``check_set`` reads every file of a set,
+validates it (schema, then semantics) and collects *every* problem; only a set without problems is
+converted into frozen objects, so the engines and renderers never see half-valid data.
+``load_set`` is the same with the problems raised as one :class:`CardDataError`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from boneyard.engine.cards import (
+    BACKS,
+    BackDef,
+    CardSet,
+    Character,
+    Condition,
+    DeadCard,
+    FeastCard,
+    Step,
+    freeze,
+)
+from boneyard.engine.hashing import content_hash
+from boneyard.pipeline import validate as v
+from boneyard.pipeline.validate_yaml import YamlDoc, display_path, read_yaml
+
+from boneyard.errors import CardDataError, Problem
+from boneyard.paths import CARDS, bundled_sets
+
+GAME_FILE = "game.yaml"
+RULES_SCHEMAS = {"day-of-the-dead": "characters", "grave-feast": "feast-cards"}
+
+
+class SetNotFoundError(CardDataError):
+    """The argument names no card set: a usage error (exit 2), not bad card data."""
+
+    exit_code = 2
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+        super().__init__([])
+        self.args = (message,)
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def resolve_set(path_or_name: str | Path) -> Path:
+    """The folder of a set: a bare name is looked up under ``cards/``, anything else is a path.
+
+    A path to a ``game.yaml`` is accepted too and means its folder.
+    """
+    text = str(path_or_name)
+    if isinstance(path_or_name, str) and "/" not in text and "\\" not in text \
+            and (CARDS / text / GAME_FILE).is_file():
+        return CARDS / text
+    p = Path(path_or_name)
+    if p.is_file() and p.name == GAME_FILE:
+        return p.parent
+    if p.is_dir() and (p / GAME_FILE).is_file():
+        return p
+    bundled = ", ".join(bundled_sets()) or "none"
+    if p.is_dir():
+        raise SetNotFoundError(f"{display_path(p)}: not a card set, it has no {GAME_FILE} "
+                               f"(bundled sets: {bundled})")
+    raise SetNotFoundError(f"{text}: no such card set (bundled sets: {bundled}; "
+                           "or give the path of a set folder)")
+
+
+@dataclass
+class SetCheck:
+    """What ``check_set`` found: the set if it is valid, and every problem otherwise."""
+
+    root: Path
+    card_set: CardSet | None = None
+    problems: list[Problem] = field(default_factory=list)
+    rules: str | None = None
+    name: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.card_set is not None and not self.problems
+
+
+def _read(path: Path, schema_name: str, *, is_card_list: bool) -> tuple[YamlDoc, list[Problem]]:
+    doc, problems = read_yaml(path)
+    if problems:
+        return doc, problems
+    if doc.data is None:
+        what = "a list of cards" if is_card_list else "the set's settings"
+        return doc, [Problem(doc.file, 1, 1, f"file is empty, expected {what}")]
+    return doc, v.schema_problems(doc, schema_name, is_card_list=is_card_list)
+
+
+def check_set(path_or_name: str | Path) -> SetCheck:
+    """Validate a card set completely; build the CardSet only if nothing is wrong.
+
+    Raises :class:`SetNotFoundError` only when there is no set to check at all.
+    """
+    root = resolve_set(path_or_name)
+    result = SetCheck(root)
+    game, problems = _read(root / GAME_FILE, "game", is_card_list=False)
+    result.problems += problems
+    g = game.data if isinstance(game.data, dict) else None
+    if g is None:
+        if not problems:
+            result.problems.append(Problem(game.file, 1, 1, "expected the set's settings "
+                                           "(name:, rules:, card_files:, ...)"))
+        return result
+    rules = g.get("rules")
+    result.rules = rules if rules in RULES_SCHEMAS else None
+    result.name = g.get("name") if isinstance(g.get("name"), str) else None
+    if result.rules is None:
+        return result  # the schema error says which rules exist; nothing else can be checked
+
+    docs: list[YamlDoc] = []
+    files = g.get("card_files") if isinstance(g.get("card_files"), list) else []
+    for i, rel in enumerate(files):
+        doc = _open_card_file(root, game, ("card_files", i), rel, rules, result)
+        if doc is not None:
+            docs.append(doc)
+    rares: YamlDoc | None = None
+    if rules == "grave-feast" and isinstance(g.get("rares_file"), str):
+        rares = _open_card_file(root, game, ("rares_file",), g["rares_file"], rules, result)
+
+    if rules == "day-of-the-dead":
+        result.problems += v.dotd_semantics(game, docs, root)
+    else:
+        result.problems += v.gf_semantics(game, docs, rares, root)
+    result.problems.sort(key=lambda p: (p.file, p.line, p.column))
+    if not result.problems:
+        result.card_set = _build(root, g, docs, rares)
+    return result
+
+
+def _open_card_file(root: Path, game: YamlDoc, at: tuple[Any, ...], rel: Any, rules: str,
+                    result: SetCheck) -> YamlDoc | None:
+    if not isinstance(rel, str) or not rel:
+        return None  # reported by the schema
+    target, why = v.inside_set(root, rel)
+    if target is None:
+        result.problems.append(game.problem(at, f"card file {rel!r} {why}"))
+        return None
+    if not target.is_file():
+        result.problems.append(game.problem(at, f"card file {rel!r} does not exist",
+                                            hint=f"create it next to {GAME_FILE} or fix the name"))
+        return None
+    doc, problems = _read(target, RULES_SCHEMAS[rules], is_card_list=True)
+    result.problems += problems
+    return doc if doc.data is not None else None
+
+
+def load_set(path_or_name: str | Path) -> CardSet:
+    """The validated CardSet of a bundled set name or a set folder; raises CardDataError."""
+    result = check_set(path_or_name)
+    if not result.ok:
+        raise CardDataError(result.problems)
+    assert result.card_set is not None
+    return result.card_set
+
+
+# --- conversion (only ever runs on data without problems) --------------------------------------
+
+
+def _filled(given: Mapping[str, Any] | None, defs_name: str) -> dict[str, Any]:
+    out = v.schema_defaults(defs_name)
+    out.update(given or {})
+    return out
+
+
+def _build(root: Path, g: dict[str, Any], docs: list[YamlDoc], rares: YamlDoc | None) -> CardSet:
+    rules = g["rules"]
+    short = "dotd" if rules == "day-of-the-dead" else "gf"
+    params = _filled(g.get("params"), f"{short}_params")
+    for key in ("players", "version"):
+        if key in g:
+            params.setdefault(key, g[key])
+    switches = _filled(g.get("switches"), f"{short}_switches")
+    base = dict(
+        name=g["name"],
+        slug=root.resolve().name,
+        rules=rules,
+        params=freeze(params),
+        switches=freeze(switches),
+        content_hash="",
+        root=str(root),
+        playtest=freeze(g.get("playtest")),
+    )
+    if rules == "day-of-the-dead":
+        backs = tuple(BackDef(b["id"], b["name"], b["colour"], b.get("colour_name", ""))
+                      for b in g["backs"])
+        characters = tuple(_character(c) for d in docs for c in d.data)
+        cards: list[DeadCard] = []
+        # Back-major order: each back's deck is one contiguous run of indices.
+        for back in backs:
+            for ch in characters:
+                if back.id in ch.backs:
+                    for _ in range(ch.copies):
+                        cards.append(DeadCard(len(cards), ch, back.id))
+        card_set = CardSet(backs=backs, characters=characters, cards=tuple(cards), **base)
+    else:
+        deck = tuple(f for d in docs for c in d.data for f in _feast_cards(c))
+        rare_cards = tuple(f for c in (rares.data if rares else []) for f in _feast_cards(c,
+                                                                                       rare=True))
+        card_set = CardSet(feast_cards=deck, rares=rare_cards, **base)
+    return replace(card_set, content_hash=content_hash(card_set))
+
+
+_MAIN_ARG = {
+    "power": "amount", "set_power": "amount", "gain_vp": "amount", "dig": "amount",
+    "auto_win": "who", "auto_lose": "who", "win_ties": "who", "suppress_spirit": "who",
+    "copy_effect": "target", "unearth": "target", "force_unearth": "target", "flip": "target",
+}
+_DEFAULTS: dict[str, dict[str, Any]] = {
+    "set_power": {"who": "opponent"},
+    "suppress_spirit": {"who": "opponent"},
+    "dig": {"amount": 1},
+    "unearth": {"target": "self"},
+    "force_unearth": {"target": "opposing"},
+}
+
+
+def _step(raw: dict[str, Any]) -> Step:
+    op = next(k for k in raw if k != "when")
+    arg = raw[op]
+    args: dict[str, Any] = dict(_DEFAULTS.get(op, {}))
+    if isinstance(arg, dict):
+        args.update(arg)
+    elif arg is not None and op in _MAIN_ARG:
+        args[_MAIN_ARG[op]] = arg
+    return Step(op=op, when=_conditions(raw.get("when") or {}), **args)
+
+
+def _conditions(when: dict[str, Any]) -> tuple[Condition, ...]:
+    out: list[Condition] = []
+    for test, value in when.items():
+        if test == "count":
+            out += [Condition("count", n, op=op, subject=value["of"])
+                    for op, n in value.items() if op != "of"]
+        elif test in ("turn", "opposing_power", "score_diff"):
+            if isinstance(value, dict):
+                out += [Condition(test, n, op=op) for op, n in value.items()]
+            else:
+                out.append(Condition(test, value))
+        else:
+            out.append(Condition(test, value))
+    return tuple(out)
+
+
+def _character(raw: dict[str, Any]) -> Character:
+    return Character(
+        id=raw["id"],
+        name=raw["name"],
+        power=raw["power"],
+        effect=tuple(_step(s) for s in raw.get("effect") or ()),
+        flavor=raw.get("flavor"),
+        art=raw.get("art"),
+        backs=tuple(b for b in BACKS if b in raw.get("backs", BACKS)),
+        copies=raw.get("copies", 1),
+    )
+
+
+def _feast_cards(raw: dict[str, Any], *, rare: bool = False) -> list[FeastCard]:
+    common = dict(kind=raw["kind"], copies=raw.get("copies", 1), rare=rare or raw.get("rare",
+                  False), flavor=raw.get("flavor"), art=raw.get("art"))
+    if raw["kind"] == "human":
+        return [FeastCard(id=f"{raw['id']}-{n}", name=f"{raw['name']} {n}", food=raw["food"],
+                          number=n, **common) for n in sorted(raw["numbers"])]
+    return [FeastCard(id=raw["id"], name=raw["name"], **common)]

@@ -1,0 +1,248 @@
+"""Safe, position-aware YAML reading for untrusted card files.
+
+Card files come from designers and from strangers' pull requests, so reading one must never run
+code, never blow up memory and never end in a traceback. PyYAML's safe composer builds the node
+tree; we convert it to plain Python ourselves so that we can
+
+- remember the line:column of every value and every key (schema and semantic errors point there),
+- report duplicate keys (PyYAML silently keeps the last one),
+- refuse files over a size limit and alias bombs ("billion laughs") before they expand,
+- refuse tags other than the plain JSON-like ones (no ``!!python/...``, no ``!!binary``).
+
+Every problem becomes a :class:`boneyard.errors.Problem`; the caller decides when to raise.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from boneyard.errors import Problem
+
+MAX_FILE_BYTES = 1024 * 1024
+"""A card file larger than this is refused unread: the bundled sets are a few KiB."""
+
+MAX_NODES = 100_000
+"""Values a document may expand to, aliases counted each time they are used."""
+
+JsonPath = tuple[str | int, ...]
+
+_PLAIN_TAGS = {
+    "tag:yaml.org,2002:str",
+    "tag:yaml.org,2002:int",
+    "tag:yaml.org,2002:float",
+    "tag:yaml.org,2002:bool",
+    "tag:yaml.org,2002:null",
+    "tag:yaml.org,2002:timestamp",  # read back as its text: a date is no card value
+}
+
+
+def display_path(path: str | os.PathLike[str]) -> str:
+    """The path as a designer would type it: relative to the working folder when inside it."""
+    p = Path(path)
+    try:
+        rel = os.path.relpath(p)
+    except ValueError:  # another drive on Windows
+        return str(p)
+    return str(p) if rel.startswith("..") else rel
+
+
+@dataclass
+class YamlDoc:
+    """A parsed card file: the plain data plus where each piece of it was written."""
+
+    file: str  # display path, as used in messages
+    data: Any = None
+    values: dict[JsonPath, tuple[int, int]] = field(default_factory=dict)
+    keys: dict[JsonPath, tuple[int, int]] = field(default_factory=dict)
+
+    def where(self, path: JsonPath, *, key: bool = False) -> tuple[int, int]:
+        """Line and column (1-based) of the value at ``path``, or of its key with ``key=True``.
+
+        Falls back to the nearest enclosing value, so a problem always has a position.
+        """
+        if key and path in self.keys:
+            return self.keys[path]
+        p = tuple(path)
+        while p:
+            if p in self.values:
+                return self.values[p]
+            p = p[:-1]
+        return self.values.get((), (1, 1))
+
+    def problem(
+        self,
+        path: JsonPath,
+        message: str,
+        *,
+        card: str | None = None,
+        hint: str | None = None,
+        key: bool = False,
+    ) -> Problem:
+        line, col = self.where(path, key=key)
+        return Problem(self.file, line, col, message, card=card, hint=hint)
+
+
+class _Loader(yaml.SafeLoader):
+    """The safe loader; we only use its scanner, parser, composer and scalar resolution."""
+
+
+def _mark(node: yaml.Node) -> tuple[int, int]:
+    return node.start_mark.line + 1, node.start_mark.column + 1
+
+
+class _Converter:
+    """Turns a composed node graph into plain data, with marks, limits and duplicate checks."""
+
+    def __init__(self, doc: YamlDoc, loader: _Loader) -> None:
+        self.doc = doc
+        self.loader = loader
+        self.problems: list[Problem] = []
+        self.count = 0
+        self.active: set[int] = set()  # nodes on the current path: an alias back to one loops
+
+    def fail(self, node: yaml.Node, message: str, hint: str | None = None) -> None:
+        line, col = _mark(node)
+        self.problems.append(Problem(self.doc.file, line, col, message, hint=hint))
+
+    def convert(self, node: yaml.Node, path: JsonPath) -> Any:
+        self.count += 1
+        if self.count > MAX_NODES:
+            raise _TooBig(node)
+        self.doc.values.setdefault(path, _mark(node))
+        if isinstance(node, yaml.ScalarNode):
+            if node.tag not in _PLAIN_TAGS:
+                self.fail(node, f"YAML tag '{node.tag}' is not allowed in card files",
+                          "write plain values: text, numbers, true/false")
+                return None
+            if node.tag == "tag:yaml.org,2002:timestamp":
+                return node.value
+            return self.loader.construct_object(node, deep=True)
+        if id(node) in self.active:
+            raise _Recursive(node)
+        self.active.add(id(node))
+        try:
+            if isinstance(node, yaml.SequenceNode):
+                if node.tag != "tag:yaml.org,2002:seq":
+                    self.fail(node, f"YAML tag '{node.tag}' is not allowed in card files",
+                              "write a plain list")
+                return [self.convert(item, (*path, i)) for i, item in enumerate(node.value)]
+            if node.tag != "tag:yaml.org,2002:map":
+                self.fail(node, f"YAML tag '{node.tag}' is not allowed in card files",
+                          "write a plain mapping")
+            out: dict[Any, Any] = {}
+            first: dict[Any, tuple[int, int]] = {}
+            for key_node, value_node in node.value:
+                if not isinstance(key_node, yaml.ScalarNode):
+                    self.fail(key_node, "a key must be a plain word, not a list or mapping")
+                    continue
+                if key_node.tag == "tag:yaml.org,2002:merge":
+                    self.fail(key_node, "merge keys (<<) are not supported in card files",
+                              "write the keys out")
+                    continue
+                key = self.convert(key_node, (*path, "<key>"))
+                if isinstance(key, (int, float, bool)) or key is None:
+                    key = key_node.value  # `1: x` or `yes: x` as a key means the word
+                if key in first:
+                    line, col = first[key]
+                    self.fail(key_node, f"duplicate key '{key}' (first written at line {line})",
+                              "remove one of them; YAML would silently keep only the last")
+                    continue
+                first[key] = _mark(key_node)
+                self.doc.keys[(*path, key)] = _mark(key_node)
+                out[key] = self.convert(value_node, (*path, key))
+            self.doc.values.pop((*path, "<key>"), None)
+            return out
+        finally:
+            self.active.discard(id(node))
+
+
+class _TooBig(Exception):
+    def __init__(self, node: yaml.Node) -> None:
+        self.node = node
+
+
+class _Recursive(Exception):
+    def __init__(self, node: yaml.Node) -> None:
+        self.node = node
+
+
+def read_yaml(path: str | os.PathLike[str]) -> tuple[YamlDoc, list[Problem]]:
+    """Read one card file; returns the document (data None on failure) and its problems.
+
+    Never raises for anything a designer can put in the file.
+    """
+    p = Path(path)
+    doc = YamlDoc(display_path(p))
+
+    def problem(line: int, col: int, message: str, hint: str | None = None) -> list[Problem]:
+        return [Problem(doc.file, line, col, message, hint=hint)]
+
+    try:
+        size = p.stat().st_size
+        if size > MAX_FILE_BYTES:
+            return doc, problem(1, 1, f"file is {size} bytes, over the limit of "
+                                      f"{MAX_FILE_BYTES} bytes", "card files are small text; "
+                                      "is this the right file?")
+        with p.open("rb") as fh:
+            raw = fh.read(MAX_FILE_BYTES + 1)
+    except FileNotFoundError:
+        return doc, problem(1, 1, "file not found")
+    except IsADirectoryError:
+        return doc, problem(1, 1, "is a folder, not a YAML file")
+    except OSError as exc:
+        return doc, problem(1, 1, f"cannot read file: {exc.strerror or exc}")
+    if len(raw) > MAX_FILE_BYTES:
+        return doc, problem(1, 1, f"file is over the limit of {MAX_FILE_BYTES} bytes")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        before = raw[: exc.start]
+        line = before.count(b"\n") + 1
+        col = exc.start - (before.rfind(b"\n") + 1) + 1
+        return doc, problem(line, col, "file is not UTF-8 text", "save it as UTF-8")
+
+    loader = _Loader(text)
+    try:
+        node = loader.get_single_node()
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        what = exc.problem or exc.context or "invalid YAML"
+        if exc.context and exc.problem:
+            what = f"{exc.context}, {exc.problem}"
+        return doc, problem(line, col, f"YAML syntax error: {what}",
+                            "check the indentation and quoting around here")
+    except yaml.YAMLError as exc:
+        return doc, problem(1, 1, f"YAML error: {exc}")
+    except RecursionError:
+        return doc, problem(1, 1, "YAML nested too deeply", "card files need a few levels")
+    finally:
+        loader.dispose()
+    if node is None:
+        doc.data = None
+        return doc, []
+
+    conv = _Converter(doc, loader)
+    try:
+        doc.data = conv.convert(node, ())
+    except _TooBig as exc:
+        line, col = _mark(exc.node)
+        doc.data = None
+        doc.values.clear()
+        doc.keys.clear()
+        return doc, problem(line, col, f"file expands to more than {MAX_NODES} values "
+                                       "(an alias bomb?)", "do not nest aliases (*name)")
+    except RecursionError:
+        doc.data = None
+        return doc, problem(1, 1, "YAML nested too deeply", "card files need a few levels")
+    except _Recursive as exc:
+        line, col = _mark(exc.node)
+        doc.data = None
+        return doc, problem(line, col, "an alias refers to a value that contains it",
+                            "remove the recursive alias")
+    return doc, conv.problems
