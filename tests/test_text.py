@@ -63,7 +63,9 @@ PRIMITIVE_CASES: list[tuple[Step, str]] = [
     (Step("auto_lose"), "This fighter loses the fight."),
     (Step("auto_lose", who="opponent"), "The opposing fighter loses the fight."),
     (Step("win_ties"), "This fighter wins ties."),
+    (Step("win_ties", who="opponent"), "The opposing fighter wins ties."),
     (Step("gain_vp", amount=5), "Gain 5 victory points."),
+    (Step("gain_vp", amount=2), "Gain 2 victory points."),
     (Step("gain_vp", amount=1), "Gain 1 victory point."),
     (Step("gain_vp", amount=-2), "Lose 2 victory points."),
     (Step("gain_vp", amount=2, who="opponent"), "Your opponent gains 2 victory points."),
@@ -144,6 +146,10 @@ CONDITION_CASES: list[tuple[tuple[Condition, ...], str]] = [
     ((Condition("own_spirit", "power_up"),), "If your spirit is a Power Up, +5 power this fight."),
     ((Condition("own_spirit", "none"),), "If you have no spirit, +5 power this fight."),
     (
+        (Condition("opponent_spirit", "none"),),
+        "If your opponent has no spirit, +5 power this fight.",
+    ),
+    (
         (Condition("opponent_spirit", "double"),),
         "If your opponent's spirit is a Double, +5 power this fight.",
     ),
@@ -192,6 +198,7 @@ CONDITION_CASES: list[tuple[tuple[Condition, ...], str]] = [
     ((Condition("score_diff", 0, op="gt"),), "If you are ahead, +5 power this fight."),
     ((Condition("score_diff", 5, op="ge"),), "If you are ahead by 5 or more, +5 power this fight."),
     ((Condition("score_diff", 0),), "If the scores are tied, +5 power this fight."),
+    ((Condition("score_diff", 0, op="le"),), "If you are not ahead, +5 power this fight."),
     ((Condition("losing", True),), "If this fighter is losing, +5 power this fight."),
     ((Condition("losing", False),), "If this fighter is not losing, +5 power this fight."),
 ]
@@ -287,3 +294,41 @@ def test_runs_join_to_the_text() -> None:
     assert all(s in (PLAIN, KEYWORD) for _, s in runs)
     # adjacent runs of the same style are merged, so the renderer gets the fewest pieces
     assert all(a[1] != b[1] for a, b in zip(runs, runs[1:], strict=False))
+
+
+# --- docs/effects.md says exactly what the generator prints ----------------------------------
+
+
+def _doc_table_cells(root, heading: str, column: int) -> list[str]:
+    text = (root / "docs" / "effects.md").read_text(encoding="utf-8")
+    section = text.split(heading, 1)[1].split("\n#", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("| `")]
+    return [row.split(" | ")[column] for row in rows]
+
+
+def _spans(cell: str) -> list[str]:
+    return cell.split("`")[1::2]
+
+
+def test_effects_doc_primitive_templates_are_what_the_generator_prints(root) -> None:
+    printed = {expected for _, expected in PRIMITIVE_CASES}
+    sentences = [
+        span
+        for cell in _doc_table_cells(root, "## Primitives", 3)
+        for span in _spans(cell)
+        if span.endswith(".")
+    ]
+    assert len(sentences) >= len(PRIMITIVES)
+    assert [s for s in sentences if s not in printed] == []
+
+
+def test_effects_doc_condition_templates_are_what_the_generator_prints(root) -> None:
+    printed = [expected for _, expected in CONDITION_CASES]
+    prefixes = [
+        span.removesuffix("...")
+        for cell in _doc_table_cells(root, "## Conditions", 2)
+        for span in _spans(cell)
+        if span.endswith(", ...") and not span.startswith("...")
+    ]
+    assert len(prefixes) >= 12
+    assert [p for p in prefixes if not any(t.startswith(p) for t in printed)] == []
