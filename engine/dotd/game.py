@@ -1,0 +1,980 @@
+"""The Day of the Dead rules engine: a fast, resumable state machine over int card ids.
+
+A game's progress is a stack of small task tuples (start a turn, start a fight, use an effect,
+run effect steps, resolve a fight, offer a conversion, score...). ``_advance`` pops tasks until
+one needs a player's choice; that choice becomes the pending decision (``legal_actions``) and
+``apply_action`` resumes from it. So every choice inside an effect is a decision point, never a
+callback, and ``clone`` is a handful of list copies. Effects run through one interpreter
+(``_run_step``, a ``match`` on the compiled primitive); no card has its own code path.
+
+Rulings (DD-xx) are in docs/rules/day-of-the-dead.md; the switches are in engine/dotd/rules.py.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from boneyard.engine.cards import BACKS, CardSet
+from boneyard.engine.core import TERMINAL
+
+from boneyard.errors import RulesError
+
+from .rules import (
+    DOUBLE,
+    POWER_UP,
+    SLOT_NEWEST,
+    SLOT_OLDEST,
+    UNEARTH,
+    Op,
+    Test,
+    compare,
+    compile_step,
+    resolve_params,
+    resolve_switches,
+)
+
+# --- actions -----------------------------------------------------------------------------------
+# 0 .. n-1: a card id (play it, target it, keep it, discard it, copy it, flip it, convert it)
+DECK_BASE = 1000  # 1000 + back: Dig from that deck
+ACT_NO = 2000  # decline an optional choice (keep the loser in line, skip an optional Unearth)
+
+# --- decision kinds ------------------------------------------------------------------------------
+D_NONE = -1
+D_SELECT = 0  # ctx: 0 fighter (turn 1), 1 spirit
+D_UE_TARGET = 1  # ctx: None
+D_UE_PICK = 2  # ctx: (target card, owner of target, look tuple)
+D_DIG_DECK = 3  # ctx: (remaining digs, fighter card)
+D_DIG_DISCARD = 4  # ctx: (remaining digs, fighter card, back)
+D_COPY = 5
+D_FLIP = 6  # ctx: flip target code
+D_CONVERT = 7
+
+DECISION_NAMES = (
+    "select",
+    "unearth_target",
+    "unearth_pick",
+    "dig_deck",
+    "dig_discard",
+    "copy",
+    "flip",
+    "convert",
+)
+
+# --- tasks -------------------------------------------------------------------------------------
+T_TURN = 0
+T_SELECT = 1  # (T, player, kind)
+T_REVEAL = 2
+T_SPIRIT_UNEARTH = 3  # (T, player)
+T_FIGHT = 4  # (T, slot)
+T_USE = 5  # (T, player, use number, card)
+T_STEPS = 6  # (T, player, steps, index, copy depth)
+T_RESOLVE = 7  # (T, slot)
+T_CONVERT = 8  # (T, player)
+T_REWARDS = 9
+T_DIG = 10  # (T, player, remaining, fighter card)
+
+# fight context: one flat list of ints, indexed base + side
+F_BONUS, F_SETP, F_AW, F_AL, F_WT, F_SUP, F_NEG = 0, 2, 4, 6, 8, 10, 12
+NO_SETP = -10_000
+FIGHT_RESET = [0, 0, NO_SETP, NO_SETP, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+
+BACK_NAMES = {"double": "Double", "power_up": "Power Up", "unearth": "Unearth"}
+
+
+class DotdGame:
+    """Static rules of one Day of the Dead set: card tables, compiled effects, switches."""
+
+    def __init__(self, card_set: CardSet, num_players: int = 2, **options: Any) -> None:
+        if num_players != 2:
+            raise RulesError(f"Day of the Dead is a 2-player game, not {num_players}")
+        if not card_set.cards:
+            raise RulesError(f"card set '{card_set.name}' has no Day of the Dead cards")
+        self.card_set = card_set
+        self.num_players = 2
+        self.switches = resolve_switches(card_set, options)
+        self.params = resolve_params(card_set)
+        p = self.params
+        self.turns = int(p["turns"])
+        self.hand_per_back = int(p["hand_per_back"])
+        self.back_limit = int(p["back_limit"])
+        self.final_free = bool(p["final_turn_free_back"])
+        self.pu_bonus = int(p["power_up_bonus"])
+        self.double_uses = int(p["double_uses"])
+        self.look_n = int(p["unearth_look"])
+        sw = self.switches
+        self.simultaneous = sw["selection"] == "simultaneous"
+        self.unearth_optional = bool(sw["unearth_optional"])
+        self.retrigger = bool(sw["unearth_retrigger_on_spirit_replace"])
+        self.newcomer_uses = bool(sw["replacement_uses_effect_this_fight"])
+        self.both_lose = sw["both_auto_lose"] == "both_lose"
+        self.any_loser = sw["conversion_window"] == "any_loser_this_turn"
+        self.max_conv = 1 if sw["max_conversions_per_turn"] == 1 else 1 << 30
+        self.prev_active = sw["prev_spirit_enters_as"] == "active"
+        self.spirit_now = sw["new_spirit_applies"] == "immediately"
+        self.dig_choose = sw["dig_source"] == "choose"
+        self.reshuffle = sw["deck_empty"] == "reshuffle_discard"
+        self.score_won_only = sw["score_basis"] == "won_this_turn"
+        self.tie_chain = sw["tie_break"] == "chain"
+
+        chars = list(card_set.characters)
+        char_index = {c.id: i for i, c in enumerate(chars)}
+        for dc in card_set.cards:
+            if dc.character.id not in char_index:
+                char_index[dc.character.id] = len(chars)
+                chars.append(dc.character)
+        self.characters = chars
+        self.char_ids = [c.id for c in chars]
+        compiled = {}
+        for c in chars:
+            compiled[c.id] = tuple(
+                compile_step(s, f"card '{c.id}' step {k + 1}") for k, s in enumerate(c.effect)
+            )
+        self.n = len(card_set.cards)
+        self.back = [BACKS.index(dc.back) for dc in card_set.cards]
+        self.power = [dc.character.power for dc in card_set.cards]
+        self.char = [char_index[dc.character.id] for dc in card_set.cards]
+        self.effect = [compiled[dc.character.id] for dc in card_set.cards]
+        self.has_effect = [bool(e) for e in self.effect]
+        self.card_ids = [dc.id for dc in card_set.cards]
+        self.card_index = {cid: i for i, cid in enumerate(self.card_ids)}
+        self.deck_order = [[c for c in range(self.n) if self.back[c] == b] for b in range(3)]
+        need = 2 * self.hand_per_back
+        for b in range(3):
+            if len(self.deck_order[b]) < need:
+                raise RulesError(
+                    f"the {BACKS[b]} deck has {len(self.deck_order[b])} cards; "
+                    f"dealing needs at least {need}"
+                )
+
+    def new_initial_state(self, seed: int) -> DotdState:
+        """Shuffle the three decks separately, deal 3 of each back to both, pick priority."""
+        rng = random.Random(seed)
+        s = DotdState.__new__(DotdState)
+        s._init(self, rng)
+        decks = [list(d) for d in self.deck_order]
+        for d in decks:
+            rng.shuffle(d)
+        hands: list[list[int]] = [[], []]
+        for b in range(3):
+            for _ in range(self.hand_per_back):
+                for p in (0, 1):
+                    hands[p].append(decks[b].pop())
+        s.decks = decks
+        s.hands = hands
+        s.prio = rng.randrange(2)
+        s.first_prio = s.prio
+        s.stack = [(T_TURN,)]
+        s._advance()
+        return s
+
+    def card_name(self, card: int) -> str:
+        return self.card_ids[card]
+
+    def describe(self, card: int) -> str:
+        ch = self.characters[self.char[card]]
+        return f"{ch.name} ({ch.power}) on {BACK_NAMES.get(BACKS[self.back[card]], '?')}"
+
+
+class DotdState:
+    """One position of a Day of the Dead game. Lines are lists, slot 1 (oldest) first."""
+
+    __slots__ = (
+        "g",
+        "rng",
+        "turn",
+        "prio",
+        "first_prio",
+        "decks",
+        "discards",
+        "pub",
+        "hands",
+        "lines",
+        "up",
+        "spirit",
+        "chosen",
+        "eff_back",
+        "scores",
+        "stack",
+        "dk",
+        "dp",
+        "dl",
+        "dc",
+        "fslot",
+        "fx",
+        "wonc",
+        "lostc",
+        "won_n",
+        "conv_n",
+        "done",
+        "history",
+        "stats",
+        "score_log",
+    )
+
+    def _init(self, g: DotdGame, rng: random.Random) -> None:
+        self.g = g
+        self.rng = rng
+        self.turn = 0
+        self.prio = 0
+        self.first_prio = 0
+        self.decks = [[], [], []]
+        self.discards = [[], [], []]
+        self.pub = [False] * g.n
+        self.hands = [[], []]
+        self.lines = [[], []]
+        self.up = [[], []]
+        self.spirit = [-1, -1]
+        self.chosen = [[], []]
+        self.eff_back = [-1, -1]
+        self.scores = [0, 0]
+        self.stack = []
+        self.dk = D_NONE
+        self.dp = TERMINAL
+        self.dl = []
+        self.dc = None
+        self.fslot = -1
+        self.fx = list(FIGHT_RESET)
+        self.wonc = []
+        self.lostc = []
+        self.won_n = [0, 0]
+        self.conv_n = [0, 0]
+        self.done = False
+        self.history = []  # actions applied (for replay logs)
+        # per player: [played chars, fights {char: n}, wins {char: n}, conversions, unearths, digs]
+        self.stats = [[[], {}, {}, 0, 0, 0], [[], {}, {}, 0, 0, 0]]
+        self.score_log = []  # per turn: (score0, score1, priority holder at rewards)
+
+    # --- core interface ------------------------------------------------------------------------
+
+    def current_player(self) -> int:
+        return self.dp if self.dk >= 0 else TERMINAL
+
+    def legal_actions(self) -> list[int]:
+        return self.dl if self.dk >= 0 else []
+
+    def is_terminal(self) -> bool:
+        return self.done
+
+    def returns(self) -> list[float]:
+        if not self.done:
+            return [0.0, 0.0]
+        w = self.winner()
+        if w is None:
+            return [0.5, 0.5]
+        return [1.0, 0.0] if w == 0 else [0.0, 1.0]
+
+    def winner(self) -> int | None:
+        """The winner of a finished game, or None for a draw (DD-22)."""
+        a, b = self.scores
+        if a != b:
+            return 0 if a > b else 1
+        if self.g.tie_chain:
+            keys = []
+            for p in (0, 1):
+                act = [self.g.power[c] for c, u in zip(self.lines[p], self.up[p], strict=True) if u]
+                keys.append((len(act), max(act, default=-1)))
+            if keys[0] != keys[1]:
+                return 0 if keys[0] > keys[1] else 1
+        return None
+
+    def apply_action(self, action: int) -> None:
+        if self.dk < 0:
+            raise RulesError("the game is over; no action can be applied")
+        if action not in self.dl:
+            raise RulesError(
+                f"illegal action {action} at {DECISION_NAMES[self.dk]} for player {self.dp}; "
+                f"legal: {self.dl}"
+            )
+        kind, player, ctx = self.dk, self.dp, self.dc
+        self.dk = D_NONE
+        self.history.append(action)
+        self._resolve(kind, player, action, ctx)
+        self._advance()
+
+    def clone(self) -> DotdState:
+        s = DotdState.__new__(DotdState)
+        s.g = self.g
+        rng = random.Random()
+        rng.setstate(self.rng.getstate())
+        s.rng = rng
+        s.turn = self.turn
+        s.prio = self.prio
+        s.first_prio = self.first_prio
+        d = self.decks
+        s.decks = [d[0][:], d[1][:], d[2][:]]
+        d = self.discards
+        s.discards = [d[0][:], d[1][:], d[2][:]]
+        s.pub = self.pub[:]
+        s.hands = [self.hands[0][:], self.hands[1][:]]
+        s.lines = [self.lines[0][:], self.lines[1][:]]
+        s.up = [self.up[0][:], self.up[1][:]]
+        s.spirit = self.spirit[:]
+        s.chosen = [self.chosen[0][:], self.chosen[1][:]]
+        s.eff_back = self.eff_back[:]
+        s.scores = self.scores[:]
+        s.stack = self.stack[:]
+        s.dk = self.dk
+        s.dp = self.dp
+        s.dl = self.dl[:]
+        s.dc = self.dc
+        s.fslot = self.fslot
+        s.fx = self.fx[:]
+        s.wonc = self.wonc[:]
+        s.lostc = self.lostc[:]
+        s.won_n = self.won_n[:]
+        s.conv_n = self.conv_n[:]
+        s.done = self.done
+        s.history = self.history[:]
+        s.stats = [
+            [st[0][:], dict(st[1]), dict(st[2]), st[3], st[4], st[5]] for st in self.stats
+        ]
+        s.score_log = self.score_log[:]
+        return s
+
+    def observation(self, player: int) -> Any:
+        from .observation import DotdObservation
+
+        return DotdObservation(self, player)
+
+    def action_to_string(self, action: int) -> str:
+        return action_string(self.g, self.dk, self.dc, action)
+
+    def __str__(self) -> str:
+        import json
+
+        return json.dumps(self.to_json())
+
+    # --- the machine ---------------------------------------------------------------------------
+
+    def _decide(self, kind: int, player: int, legal: list[int], ctx: Any) -> None:
+        """Make ``player`` choose; a choice with one option is taken at once."""
+        if len(legal) == 1:
+            self._resolve(kind, player, legal[0], ctx)
+            return
+        self.dk = kind
+        self.dp = player
+        self.dl = legal
+        self.dc = ctx
+
+    def _advance(self) -> None:
+        stack = self.stack
+        g = self.g
+        while self.dk < 0:
+            if not stack:
+                return
+            t = stack.pop()
+            code = t[0]
+            if code == T_STEPS:
+                p, steps, idx, depth = t[1], t[2], t[3], t[4]
+                if idx + 1 < len(steps):
+                    stack.append((T_STEPS, p, steps, idx + 1, depth))
+                self._run_step(p, steps[idx], depth)
+            elif code == T_USE:
+                p, u, card = t[1], t[2], t[3]
+                i = self.fslot
+                fx = self.fx
+                if self.lines[p][i] != card or not self.up[p][i] or fx[F_NEG + p]:
+                    continue
+                if u > 1 and (self.eff_back[p] != DOUBLE or fx[F_SUP + p] or u > g.double_uses):
+                    continue
+                if u < g.double_uses:
+                    stack.append((T_USE, p, u + 1, card))
+                stack.append((T_STEPS, p, g.effect[card], 0, 0))
+            elif code == T_FIGHT:
+                self._start_fight(t[1])
+            elif code == T_RESOLVE:
+                self._resolve_fight(t[1])
+            elif code == T_CONVERT:
+                self._offer_conversion(t[1])
+            elif code == T_SELECT:
+                p = t[1]
+                self._decide(D_SELECT, p, self._selectable(p), t[2])
+            elif code == T_SPIRIT_UNEARTH:
+                self._start_unearth(t[1], g.unearth_optional)
+            elif code == T_DIG:
+                self._start_dig(t[1], t[2], t[3])
+            elif code == T_REVEAL:
+                self._reveal()
+            elif code == T_REWARDS:
+                self._rewards()
+            elif code == T_TURN:
+                self._start_turn()
+
+    # --- turn structure ------------------------------------------------------------------------
+
+    def _start_turn(self) -> None:
+        self.turn += 1
+        lines, up, spirit = self.lines, self.up, self.spirit
+        if self.turn > 1:
+            for p in (0, 1):  # DD-05: the current spirit opens the new slot, face down
+                s = spirit[p]
+                if s >= 0:
+                    lines[p].append(s)
+                    up[p].append(False)
+                    spirit[p] = -1
+        self.wonc = []
+        self.lostc = []
+        self.won_n = [0, 0]
+        self.conv_n = [0, 0]
+        stack = self.stack
+        stack.append((T_REVEAL,))
+        first = self.prio
+        second = 1 - first
+        if self.turn == 1:
+            seq = ((second, 1), (second, 0), (first, 1), (first, 0))
+        else:
+            seq = ((second, 1), (first, 1))
+        for p, kind in seq:
+            stack.append((T_SELECT, p, kind))
+
+    def _selectable(self, p: int) -> list[int]:
+        """Hand cards ``p`` may play now under the back limit (DD-04)."""
+        g = self.g
+        back = g.back
+        chosen = self.chosen[p]
+        hand = [c for c in self.hand_cards(p) if c not in chosen]
+        if g.final_free and self.turn >= g.turns:
+            return hand
+        counts = [0, 0, 0]
+        for c in self.lines[p]:
+            counts[back[c]] += 1
+        for c in chosen:
+            counts[back[c]] += 1
+        if self.spirit[p] >= 0:
+            counts[back[self.spirit[p]]] += 1
+        lim = g.back_limit
+        legal = [c for c in hand if counts[back[c]] < lim]
+        if not legal:
+            if not hand:
+                raise RulesError(f"player {p} has no card to play on turn {self.turn}")
+            return hand  # no_legal_card = play_any
+        return legal
+
+    def hand_cards(self, p: int) -> list[int]:
+        return self.hands[p]
+
+    def _reveal(self) -> None:
+        g = self.g
+        pub = self.pub
+        for p in (0, 1):
+            ch = self.chosen[p]
+            hand = self.hands[p]
+            for c in ch:
+                hand.remove(c)
+            if self.turn == 1:
+                self.lines[p].append(ch[0])
+                self.up[p].append(False)
+            s = ch[-1]
+            self.spirit[p] = s
+            self.eff_back[p] = g.back[s]
+            played = self.stats[p][0]
+            for c in ch:
+                played.append(g.char[c])
+            self.chosen[p] = []
+            up = self.up[p]
+            for j, c in enumerate(self.lines[p]):  # step 3: the field flips face up
+                up[j] = True
+                pub[c] = True
+        stack = self.stack
+        stack.append((T_REWARDS,))
+        for i in range(len(self.lines[0])):
+            stack.append((T_FIGHT, i))
+        first = self.prio
+        for p in (1 - first, first):  # DD-06: Unearth spirits resolve in priority order
+            if g.back[self.spirit[p]] == UNEARTH:
+                stack.append((T_SPIRIT_UNEARTH, p))
+
+    def _rewards(self) -> None:
+        g = self.g
+        power = g.power
+        for p in (0, 1):
+            pts = 0
+            wonc = self.wonc
+            for c, u in zip(self.lines[p], self.up[p], strict=True):
+                if u and (not g.score_won_only or c in wonc):
+                    pts += power[c]
+            self.scores[p] += pts
+        self.score_log.append((self.scores[0], self.scores[1], self.prio))
+        self.prio = 1 - self.prio  # pass priority
+        self.fslot = -1
+        if self.turn >= g.turns:
+            self.done = True
+            self.dp = TERMINAL
+        else:
+            self.stack.append((T_TURN,))
+
+    # --- fights --------------------------------------------------------------------------------
+
+    def _start_fight(self, i: int) -> None:
+        self.fslot = i
+        self.fx[:] = FIGHT_RESET
+        stack = self.stack
+        stack.append((T_RESOLVE, i))
+        g = self.g
+        first = self.prio
+        for p in (1 - first, first):  # pushed last runs first: the priority holder
+            c = self.lines[p][i]
+            if self.up[p][i] and g.has_effect[c]:
+                stack.append((T_USE, p, 1, c))
+
+    def fight_total(self, p: int) -> int:
+        """Fight power of ``p``'s side of the current fight so far (DD-11)."""
+        g = self.g
+        fx = self.fx
+        c = self.lines[p][self.fslot]
+        sp = fx[F_SETP + p]
+        total = (g.power[c] if sp == NO_SETP else sp) + fx[F_BONUS + p]
+        if self.eff_back[p] == POWER_UP and not fx[F_SUP + p]:
+            total += g.pu_bonus
+        return total
+
+    def _resolve_fight(self, i: int) -> None:
+        g = self.g
+        lines, up = self.lines, self.up
+        a, b = lines[0][i], lines[1][i]
+        ua, ub = up[0][i], up[1][i]
+        st0, st1 = self.stats[0], self.stats[1]
+        if not ua and not ub:  # DD-13: no fight between two fallen cards
+            return
+        if ua and ub:
+            ca, cb = g.char[a], g.char[b]
+            st0[1][ca] = st0[1].get(ca, 0) + 1
+            st1[1][cb] = st1[1].get(cb, 0) + 1
+            fx = self.fx
+            w0 = (fx[F_AW] > fx[F_AL]) - (fx[F_AL] > fx[F_AW])
+            w1 = (fx[F_AW + 1] > fx[F_AL + 1]) - (fx[F_AL + 1] > fx[F_AW + 1])
+            if w0 == w1 and (w0 == 0 or (w0 == -1 and not g.both_lose)):
+                t0 = self.fight_total(0)
+                t1 = self.fight_total(1)
+                if t0 == t1:
+                    t0 += fx[F_WT] > 0
+                    t1 += fx[F_WT + 1] > 0
+                win0, win1 = t0 >= t1, t1 >= t0
+            elif w0 == w1:
+                win0 = win1 = w0 == 1  # both auto_win: tie; both auto_lose: both lose
+            else:
+                win0, win1 = w0 > w1, w1 > w0
+        else:
+            win0, win1 = ua, ub  # DD-13: the active side wins, the fallen one did not fight
+        losers = []
+        for p, c, won, st in ((0, a, win0, st0), (1, b, win1, st1)):
+            if won:
+                self.won_n[p] += 1
+                self.wonc.append(c)
+                ch = g.char[c]
+                st[2][ch] = st[2].get(ch, 0) + 1
+            elif up[p][i]:
+                up[p][i] = False
+                self.lostc.append(c)
+                losers.append(p)
+        stack = self.stack
+        if g.any_loser:
+            first = self.prio
+            for p in (1 - first, first):
+                if any(c in self.lostc for c in lines[p]):
+                    stack.append((T_CONVERT, p))
+        elif len(losers) == 2:
+            stack.append((T_CONVERT, 1 - self.prio))
+            stack.append((T_CONVERT, self.prio))
+        elif losers:
+            stack.append((T_CONVERT, losers[0]))
+
+    def _offer_conversion(self, p: int) -> None:
+        """Step 4: the loser may become the spirit (DD-14, DD-15)."""
+        if self.conv_n[p] >= self.g.max_conv:
+            return
+        line, up, lostc = self.lines[p], self.up[p], self.lostc
+        if self.g.any_loser:
+            opts = [c for j, c in enumerate(line) if not up[j] and c in lostc]
+        else:
+            i = self.fslot
+            c = line[i]
+            opts = [c] if (not up[i] and c in lostc) else []
+        if not opts:
+            return
+        opts.append(ACT_NO)
+        self._decide(D_CONVERT, p, opts, None)
+
+    def _convert(self, p: int, card: int) -> None:
+        g = self.g
+        line, up = self.lines[p], self.up[p]
+        j = line.index(card)
+        del line[j]  # pull it; the newer fighters of this player move down one slot
+        del up[j]
+        prev = self.spirit[p]
+        line.append(prev)  # the previous spirit fills the emptied newest slot
+        up.append(g.prev_active)
+        if g.prev_active:
+            self.pub[prev] = True
+        self.spirit[p] = card
+        self.conv_n[p] += 1
+        self.stats[p][3] += 1
+        if g.spirit_now:
+            self.eff_back[p] = g.back[card]
+        if g.back[card] == UNEARTH:
+            self.stack.append((T_SPIRIT_UNEARTH, p))
+
+    # --- deck handling (DD-19) -----------------------------------------------------------------
+
+    def _available(self, b: int) -> int:
+        n = len(self.decks[b])
+        if self.g.reshuffle:
+            n += len(self.discards[b])
+        return n
+
+    def _take(self, b: int, n: int) -> list[int]:
+        """Take up to ``n`` cards from the top of deck ``b``, reshuffling its discards if short."""
+        deck = self.decks[b]
+        if len(deck) < n and self.g.reshuffle and self.discards[b]:
+            deck.extend(self.discards[b])
+            self.discards[b] = []
+            self.rng.shuffle(deck)
+        if n >= len(deck):
+            taken = deck[::-1]
+            deck.clear()
+        else:
+            taken = deck[-1 : -n - 1 : -1]
+            del deck[-n:]
+        pub = self.pub
+        for c in taken:
+            pub[c] = False
+        return taken
+
+    # --- Unearth (DD-07, DD-08) ----------------------------------------------------------------
+
+    def _start_unearth(self, p: int, optional: bool) -> None:
+        back = self.g.back
+        avail = [self._available(b) > 0 for b in range(3)]
+        opts = [c for c in self.lines[p] if avail[back[c]]]
+        s = self.spirit[p]
+        if s >= 0 and avail[back[s]]:
+            opts.append(s)
+        if not opts:
+            return
+        if optional:
+            opts.append(ACT_NO)
+        self._decide(D_UE_TARGET, p, opts, None)
+
+    def _look(self, chooser: int, target: int, owner: int) -> None:
+        look = self._take(self.g.back[target], self.g.look_n)
+        if look:
+            self._decide(D_UE_PICK, chooser, look, (target, owner, tuple(look)))
+
+    def _replace(self, chooser: int, target: int, owner: int, new: int, look: tuple) -> None:
+        g = self.g
+        b = g.back[target]
+        disc = self.discards[b]
+        pub = self.pub
+        for c in look:
+            if c != new:
+                disc.append(c)
+                pub[c] = True
+        disc.append(target)
+        pub[target] = True
+        self.stats[chooser][4] += 1
+        self.stats[owner][0].append(g.char[new])
+        if self.spirit[owner] == target:
+            self.spirit[owner] = new
+            if g.retrigger and g.back[new] == UNEARTH:
+                self.stack.append((T_SPIRIT_UNEARTH, owner))
+            return
+        line = self.lines[owner]
+        j = line.index(target)
+        line[j] = new
+        if self.up[owner][j]:
+            pub[new] = True
+        if target in self.lostc:  # the newcomer did not lose a fight
+            self.lostc.remove(target)
+        if j == self.fslot and g.newcomer_uses and self.up[owner][j] and g.has_effect[new]:
+            self.stack.append((T_USE, owner, 1, new))
+
+    # --- Dig (DD-18) ---------------------------------------------------------------------------
+
+    def _start_dig(self, p: int, remaining: int, fighter: int) -> None:
+        g = self.g
+        if g.dig_choose:
+            opts = [DECK_BASE + b for b in range(3) if self._available(b) > 0]
+        else:
+            b = g.back[fighter]
+            opts = [DECK_BASE + b] if self._available(b) > 0 else []
+        if opts:
+            self._decide(D_DIG_DECK, p, opts, (remaining, fighter))
+
+    # --- decisions -----------------------------------------------------------------------------
+
+    def _resolve(self, kind: int, p: int, a: int, ctx: Any) -> None:
+        if kind == D_CONVERT:
+            if a != ACT_NO:
+                self._convert(p, a)
+        elif kind == D_SELECT:
+            self.chosen[p].append(a)
+        elif kind == D_UE_TARGET:
+            if a != ACT_NO:
+                self._look(p, a, p)
+        elif kind == D_UE_PICK:
+            self._replace(p, ctx[0], ctx[1], a, ctx[2])
+        elif kind == D_DIG_DECK:
+            b = a - DECK_BASE
+            drawn = self._take(b, 1)
+            if not drawn:
+                return
+            hand = self.hands[p]
+            hand.append(drawn[0])
+            self.stats[p][5] += 1
+            back = self.g.back
+            opts = [c for c in hand if back[c] == b]
+            self._decide(D_DIG_DISCARD, p, opts, (ctx[0], ctx[1], b))
+        elif kind == D_DIG_DISCARD:
+            self.hands[p].remove(a)
+            self.discards[ctx[2]].append(a)
+            self.pub[a] = True
+            if ctx[0] > 1:
+                self.stack.append((T_DIG, p, ctx[0] - 1, ctx[1]))
+        elif kind == D_COPY:
+            self.stack.append((T_STEPS, p, self.g.effect[a], 0, 1))
+        elif kind == D_FLIP:
+            if ctx == 0:
+                line = self.lines[p]
+                j = line.index(a)
+                self.up[p][j] = True
+                self.pub[a] = True
+            else:
+                o = 1 - p
+                j = self.lines[o].index(a)
+                self.up[o][j] = False
+        else:  # pragma: no cover - every kind is handled above
+            raise RulesError(f"unknown decision kind {kind}")
+
+    # --- the effect interpreter ----------------------------------------------------------------
+
+    def count(self, p: int, counter: int) -> int:
+        """A counter of docs/effects.md from ``p``'s side of the current fight."""
+        if counter == 6:
+            i = self.fslot
+            up = self.up[p]
+            n = 0
+            if i > 0 and up[i - 1]:
+                n += 1
+            if i + 1 < len(up) and up[i + 1]:
+                n += 1
+            return n
+        side = p if counter in (0, 1, 4) else 1 - p
+        if counter >= 4:
+            return self.won_n[side]
+        n_up = sum(self.up[side])
+        return n_up if counter in (1, 3) else len(self.up[side]) - n_up
+
+    def _conds_hold(self, p: int, conds: tuple) -> bool:
+        g = self.g
+        i = self.fslot
+        o = 1 - p
+        for test, cmp, value, subject in conds:
+            match test:
+                case Test.PRIORITY:
+                    ok = (self.prio == p) == (value == 0)
+                case Test.TURN:
+                    ok = compare(cmp, self.turn, value)
+                case Test.SLOT:
+                    if value == SLOT_NEWEST:
+                        ok = i == len(self.lines[p]) - 1
+                    elif value == SLOT_OLDEST:
+                        ok = i == 0
+                    else:
+                        ok = compare(cmp, i + 1, value)
+                case Test.OWN_SPIRIT | Test.OPPONENT_SPIRIT:
+                    s = self.spirit[p if test == Test.OWN_SPIRIT else o]
+                    ok = (g.back[s] if s >= 0 else -1) == value
+                    if cmp == 3:
+                        ok = not ok
+                case Test.OWN_BACK:
+                    ok = (g.back[self.lines[p][i]] == value) != (cmp == 3)
+                case Test.OPPOSING_BACK:
+                    ok = (g.back[self.lines[o][i]] == value) != (cmp == 3)
+                case Test.OPPOSING_POWER:
+                    ok = compare(cmp, g.power[self.lines[o][i]], value)
+                case Test.OPPOSING_HAS_EFFECT:
+                    ok = int(g.has_effect[self.lines[o][i]]) == value
+                case Test.COUNT:
+                    ok = compare(cmp, self.count(p, subject), value)
+                case Test.SCORE_DIFF:
+                    ok = compare(cmp, self.scores[p] - self.scores[o], value)
+                case Test.LOSING:
+                    ok = int(self.fight_total(p) < self.fight_total(o)) == value
+                case _:
+                    ok = False
+            if not ok:
+                return False
+        return True
+
+    def _run_step(self, p: int, step: tuple, depth: int) -> None:
+        """Execute one compiled step for ``p``'s fighter in the current fight."""
+        op, amount, opp, per, target, conds = step
+        if conds and not self._conds_hold(p, conds):
+            return
+        side = 1 - p if opp else p
+        fx = self.fx
+        i = self.fslot
+        match op:
+            case Op.POWER:
+                fx[F_BONUS + side] += amount * (self.count(p, per) if per >= 0 else 1)
+            case Op.SET_POWER:
+                fx[F_SETP + side] = amount
+            case Op.AUTO_WIN:
+                fx[F_AW + side] += 1
+            case Op.AUTO_LOSE:
+                fx[F_AL + side] += 1
+            case Op.WIN_TIES:
+                fx[F_WT + side] = 1
+            case Op.GAIN_VP:
+                self.scores[side] += amount * (self.count(p, per) if per >= 0 else 1)
+            case Op.COPY_EFFECT:
+                if depth >= 1:  # DD-10: copy depth 1
+                    return
+                g = self.g
+                has = g.has_effect
+                line, up = self.lines[p], self.up[p]
+                if target == 0:
+                    c = self.lines[1 - p][i]
+                    opts = [c] if self.up[1 - p][i] and has[c] else []
+                elif target == 1:
+                    opts = [
+                        line[j] for j in (i - 1, i + 1) if 0 <= j < len(line) and up[j] and has[line[j]]
+                    ]
+                else:
+                    opts = [c for j, c in enumerate(line) if j != i and up[j] and has[c]]
+                if opts:
+                    self._decide(D_COPY, p, opts, None)
+            case Op.DIG:
+                self._start_dig(p, amount, self.lines[p][i])
+            case Op.UNEARTH:
+                self._start_unearth(p, False)
+            case Op.FORCE_UNEARTH:
+                o = 1 - p
+                c = self.lines[o][i]
+                if self._available(self.g.back[c]) > 0:
+                    self._look(p, c, o)
+            case Op.FLIP:
+                if target == 0:
+                    opts = [c for c, u in zip(self.lines[p], self.up[p], strict=True) if not u]
+                else:
+                    o = 1 - p
+                    opts = [c for j, c in enumerate(self.lines[o]) if j > i and self.up[o][j]]
+                if opts:
+                    self._decide(D_FLIP, p, opts, target)
+            case Op.SUPPRESS_SPIRIT:
+                fx[F_SUP + side] = 1
+            case Op.NEGATE:
+                fx[F_NEG + 1 - p] = 1
+            case Op.TAKE_PRIORITY:
+                self.prio = p
+            case Op.GIVE_PRIORITY:
+                self.prio = 1 - p
+
+    # --- facts ---------------------------------------------------------------------------------
+
+    def summary(self) -> dict[str, Any]:
+        """Plain facts of a (finished) game for the statistics of engine/dotd/metrics.py."""
+        g = self.g
+        ids = g.char_ids
+        players = []
+        for p in (0, 1):
+            played, fights, wins, conv, ue, dig = self.stats[p]
+            players.append(
+                {
+                    "played": sorted({ids[c] for c in played}),
+                    "fights": {ids[c]: n for c, n in sorted(fights.items())},
+                    "fights_won": {ids[c]: n for c, n in sorted(wins.items())},
+                    "conversions": conv,
+                    "unearths": ue,
+                    "digs": dig,
+                    "score": self.scores[p],
+                }
+            )
+        return {
+            "winner": self.winner() if self.done else None,
+            "draw": self.done and self.winner() is None,
+            "scores": list(self.scores),
+            "scores_per_turn": [[a, b] for a, b, _ in self.score_log],
+            "first_priority": self.first_prio,
+            "turns": self.turn,
+            "actions": len(self.history),
+            "players": players,
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        """The whole state as plain data (every card face shown: a referee's view)."""
+        g = self.g
+        name = g.card_name
+
+        def zone(p: int) -> dict[str, Any]:
+            return {
+                "hand": [name(c) for c in self.hands[p]],
+                "line": [
+                    {"card": name(c), "state": "active" if u else "fallen"}
+                    for c, u in zip(self.lines[p], self.up[p], strict=True)
+                ],
+                "spirit": name(self.spirit[p]) if self.spirit[p] >= 0 else None,
+                "chosen": [name(c) for c in self.chosen[p]],
+                "score": self.scores[p],
+            }
+
+        return {
+            "turn": self.turn,
+            "priority": self.prio,
+            "first_priority": self.first_prio,
+            "terminal": self.done,
+            "winner": self.winner() if self.done else None,
+            "scores": list(self.scores),
+            "players": [zone(0), zone(1)],
+            "decks": {BACKS[b]: len(self.decks[b]) for b in range(3)},
+            "discards": {BACKS[b]: [name(c) for c in self.discards[b]] for b in range(3)},
+            "decision": None
+            if self.dk < 0
+            else {
+                "kind": DECISION_NAMES[self.dk],
+                "player": self.dp,
+                "legal": [self.action_to_string(a) for a in self.dl],
+            },
+        }
+
+    def check_invariants(self) -> None:
+        """Every card is in exactly one zone (used by the conformance tests and scenarios)."""
+        g = self.g
+        seen = [0] * g.n
+        zones = [*self.decks, *self.discards, *self.hands, *self.lines]
+        for z in zones:
+            for c in z:
+                seen[c] += 1
+        for s in self.spirit:
+            if s >= 0:
+                seen[s] += 1
+        if self.dk == D_UE_PICK:
+            for c in self.dc[2]:
+                seen[c] += 1
+        bad = [g.card_name(c) for c in range(g.n) if seen[c] != 1]
+        if bad:
+            raise RulesError(f"cards not in exactly one zone: {', '.join(bad[:8])}")
+        if len(self.lines[0]) != len(self.lines[1]):
+            raise RulesError("the two lines have different lengths")
+
+
+def action_string(g: DotdGame, kind: int, ctx: Any, action: int) -> str:
+    """Readable, parseable form of ``action`` at a decision of ``kind`` (scenarios, transcripts)."""
+    if action == ACT_NO:
+        return "no"
+    if action >= DECK_BASE:
+        return f"dig {BACKS[action - DECK_BASE]}"
+    if not 0 <= action < g.n:
+        return f"?{action}"
+    name = g.card_name(action)
+    verb = {
+        D_SELECT: "fighter" if ctx == 0 else "spirit",
+        D_UE_TARGET: "unearth",
+        D_UE_PICK: "keep",
+        D_DIG_DISCARD: "discard",
+        D_COPY: "copy",
+        D_FLIP: "flip",
+        D_CONVERT: "convert",
+    }.get(kind, "card")
+    return f"{verb} {name}"

@@ -1,0 +1,188 @@
+"""What one Day of the Dead player may know (DD-24), and determinization for search agents.
+
+A player sees: their own hand, spirit and every face of their own line; all backs; active faces;
+discard piles; scores; the priority holder; and any face-down card they have seen face up before
+(players remember). They never see the opponent's hand, the face of a face-down card they have not
+seen, a simultaneous choice not yet revealed, or the order of a deck.
+
+``determinize`` rebuilds a full state from this view: it pools the cards the player cannot locate
+(sorted, so the pool depends only on the view), shuffles them with the agent's rng and deals them
+back into the hidden places by back, so no sample depends on where the hidden cards really are.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from boneyard.engine.cards import BACKS
+
+from .game import D_SELECT, D_UE_PICK, DECISION_NAMES, DotdState, action_string
+
+
+class DotdObservation:
+    """Player ``player``'s view of a state; valid until the next action is applied."""
+
+    __slots__ = (
+        "player",
+        "game",
+        "turn",
+        "priority",
+        "scores",
+        "hand",
+        "opponent_hand_backs",
+        "lines",
+        "spirits",
+        "chosen",
+        "opponent_chosen_backs",
+        "discards",
+        "deck_sizes",
+        "decision",
+        "look",
+        "fight_slot",
+        "fight",
+        "_legal",
+        "_state",
+    )
+
+    def __init__(self, state: DotdState, player: int) -> None:
+        g = state.g
+        me, opp = player, 1 - player
+        pub = state.pub
+        self.player = player
+        self.game = g
+        self.turn = state.turn
+        self.priority = state.prio
+        self.scores = list(state.scores)
+        self.hand = list(state.hands[me])
+        self.opponent_hand_backs = sorted(g.back[c] for c in state.hands[opp])
+        lines: list[list[tuple[int, int, bool]]] = [[], []]
+        for p in (0, 1):
+            for c, u in zip(state.lines[p], state.up[p], strict=True):
+                known = p == me or u or pub[c]
+                lines[p].append((c if known else -1, g.back[c], u))
+        self.lines = lines
+        spirits: list[tuple[int, int]] = []
+        for p in (0, 1):
+            s = state.spirit[p]
+            if s < 0:
+                spirits.append((-1, -1))
+            else:
+                spirits.append((s if (p == me or pub[s]) else -1, g.back[s]))
+        self.spirits = spirits
+        self.chosen = list(state.chosen[me])
+        # A pending choice stays in the hand until the reveal. Simultaneous selection hides even
+        # its back (DD-03); priority_first shows the backs of the first player's choice.
+        if g.simultaneous:
+            self.opponent_chosen_backs = []
+        else:
+            self.opponent_chosen_backs = [g.back[c] for c in state.chosen[opp]]
+        self.discards = [list(d) for d in state.discards]
+        self.deck_sizes = [len(d) for d in state.decks]
+        mine = state.dk >= 0 and state.dp == me
+        self.decision = DECISION_NAMES[state.dk] if mine else None
+        self.look = list(state.dc[2]) if mine and state.dk == D_UE_PICK else []
+        self.fight_slot = state.fslot
+        self.fight = list(state.fx)
+        self._legal = list(state.dl) if mine else []
+        self._state = state
+
+    def legal_actions(self) -> list[int]:
+        return list(self._legal)
+
+    def action_to_string(self, action: int) -> str:
+        s = self._state
+        return action_string(self.game, s.dk, s.dc, action)
+
+    def determinize(self, rng: random.Random) -> DotdState:
+        """A full state consistent with this view; every hidden card drawn from ``rng``."""
+        s = self._state.clone()
+        g = s.g
+        me, opp = self.player, 1 - self.player
+        pub = s.pub
+        back = g.back
+        pool: list[list[int]] = [[], [], []]
+        # Hidden places, as (zone list, index); a deck's known-but-unordered cards stay in it.
+        places: list[tuple[list[int], int]] = []
+        opp_hand = s.hands[opp]
+        opp_chosen = s.chosen[opp]
+        # pending choices are still in the hand; remember where, to follow them after resampling
+        chosen_at = [opp_hand.index(c) for c in opp_chosen]
+        for j in range(len(opp_hand)):
+            places.append((opp_hand, j))
+        line = s.lines[opp]
+        for j, (c, u) in enumerate(zip(line, s.up[opp], strict=True)):
+            if not u and not pub[c]:
+                places.append((line, j))
+        if s.spirit[opp] >= 0 and not pub[s.spirit[opp]]:
+            places.append((s.spirit, opp))
+        if s.dk == D_UE_PICK and s.dp == opp:  # cards only the opponent is looking at
+            look = list(s.dc[2])
+            for j in range(len(look)):
+                places.append((look, j))
+        else:
+            look = None
+        for zone, j in places:
+            pool[back[zone[j]]].append(zone[j])
+        deck_known: list[list[int]] = []
+        for b in range(3):
+            deck = s.decks[b]
+            known = [c for c in deck if pub[c]]
+            hidden = [c for c in deck if not pub[c]]
+            pool[b].extend(hidden)
+            deck_known.append(known)
+        for b in range(3):
+            pool[b].sort()
+            rng.shuffle(pool[b])
+        for zone, j in places:
+            zone[j] = pool[back[zone[j]]].pop()
+        for b in range(3):
+            deck = pool[b] + deck_known[b]
+            rng.shuffle(deck)
+            s.decks[b] = deck
+        if look is not None:
+            s.dc = (s.dc[0], s.dc[1], tuple(look))
+            s.dl = list(look)
+        if opp_chosen:
+            if g.simultaneous:  # the choice itself is unknown: sample it among the legal plays
+                s.chosen[opp] = []
+                for _ in chosen_at:
+                    s.chosen[opp].append(rng.choice(sorted(s._selectable(opp))))
+            else:  # its backs are known, and the hand positions kept their backs
+                s.chosen[opp] = [opp_hand[j] for j in chosen_at]
+        s.rng = random.Random(rng.getrandbits(64))
+        if s.dk == D_SELECT and s.dp == me:
+            s.dl = s._selectable(me)
+        return s
+
+    def to_json(self) -> dict[str, Any]:
+        g = self.game
+
+        def name(c: int) -> str | None:
+            return g.card_name(c) if c >= 0 else None
+
+        return {
+            "player": self.player,
+            "turn": self.turn,
+            "priority": self.priority,
+            "scores": self.scores,
+            "hand": [name(c) for c in self.hand],
+            "opponent_hand_backs": [BACKS[b] for b in self.opponent_hand_backs],
+            "chosen": [name(c) for c in self.chosen],
+            "opponent_chosen_backs": [BACKS[b] for b in self.opponent_chosen_backs],
+            "lines": [
+                [
+                    {"card": name(c), "back": BACKS[b], "state": "active" if u else "fallen"}
+                    for c, b, u in line
+                ]
+                for line in self.lines
+            ],
+            "spirits": [
+                None if b < 0 else {"card": name(c), "back": BACKS[b]} for c, b in self.spirits
+            ],
+            "discards": {BACKS[b]: [name(c) for c in d] for b, d in enumerate(self.discards)},
+            "deck_sizes": {BACKS[b]: n for b, n in enumerate(self.deck_sizes)},
+            "decision": self.decision,
+            "look": [name(c) for c in self.look],
+            "legal": [self.action_to_string(a) for a in self._legal],
+        }
