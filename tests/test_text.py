@@ -332,3 +332,84 @@ def test_effects_doc_condition_templates_are_what_the_generator_prints(root) -> 
     ]
     assert len(prefixes) >= 12
     assert [p for p in prefixes if not any(t.startswith(p) for t in printed)] == []
+
+
+# --- the bundled set -------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def dotd():
+    from boneyard.pipeline.load import load_set
+
+    return load_set("day-of-the-dead")
+
+
+def test_every_bundled_character_has_text_for_its_effect(dotd) -> None:
+    assert len(dotd.characters) == 36
+    for character in dotd.characters:
+        text = rules_text(character, dotd)
+        if character.is_vanilla:
+            assert text == "", character.id
+        else:
+            assert text.strip() and text.endswith("."), character.id
+            assert "_" not in text and "None" not in text, (character.id, text)
+    assert rules_text(dotd.character("oaf"), dotd) == ""
+
+
+def test_bundled_text_is_stable(dotd) -> None:
+    """Golden strings for the characters the rulebook fixes: their printed text must not move."""
+    assert rules_text(dotd.character("anger"), dotd) == "+5 power this fight."
+    assert rules_text(dotd.character("nemesis"), dotd) == (
+        "This fighter wins the fight, no questions asked."
+    )
+    assert rules_text(dotd.character("twin"), dotd) == (
+        "Use the effect of one of your active fighters next to this one."
+    )
+
+
+GOLDEN: list[tuple[Character, str]] = [
+    (
+        ch(Step("force_unearth", target="opposing"), Step("power", amount=3)),
+        "Unearth the opposing fighter; you choose its replacement. +3 power this fight.",
+    ),
+    (
+        ch(when(Step("auto_win"), Condition("count", 2, op="ge", subject="own_fallen"))),
+        "If you have 2 or more fallen fighters, this fighter wins the fight, no questions asked.",
+    ),
+    (
+        ch(Step("dig", amount=1), when(Step("power", amount=-3), Condition("turn", 2, op="le"))),
+        "Dig. On turn 2 or earlier, -3 power this fight.",
+    ),
+    (
+        ch(
+            Step("copy_effect", target="opposing"),
+            when(Step("power", amount=2), Condition("opposing_has_effect", False)),
+        ),
+        "Use the effect of the opposing fighter. If the opposing fighter has no effect,"
+        " +2 power this fight.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("character", "text"), GOLDEN, ids=lambda v: str(v)[:30])
+def test_golden_character_text(character: Character, text: str) -> None:
+    assert rules_text(character) == text
+
+
+def test_characters_doc_is_up_to_date(dotd, root) -> None:
+    from boneyard.pipeline.text import characters_table_markdown
+
+    committed = (root / "docs" / "characters.md").read_text(encoding="utf-8")
+    assert committed == characters_table_markdown(dotd), (
+        "docs/characters.md is out of date: run .venv/bin/python -m boneyard.pipeline.text"
+    )
+
+
+def test_characters_doc_lists_every_character_with_power_and_text(dotd) -> None:
+    from boneyard.pipeline.text import characters_table_markdown
+
+    doc = characters_table_markdown(dotd)
+    for character in dotd.characters:
+        row = next(line for line in doc.splitlines() if f"| {character.name} |" in line)
+        assert f"| {character.power} |" in row
+        assert rules_text(character, dotd).replace("|", "\\|") in row
