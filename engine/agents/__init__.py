@@ -1,1 +1,88 @@
-"""engine/agents."""
+"""AI players, made from a short spec string: ``random``, ``greedy``, ``mcts`` or ``mcts:N``.
+
+The simulator, the CLI and the strength bench name agents by these strings (they go into logs and
+reports), so one registry turns a spec into an :class:`~boneyard.engine.core.Agent` for a game.
+``greedy`` is game-specific: each engine ships ``engine/<game>/greedy.py`` with a ``GreedyAgent``;
+``random`` and ``mcts`` work on any game through the shared core interface.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import random
+from typing import Any
+
+from boneyard.engine.agents.mcts import DEFAULT_BUDGET, MctsAgent
+from boneyard.engine.core import Agent, Observation
+
+from boneyard.errors import BoneyardError
+
+__all__ = ["AGENT_KINDS", "AgentSpecError", "MctsAgent", "RandomAgent", "make_agent", "parse_spec"]
+
+AGENT_KINDS: tuple[str, ...] = ("random", "greedy", "mcts")
+
+
+class AgentSpecError(BoneyardError, ValueError):
+    """An agent spec that names no agent (a usage error)."""
+
+    exit_code = 2
+
+
+class RandomAgent:
+    """Uniform over the legal actions: the floor every other agent must beat."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str = "random") -> None:
+        self.name = name
+
+    def choose(self, obs: Observation, rng: random.Random) -> int:
+        acts = obs.legal_actions()
+        return acts[rng.randrange(len(acts))] if len(acts) > 1 else acts[0]
+
+
+def parse_spec(spec: str) -> tuple[str, int | None]:
+    """``"mcts:400"`` -> ``("mcts", 400)``; ``"greedy"`` -> ``("greedy", None)``."""
+    text = spec.strip().lower()
+    kind, _, arg = text.partition(":")
+    if kind not in AGENT_KINDS:
+        raise AgentSpecError(
+            f"unknown agent '{spec}' (use one of: random, greedy, mcts, mcts:N with N simulations)"
+        )
+    if not arg:
+        return kind, None
+    if kind != "mcts":
+        raise AgentSpecError(f"agent '{spec}': only mcts takes a budget (write '{kind}')")
+    if not arg.isdigit() or int(arg) < 1:
+        raise AgentSpecError(
+            f"agent '{spec}': the mcts budget must be a whole number of simulations >= 1, e.g. mcts:{DEFAULT_BUDGET}"
+        )
+    return kind, int(arg)
+
+
+def _greedy(game: Any) -> Agent:
+    from boneyard.engine.games import ENGINES, engine_package
+
+    rules = getattr(getattr(game, "card_set", None), "rules", None)
+    if rules in ENGINES:
+        module = importlib.import_module(engine_package(rules) + ".greedy")
+        cls = module.GreedyAgent
+        takes_game = any(
+            p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+            for p in inspect.signature(cls).parameters.values()
+        )
+        return cls(game) if takes_game else cls()
+    if hasattr(game, "make_greedy"):  # games outside the registry (test games) bring their own
+        return game.make_greedy()
+    raise AgentSpecError(f"no greedy agent for rules '{rules}'")
+
+
+def make_agent(spec: str, game: Any) -> Agent:
+    """A fresh agent for ``game`` from its spec; agents hold no per-game state beyond settings."""
+    kind, budget = parse_spec(spec)
+    if kind == "random":
+        return RandomAgent()
+    if kind == "greedy":
+        return _greedy(game)
+    return MctsAgent(budget or DEFAULT_BUDGET, name=spec.strip().lower())

@@ -1,0 +1,121 @@
+"""Information-set Monte Carlo tree search (single-observer ISMCTS), for any game of the core.
+
+Why this flavour: both bundled games hide cards (hands, face-down spirits, deck order), so the
+search must not look at the true state. Each simulation draws a fresh determinization from
+``obs.determinize(rng)`` -- a full state consistent with what the player can see -- and walks one
+shared tree of action sequences on it. A child's UCB term uses its *availability* count (how often
+it was legal when its parent was reached), the standard ISMCTS correction. Every node stores the
+return of the player who moved into it, so each player maximises their own share in multi-player
+games. Forced moves (a single legal action, e.g. "pass" in a response window) are applied without
+a tree node so the budget is spent on real choices. Playouts are uniformly random.
+
+Reproducible by construction: all randomness comes from the ``rng`` given to :meth:`choose`;
+children are scanned in the order of ``legal_actions()``, never a set or by time; the budget is a
+number of simulations, not seconds.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+from boneyard.engine.core import Observation
+
+DEFAULT_BUDGET = 200
+"""Simulations per decision; see bench/bench_agents.py for the time this costs per decision."""
+
+EXPLORATION = 0.7
+"""UCB constant for returns in [0, 1]."""
+
+
+class _Node:
+    __slots__ = ("avail", "children", "player", "total", "visits")
+
+    def __init__(self, player: int) -> None:
+        self.player = player  # who chose the action leading here (whose return this node sums)
+        self.visits = 0
+        self.total = 0.0
+        self.avail = 0
+        self.children: dict[int, _Node] = {}
+
+
+class MctsAgent:
+    """ISMCTS with ``budget`` simulations per decision (decisions with one legal action are free)."""
+
+    __slots__ = ("budget", "exploration", "name")
+
+    def __init__(self, budget: int = DEFAULT_BUDGET, exploration: float = EXPLORATION,
+                 name: str | None = None) -> None:
+        if budget < 1:
+            raise ValueError("mcts budget must be >= 1")
+        self.budget = budget
+        self.exploration = exploration
+        self.name = name or f"mcts:{budget}"
+
+    def choose(self, obs: Observation, rng: random.Random) -> int:
+        legal = obs.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        root = self.search(obs, rng)
+        best = legal[0]
+        best_key = (-1, -math.inf)
+        for a in legal:
+            child = root.children.get(a)
+            if child is None:
+                continue
+            key = (child.visits, child.total / child.visits)
+            if key > best_key:  # strict: the first of equals (in legal order) wins
+                best, best_key = a, key
+        return best
+
+    def search(self, obs: Observation, rng: random.Random) -> _Node:
+        """Run the budget of simulations; the root's children carry the statistics."""
+        root = _Node(obs.player)
+        c = self.exploration
+        log = math.log
+        sqrt = math.sqrt
+        for _ in range(self.budget):
+            state = obs.determinize(rng)
+            node = root
+            path: list[_Node] = []
+            # Selection and expansion: descend while every legal action already has a child.
+            while not state.is_terminal():
+                acts = state.legal_actions()
+                if len(acts) == 1:
+                    state.apply_action(acts[0])
+                    continue
+                children = node.children
+                untried = [a for a in acts if a not in children]
+                for a in acts:
+                    ch = children.get(a)
+                    if ch is not None:
+                        ch.avail += 1
+                if untried:
+                    a = untried[rng.randrange(len(untried))]
+                    child = _Node(state.current_player())
+                    child.avail = 1
+                    children[a] = child
+                    state.apply_action(a)
+                    path.append(child)
+                    break
+                best_a = acts[0]
+                best_child = children[best_a]
+                best_u = -math.inf
+                for a in acts:
+                    ch = children[a]
+                    u = ch.total / ch.visits + c * sqrt(log(ch.avail) / ch.visits)
+                    if u > best_u:
+                        best_u, best_a, best_child = u, a, ch
+                state.apply_action(best_a)
+                path.append(best_child)
+                node = best_child
+            # Playout: uniformly random to the end of the game.
+            while not state.is_terminal():
+                acts = state.legal_actions()
+                state.apply_action(acts[rng.randrange(len(acts))] if len(acts) > 1 else acts[0])
+            ret = state.returns()
+            root.visits += 1
+            for n in path:
+                n.visits += 1
+                n.total += ret[n.player]
+        return root
