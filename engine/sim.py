@@ -19,7 +19,8 @@ any game has (names are stable; gates refer to them):
     seat.<k>.win_rate        share of wins of seat k (1-based; a draw splits the point)
     agent.<spec>.win_rate    share of wins of an agent spec (only when the agents differ)
     draw_rate                games without a single winner
-    first_player_win_rate    share of wins of the player moving first (summary "first_player")
+    first_player_win_rate    share of wins of the player moving first (summary "first_player",
+                             or "first_priority": who held priority on turn 1)
     score_mean, score_sd, score_margin   from summary "scores" (margin: winner minus runner-up)
     turns_mean               from summary "turns"
 
@@ -151,6 +152,7 @@ def make_record(
         "game": index,
         "set": cs.name if cs else None,
         "slug": cs.slug if cs else None,
+        "root": cs.root if cs else None,
         "rules": cs.rules if cs else None,
         "content_hash": cs.content_hash if cs else None,
         "switches": _plain(dict(cs.switches)) if cs else {},
@@ -439,7 +441,8 @@ def game_metrics(
                         sat += 1
             add(proportion_metric(f"agent.{spec}.win_rate", wins, sat, group="agent", subject=spec))
     add(proportion_metric("draw_rate", sum(1 for r in returns if max(r) < 1.0), n))
-    firsts = [(s.get("first_player"), r) for s, r in zip(summaries, returns, strict=True)]
+    firsts = [(s.get("first_player", s.get("first_priority")), r)
+              for s, r in zip(summaries, returns, strict=True)]
     if firsts and all(isinstance(f, int) for f, _ in firsts):
         add(proportion_metric("first_player_win_rate", sum(r[f] for f, r in firsts), n))
     scores = [s.get("scores") for s in summaries]

@@ -16,6 +16,7 @@ from boneyard.errors import BoneyardError
 
 # Each module defines click commands and a ``register(group)`` function that adds them.
 COMMAND_MODULES: tuple[str, ...] = (
+    "cmd_sim",
     "cmd_data",
 )
 

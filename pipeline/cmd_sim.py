@@ -1,0 +1,262 @@
+"""``boneyard simulate`` and ``boneyard replay``: playtest a set by simulation, then look inside.
+
+``simulate`` plays seeded games between AI players and prints every figure with its 95% interval
+(wins per seat and per agent, draws, scores, and whatever the game's metrics measure per card);
+``--log`` keeps each game's actions so ``replay`` can play one back through the engine, check it
+ends the same way on the same card content, and print it turn by turn.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import click
+import yaml
+from boneyard.engine.agents import parse_spec
+from boneyard.engine.cards import CardSet
+from boneyard.engine.sim import SimResult, simulate, transcript
+from boneyard.engine.stats import Metric
+from boneyard.pipeline.load import load_set
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+from rich.text import Text
+
+from boneyard.errors import BoneyardError
+
+
+def _console() -> Console:
+    # Created per call so CliRunner's captured stdout is used; no colours when piped.
+    return Console(file=click.get_text_stream("stdout"), highlight=False, soft_wrap=False,
+                   width=max(100, Console().width))
+
+
+def write_atomic(path: str | Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file, so no half-written file is left."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+# --- option parsing --------------------------------------------------------------------------
+
+
+def parse_agents(text: str) -> list[str]:
+    specs = [s.strip().lower() for s in text.split(",") if s.strip()]
+    if not specs:
+        raise click.UsageError("--agents needs at least one agent, e.g. --agents greedy,random")
+    for s in specs:
+        try:
+            parse_spec(s)
+        except BoneyardError as exc:
+            raise click.UsageError(str(exc)) from None
+    return specs
+
+
+def apply_switches(card_set: CardSet, pairs: Iterable[str]) -> CardSet:
+    """``NAME=VALUE`` rules switches on top of game.yaml's (values read as YAML scalars)."""
+    changes: dict[str, Any] = {}
+    for pair in pairs:
+        name, sep, raw = pair.partition("=")
+        name = name.strip()
+        if not sep or not name:
+            raise click.UsageError(f"--switch {pair!r}: write NAME=VALUE, e.g. --switch tie_break=chain")
+        if name not in card_set.switches:
+            known = ", ".join(sorted(card_set.switches)) or "none"
+            raise click.UsageError(f"--switch {name}: '{card_set.name}' has no such switch (known: {known})")
+        try:
+            value = yaml.safe_load(raw) if raw.strip() else ""
+        except yaml.YAMLError:
+            value = raw
+        default = card_set.switches[name]
+        if isinstance(default, bool) != isinstance(value, bool) or (
+            isinstance(default, (int, float)) and not isinstance(value, (int, float))
+        ):
+            raise click.UsageError(
+                f"--switch {name}={raw}: expected a value like {default!r} (see docs/rules/)"
+            )
+        changes[name] = value
+    return card_set.with_switches(**changes) if changes else card_set
+
+
+# --- printing --------------------------------------------------------------------------------
+
+
+def fmt(m: Metric) -> str:
+    """``52.3% (50.1-54.5)`` or ``3.21 (3.05-3.37)``: value with its 95% interval."""
+    if m.value is None or (isinstance(m.value, float) and math.isnan(m.value)):
+        return "-"
+    if m.unit == "%":
+        return f"{100 * m.value:.1f}% ({100 * m.low:.1f}-{100 * m.high:.1f})"
+    return f"{m.value:.2f} ({m.low:.2f}-{m.high:.2f})"
+
+
+def _column(m: Metric) -> str:
+    prefix = f"{m.group}.{m.subject}."
+    return m.name[len(prefix):] if m.name.startswith(prefix) else m.name.rsplit(".", 1)[-1]
+
+
+def metric_tables(metrics: list[Metric], title_prefix: str = "") -> list[Table]:
+    """One table per metric group; groups about subjects (seats, cards) are pivoted."""
+    groups: dict[str, list[Metric]] = {}
+    for m in metrics:
+        groups.setdefault(m.group, []).append(m)
+    tables = []
+    for group, ms in groups.items():
+        if all(m.subject is None for m in ms):
+            t = Table(title=f"{title_prefix}{group} (95% intervals)")
+            t.add_column("figure")
+            t.add_column("value (95% interval)", justify="right")
+            t.add_column("n", justify="right")
+            for m in ms:
+                t.add_row(Text(m.name), Text(fmt(m)), str(m.n))
+        else:
+            cols: list[str] = []
+            rows: dict[str, dict[str, Metric]] = {}
+            for m in ms:
+                c = _column(m)
+                if c not in cols:
+                    cols.append(c)
+                rows.setdefault(m.subject or "-", {})[c] = m
+            t = Table(title=f"{title_prefix}{group} (95% intervals)")
+            t.add_column(group)
+            for c in cols:
+                t.add_column(c, justify="right")
+            for subject, cells in rows.items():
+                t.add_row(Text(subject), *(Text(fmt(cells[c])) if c in cells else Text("-")
+                                           for c in cols))
+        tables.append(t)
+    return tables
+
+
+def print_result(res: SimResult, console: Console) -> None:
+    head = (f"{res.set_name} (content {res.content_hash}): {res.n} games, {res.num_players} players, "
+            f"agents {','.join(res.agents)}, seed {res.seed}")
+    if res.options:
+        head += ", options " + ", ".join(f"{k}={v}" for k, v in sorted(res.options.items()))
+    console.print(Text(head, style="bold"))
+    console.print(Text(f"{res.n / max(res.seconds, 1e-9):.0f} games/s ({res.seconds:.1f} s)"))
+    for t in metric_tables(res.metrics):
+        console.print(t)
+
+
+# --- commands --------------------------------------------------------------------------------
+
+
+@click.command("simulate")
+@click.argument("set_name", metavar="SET")
+@click.option("-n", "--games", "n", type=click.IntRange(min=1), default=1000, show_default=True,
+              help="Number of games.")
+@click.option("--agents", default="greedy", show_default=True,
+              help="Comma-separated agents, one per seat (rotated every game) or one for all seats: "
+                   "random, greedy, mcts, mcts:N (N simulations per decision).")
+@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the whole run.")
+@click.option("--players", type=click.IntRange(min=2), default=None, help="Number of players.")
+@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Worker processes (the result does not depend on it).")
+@click.option("--json", "json_path", type=click.Path(dir_okay=False), help="Write the report as JSON.")
+@click.option("--log", "log_path", type=click.Path(dir_okay=False),
+              help="Write each game's actions as one JSON line (for boneyard replay).")
+@click.option("--show", type=click.IntRange(min=0), default=0, help="Print the first K games turn by turn.")
+@click.option("--rares", is_flag=True, help="Grave Feast: shuffle in the rares.")
+@click.option("--decks", type=click.IntRange(1, 2), default=None, help="Grave Feast: decks (1 or 2).")
+@click.option("--switch", "switches", multiple=True, metavar="NAME=VALUE",
+              help="Override a rules switch of game.yaml (repeatable).")
+def simulate_cmd(set_name: str, n: int, agents: str, seed: int, players: int | None, jobs: int,
+                 json_path: str | None, log_path: str | None, show: int, rares: bool,
+                 decks: int | None, switches: tuple[str, ...]) -> None:
+    """Playtest SET by simulating games between AI players."""
+    specs = parse_agents(agents)
+    card_set = apply_switches(load_set(set_name), switches)
+    options: dict[str, Any] = {}
+    if rares or decks is not None:
+        if card_set.rules != "grave-feast":
+            raise click.UsageError("--rares and --decks are Grave Feast options")
+        if rares:
+            options["rares"] = True
+        if decks is not None:
+            options["decks"] = decks
+    err = Console(stderr=True)
+    if err.is_terminal:
+        with Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(),
+                      TimeRemainingColumn(), console=err, transient=True) as bar:
+            task = bar.add_task("games", total=n)
+            res = simulate(card_set, specs, n, seed, jobs=jobs, num_players=players,
+                           options=options, log=log_path, keep=show,
+                           progress=lambda done, total: bar.update(task, completed=done))
+    else:
+        res = simulate(card_set, specs, n, seed, jobs=jobs, num_players=players, options=options,
+                       log=log_path, keep=show)
+    console = _console()
+    print_result(res, console)
+    for rec in res.records[:show]:
+        click.echo("")
+        for line in transcript(card_set, rec):
+            click.echo(line)
+    if json_path:
+        write_atomic(json_path, json.dumps(res.to_json(), indent=2) + "\n")
+        click.echo(f"report written to {json_path}", err=True)
+    if log_path:
+        click.echo(f"{n} games logged to {log_path}", err=True)
+
+
+def read_record(path: str | Path, index: int) -> dict[str, Any]:
+    """The record of game ``index`` in a ``--log`` file (errors name the file and line)."""
+    seen: list[int] = []
+    with open(path, encoding="utf-8") as f:
+        for lineno, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                rec = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise BoneyardError(f"{path}:{lineno}:{exc.colno}: not a JSON game record ({exc.msg})") from None
+            if not isinstance(rec, dict) or "actions" not in rec or "seed" not in rec:
+                raise BoneyardError(f"{path}:{lineno}:1: not a game record (written by boneyard simulate --log?)")
+            if rec.get("game") == index:
+                return rec
+            seen.append(rec.get("game", -1))
+    if not seen:
+        raise BoneyardError(f"{path}: holds no games")
+    raise click.UsageError(f"{path}: no game {index} (it holds games {min(seen)}..{max(seen)})")
+
+
+@click.command("replay")
+@click.argument("log_file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--game", "index", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Which game of the log (its index in the run).")
+@click.option("--set", "set_name", default=None,
+              help="Card set to replay on (default: the set named in the log).")
+def replay_cmd(log_file: str, index: int, set_name: str | None) -> None:
+    """Replay a game logged by `simulate --log`, check its result, print it turn by turn."""
+    rec = read_record(log_file, index)
+    where = set_name or rec.get("slug") or rec.get("root")
+    if not where:
+        raise click.UsageError("the log names no card set; give one with --set")
+    try:
+        card_set = load_set(where)
+    except BoneyardError:
+        if set_name or not rec.get("root"):
+            raise
+        card_set = load_set(rec["root"])
+    for line in transcript(card_set, rec):
+        click.echo(line)
+    click.echo(f"replay ok: game {index} reaches the logged result on content {rec.get('content_hash')}")
+
+
+def register(group: click.Group) -> None:
+    group.add_command(simulate_cmd)
+    group.add_command(replay_cmd)
