@@ -153,8 +153,9 @@ class DotdGame:
         s = DotdState.__new__(DotdState)
         s._init(self, rng)
         decks = [list(d) for d in self.deck_order]
-        for d in decks:
-            rng.shuffle(d)
+        rnd = rng.random
+        for d in decks:  # a sort on random keys: a uniform shuffle, cheaper than rng.shuffle
+            d.sort(key=lambda _c: rnd())
         hands: list[list[int]] = [[], []]
         for b in range(3):
             for _ in range(self.hand_per_back):
@@ -241,8 +242,8 @@ class DotdState:
         self.conv_n = [0, 0]
         self.done = False
         self.history = []  # actions applied (for replay logs)
-        # per player: [played chars, fights {char: n}, wins {char: n}, conversions, unearths, digs]
-        self.stats = [[[], {}, {}, 0, 0, 0], [[], {}, {}, 0, 0, 0]]
+        # per player: [played chars, fights (char * 2 + won), conversions, unearths, digs]
+        self.stats = [[[], [], 0, 0, 0], [[], [], 0, 0, 0]]
         self.score_log = []  # per turn: (score0, score1, priority holder at rewards)
 
     # --- core interface ------------------------------------------------------------------------
@@ -326,9 +327,7 @@ class DotdState:
         s.conv_n = self.conv_n[:]
         s.done = self.done
         s.history = self.history[:]
-        s.stats = [
-            [st[0][:], dict(st[1]), dict(st[2]), st[3], st[4], st[5]] for st in self.stats
-        ]
+        s.stats = [[st[0][:], st[1][:], st[2], st[3], st[4]] for st in self.stats]
         s.score_log = self.score_log[:]
         return s
 
@@ -365,12 +364,7 @@ class DotdState:
                 return
             t = stack.pop()
             code = t[0]
-            if code == T_STEPS:
-                p, steps, idx, depth = t[1], t[2], t[3], t[4]
-                if idx + 1 < len(steps):
-                    stack.append((T_STEPS, p, steps, idx + 1, depth))
-                self._run_step(p, steps[idx], depth)
-            elif code == T_USE:
+            if code == T_USE:
                 p, u, card = t[1], t[2], t[3]
                 i = self.fslot
                 fx = self.fx
@@ -378,20 +372,22 @@ class DotdState:
                     continue
                 if u > 1 and (self.eff_back[p] != DOUBLE or fx[F_SUP + p] or u > g.double_uses):
                     continue
-                if u < g.double_uses:
+                if u < g.double_uses and self.eff_back[p] == DOUBLE:
                     stack.append((T_USE, p, u + 1, card))
-                stack.append((T_STEPS, p, g.effect[card], 0, 0))
+                self._run_steps(p, g.effect[card], 0, 0)
             elif code == T_FIGHT:
                 self._start_fight(t[1])
-            elif code == T_RESOLVE:
-                self._resolve_fight(t[1])
-            elif code == T_CONVERT:
-                self._offer_conversion(t[1])
             elif code == T_SELECT:
                 p = t[1]
                 self._decide(D_SELECT, p, self._selectable(p), t[2])
+            elif code == T_RESOLVE:
+                self._resolve_fight(t[1])
             elif code == T_SPIRIT_UNEARTH:
                 self._start_unearth(t[1], g.unearth_optional)
+            elif code == T_STEPS:
+                self._run_steps(t[1], t[2], t[3], t[4])
+            elif code == T_CONVERT:
+                self._offer_conversion(t[1])
             elif code == T_DIG:
                 self._start_dig(t[1], t[2], t[3])
             elif code == T_REVEAL:
@@ -510,13 +506,17 @@ class DotdState:
         self.fslot = i
         self.fx[:] = FIGHT_RESET
         stack = self.stack
+        n0 = len(stack)
         stack.append((T_RESOLVE, i))
-        g = self.g
+        has = self.g.has_effect
         first = self.prio
         for p in (1 - first, first):  # pushed last runs first: the priority holder
             c = self.lines[p][i]
-            if self.up[p][i] and g.has_effect[c]:
+            if self.up[p][i] and has[c]:
                 stack.append((T_USE, p, 1, c))
+        if len(stack) == n0 + 1:  # no effects to use: resolve at once
+            stack.pop()
+            self._resolve_fight(i)
 
     def fight_total(self, p: int) -> int:
         """Fight power of ``p``'s side of the current fight so far (DD-11)."""
@@ -534,19 +534,22 @@ class DotdState:
         lines, up = self.lines, self.up
         a, b = lines[0][i], lines[1][i]
         ua, ub = up[0][i], up[1][i]
-        st0, st1 = self.stats[0], self.stats[1]
-        if not ua and not ub:  # DD-13: no fight between two fallen cards
-            return
         if ua and ub:
-            ca, cb = g.char[a], g.char[b]
-            st0[1][ca] = st0[1].get(ca, 0) + 1
-            st1[1][cb] = st1[1].get(cb, 0) + 1
             fx = self.fx
-            w0 = (fx[F_AW] > fx[F_AL]) - (fx[F_AL] > fx[F_AW])
-            w1 = (fx[F_AW + 1] > fx[F_AL + 1]) - (fx[F_AL + 1] > fx[F_AW + 1])
+            aw0, al0, aw1, al1 = fx[F_AW], fx[F_AL], fx[F_AW + 1], fx[F_AL + 1]
+            w0 = (aw0 > al0) - (al0 > aw0)
+            w1 = (aw1 > al1) - (al1 > aw1)
             if w0 == w1 and (w0 == 0 or (w0 == -1 and not g.both_lose)):
-                t0 = self.fight_total(0)
-                t1 = self.fight_total(1)
+                power = g.power
+                sp = fx[F_SETP]
+                t0 = (power[a] if sp == NO_SETP else sp) + fx[F_BONUS]
+                sp = fx[F_SETP + 1]
+                t1 = (power[b] if sp == NO_SETP else sp) + fx[F_BONUS + 1]
+                eb = self.eff_back
+                if eb[0] == POWER_UP and not fx[F_SUP]:
+                    t0 += g.pu_bonus
+                if eb[1] == POWER_UP and not fx[F_SUP + 1]:
+                    t1 += g.pu_bonus
                 if t0 == t1:
                     t0 += fx[F_WT] > 0
                     t1 += fx[F_WT + 1] > 0
@@ -555,30 +558,41 @@ class DotdState:
                 win0 = win1 = w0 == 1  # both auto_win: tie; both auto_lose: both lose
             else:
                 win0, win1 = w0 > w1, w1 > w0
+            char = g.char
+            self.stats[0][1].append(char[a] * 2 + win0)
+            self.stats[1][1].append(char[b] * 2 + win1)
+        elif not ua and not ub:  # DD-13: no fight between two fallen cards
+            return
         else:
             win0, win1 = ua, ub  # DD-13: the active side wins, the fallen one did not fight
-        losers = []
-        for p, c, won, st in ((0, a, win0, st0), (1, b, win1, st1)):
-            if won:
-                self.won_n[p] += 1
-                self.wonc.append(c)
-                ch = g.char[c]
-                st[2][ch] = st[2].get(ch, 0) + 1
-            elif up[p][i]:
-                up[p][i] = False
-                self.lostc.append(c)
-                losers.append(p)
-        stack = self.stack
+        if win0:
+            self.won_n[0] += 1
+            self.wonc.append(a)
+        elif ua:  # a fallen card that did not fight is no loser
+            up[0][i] = False
+            self.lostc.append(a)
+        if win1:
+            self.won_n[1] += 1
+            self.wonc.append(b)
+        elif ub:
+            up[1][i] = False
+            self.lostc.append(b)
         if g.any_loser:
+            stack = self.stack
             first = self.prio
+            lostc = self.lostc
             for p in (1 - first, first):
-                if any(c in self.lostc for c in lines[p]):
+                if any(c in lostc for c in lines[p]):
                     stack.append((T_CONVERT, p))
-        elif len(losers) == 2:
-            stack.append((T_CONVERT, 1 - self.prio))
-            stack.append((T_CONVERT, self.prio))
-        elif losers:
-            stack.append((T_CONVERT, losers[0]))
+        elif win0:
+            if not win1 and ub:
+                self._offer_conversion(1)
+        elif win1:
+            if ua:
+                self._offer_conversion(0)
+        else:
+            self.stack.append((T_CONVERT, 1 - self.prio))
+            self.stack.append((T_CONVERT, self.prio))
 
     def _offer_conversion(self, p: int) -> None:
         """Step 4: the loser may become the spirit (DD-14, DD-15)."""
@@ -609,7 +623,7 @@ class DotdState:
             self.pub[prev] = True
         self.spirit[p] = card
         self.conv_n[p] += 1
-        self.stats[p][3] += 1
+        self.stats[p][2] += 1
         if g.spirit_now:
             self.eff_back[p] = g.back[card]
         if g.back[card] == UNEARTH:
@@ -672,7 +686,7 @@ class DotdState:
                 pub[c] = True
         disc.append(target)
         pub[target] = True
-        self.stats[chooser][4] += 1
+        self.stats[chooser][3] += 1
         self.stats[owner][0].append(g.char[new])
         if self.spirit[owner] == target:
             self.spirit[owner] = new
@@ -721,7 +735,7 @@ class DotdState:
                 return
             hand = self.hands[p]
             hand.append(drawn[0])
-            self.stats[p][5] += 1
+            self.stats[p][4] += 1
             back = self.g.back
             opts = [c for c in hand if back[c] == b]
             self._decide(D_DIG_DISCARD, p, opts, (ctx[0], ctx[1], b))
@@ -807,6 +821,21 @@ class DotdState:
                 return False
         return True
 
+    def _run_steps(self, p: int, steps: tuple, idx: int, depth: int) -> None:
+        """Run ``steps`` from ``idx`` on; stop (leaving a continuation) at a decision or task."""
+        stack = self.stack
+        n0 = len(stack)
+        last = len(steps) - 1
+        while True:
+            self._run_step(p, steps[idx], depth)
+            if idx == last:
+                return
+            idx += 1
+            if self.dk >= 0 or len(stack) != n0:
+                # what the step started (a decision, a Dig, a copy) runs before the rest
+                stack.insert(n0, (T_STEPS, p, steps, idx, depth))
+                return
+
     def _run_step(self, p: int, step: tuple, depth: int) -> None:
         """Execute one compiled step for ``p``'s fighter in the current fight."""
         op, amount, opp, per, target, conds = step
@@ -879,12 +908,19 @@ class DotdState:
         ids = g.char_ids
         players = []
         for p in (0, 1):
-            played, fights, wins, conv, ue, dig = self.stats[p]
+            played, log, conv, ue, dig = self.stats[p]
+            fights: dict[str, int] = {}
+            wins: dict[str, int] = {}
+            for x in log:
+                cid = ids[x >> 1]
+                fights[cid] = fights.get(cid, 0) + 1
+                if x & 1:
+                    wins[cid] = wins.get(cid, 0) + 1
             players.append(
                 {
                     "played": sorted({ids[c] for c in played}),
-                    "fights": {ids[c]: n for c, n in sorted(fights.items())},
-                    "fights_won": {ids[c]: n for c, n in sorted(wins.items())},
+                    "fights": dict(sorted(fights.items())),
+                    "fights_won": dict(sorted(wins.items())),
                     "conversions": conv,
                     "unearths": ue,
                     "digs": dig,

@@ -17,7 +17,7 @@ from typing import Any
 
 from boneyard.engine.cards import BACKS
 
-from .game import D_SELECT, D_UE_PICK, DECISION_NAMES, DotdState, action_string
+from .game import D_FLIP, D_SELECT, D_UE_PICK, DECISION_NAMES, DotdState, action_string
 
 
 class DotdObservation:
@@ -38,7 +38,10 @@ class DotdObservation:
         "discards",
         "deck_sizes",
         "decision",
+        "detail",
         "look",
+        "unearth_target",
+        "unearth_owner",
         "fight_slot",
         "fight",
         "_legal",
@@ -81,7 +84,17 @@ class DotdObservation:
         self.deck_sizes = [len(d) for d in state.decks]
         mine = state.dk >= 0 and state.dp == me
         self.decision = DECISION_NAMES[state.dk] if mine else None
-        self.look = list(state.dc[2]) if mine and state.dk == D_UE_PICK else []
+        # select: "fighter" (turn 1) or "spirit"; flip: "own_fallen" or "opponent_fought"
+        self.detail = None
+        if mine and state.dk == D_SELECT:
+            self.detail = "fighter" if state.dc == 0 else "spirit"
+        elif mine and state.dk == D_FLIP:
+            self.detail = "own_fallen" if state.dc == 0 else "opponent_fought"
+        picking = mine and state.dk == D_UE_PICK
+        self.look = list(state.dc[2]) if picking else []
+        # the card being replaced (public: it is discarded) and whose it is
+        self.unearth_target = state.dc[0] if picking else -1
+        self.unearth_owner = state.dc[1] if picking else -1
         self.fight_slot = state.fslot
         self.fight = list(state.fx)
         self._legal = list(state.dl) if mine else []
@@ -183,6 +196,8 @@ class DotdObservation:
             "discards": {BACKS[b]: [name(c) for c in d] for b, d in enumerate(self.discards)},
             "deck_sizes": {BACKS[b]: n for b, n in enumerate(self.deck_sizes)},
             "decision": self.decision,
+            "detail": self.detail,
             "look": [name(c) for c in self.look],
+            "unearth_target": name(self.unearth_target),
             "legal": [self.action_to_string(a) for a in self._legal],
         }
