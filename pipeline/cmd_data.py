@@ -8,6 +8,7 @@ JSON for other tools. A SET is a name under ``cards/`` or the path of a set fold
 from __future__ import annotations
 
 import json
+import sys
 from typing import Any
 
 import click
@@ -21,7 +22,7 @@ from boneyard.paths import bundled_sets
 
 def _console() -> Console:
     # Created per call so CliRunner's captured stdout is used; no colours when piped.
-    return Console(file=click.get_text_stream("stdout"), highlight=False, soft_wrap=False)
+    return Console(file=sys.stdout, highlight=False, soft_wrap=False)
 
 
 def _resolve_all(sets: tuple[str, ...]) -> list[str]:

@@ -119,18 +119,20 @@ def check_set(path_or_name: str | Path) -> SetCheck:
 
     docs: list[YamlDoc] = []
     files = g.get("card_files") if isinstance(g.get("card_files"), list) else []
+    complete = bool(files)
     for i, rel in enumerate(files):
         doc = _open_card_file(root, game, ("card_files", i), rel, rules, result)
         if doc is not None:
             docs.append(doc)
+        complete = complete and doc is not None and isinstance(doc.data, list)
     rares: YamlDoc | None = None
     if rules == "grave-feast" and isinstance(g.get("rares_file"), str):
         rares = _open_card_file(root, game, ("rares_file",), g["rares_file"], rules, result)
 
     if rules == "day-of-the-dead":
-        result.problems += v.dotd_semantics(game, docs, root)
+        result.problems += v.dotd_semantics(game, docs, root, complete=complete)
     else:
-        result.problems += v.gf_semantics(game, docs, rares, root)
+        result.problems += v.gf_semantics(game, docs, rares, root, complete=complete)
     result.problems.sort(key=lambda p: (p.file, p.line, p.column))
     if not result.problems:
         result.card_set = _build(root, g, docs, rares)

@@ -64,16 +64,22 @@ def _show(value: Any) -> str:
 
 
 def _label(path: Iterable[str | int]) -> str:
-    """A designer's name for a place: ``effect step 2: power.amount``."""
-    out: list[str] = []
-    parts = list(path)
-    for i, part in enumerate(parts):
+    """A designer's name for a place: ``effect step 2 power.per``, ``backs item 1 colour``."""
+    out = ""
+    prev: str | int | None = None
+    for part in path:
         if isinstance(part, int):
-            prev = parts[i - 1] if i else None
-            out.append(f"step {part + 1}" if prev == "effect" else f"item {part + 1}")
+            word = f"step {part + 1}" if prev == "effect" else f"item {part + 1}"
+            out = f"{out} {word}" if out else word
+        elif isinstance(prev, str) and out:
+            out = f"{out}.{part}"
         else:
-            out.append(str(part))
-    return " ".join(out)
+            out = f"{out} {part}" if out else str(part)
+        prev = part
+    return out
+
+
+_UNKNOWN_WORD = {"when": "condition", "switches": "switch", "params": "parameter"}
 
 
 def _close(word: Any, options: Iterable[Any]) -> str | None:
@@ -103,15 +109,22 @@ def _schema_problem(doc: YamlDoc, error: ValidationError, card_of: CardOf) -> li
             if k in allowed:
                 continue
             hint = _close(k, allowed) or f"allowed here: {', '.join(allowed)}"
-            where = f" in {what}" if rel else ""
+            word = _UNKNOWN_WORD.get(str(rel[-1]) if rel else "", "key")
+            if rel and isinstance(rel[-1], int) and len(rel) > 1 and rel[-2] == "effect":
+                word = "primitive"
+            where = f" in {what}" if rel and word in ("key", "primitive") else ""
+            if word == "condition":
+                where = f" in {_label(rel[:-1])}"
             if rel and rel[-1] == "switches":
                 hint = (_close(k, allowed) or "a new switch needs an entry in "
                         "schema/game.schema.json with its values and default")
-            out += one(f"unknown key '{k}'{where}", hint, at=(*path, k), key=True)
+            out += one(f"unknown {word} '{k}'{where}", hint, at=(*path, k), key=True)
         return out
     if kind == "required":
         missing = [k for k in value if isinstance(inst, dict) and k not in inst]
-        return one(f"{what} is missing '{', '.join(missing)}'",
+        keys = ", ".join(f"'{k}'" for k in missing)
+        prefix = f"{what}: " if rel else ""
+        return one(f"{prefix}missing required key{'s' if len(missing) > 1 else ''} {keys}",
                    "add it" if len(missing) == 1 else "add them")
     if sch.get("errorMessage"):
         return one(f"{what}: {sch['errorMessage']}")
@@ -156,7 +169,9 @@ def _schema_problem(doc: YamlDoc, error: ValidationError, card_of: CardOf) -> li
         return one(f"{what} must not be empty")
     if kind == "propertyNames":
         return []  # reported by the inner enum error on the key itself
-    if kind == "oneOf" and sch.get("title") == "effect step" and isinstance(inst, dict):
+    if kind == "oneOf" and sch.get("title") == "effect step":
+        if not isinstance(inst, dict):
+            return []  # the type error says it all
         found = [k for k in inst if k in PRIMITIVES]
         if not found:
             if any(k != "when" and k not in PRIMITIVES for k in inst):
@@ -266,6 +281,15 @@ def art_problem(root: Path, rel: str) -> str | None:
 # --- Day of the Dead semantics ------------------------------------------------------------------
 
 
+def _at(doc: YamlDoc, file: str, line: int) -> str:
+    """Where an earlier occurrence is: the line alone if it is in the same file."""
+    return f"line {line}" if file == doc.file else f"{file}:{line}"
+
+
+def _cards(n: int) -> str:
+    return f"{n} card{'s' if n != 1 else ''}"
+
+
 def _items(doc: YamlDoc) -> list[tuple[int, dict[str, Any]]]:
     data = doc.data if isinstance(doc.data, list) else []
     return [(i, c) for i, c in enumerate(data) if isinstance(c, dict)]
@@ -294,8 +318,13 @@ def _can_hold(pairs: list[tuple[str, int]], lo: int, hi: int) -> bool:
     return any(all(tests[op](x, n) for op, n in pairs) for x in range(lo, hi + 1))
 
 
-def dotd_semantics(game: YamlDoc, docs: list[YamlDoc], root: Path) -> list[Problem]:
-    """Checks across the character files and game.yaml that no schema can express."""
+def dotd_semantics(game: YamlDoc, docs: list[YamlDoc], root: Path, *,
+                   complete: bool = True) -> list[Problem]:
+    """Checks across the character files and game.yaml that no schema can express.
+
+    With ``complete=False`` (a card file could not be read) deck counts are not checked: they
+    would only repeat the unreadable file's problem.
+    """
     out: list[Problem] = []
     g = game.data if isinstance(game.data, dict) else {}
     params = g.get("params") if isinstance(g.get("params"), dict) else {}
@@ -320,7 +349,7 @@ def dotd_semantics(game: YamlDoc, docs: list[YamlDoc], root: Path) -> list[Probl
                 if cid in ids:
                     f, line = ids[cid]
                     out.append(doc.problem((idx, "id"), f"duplicate id '{cid}' (first used at "
-                                           f"{f}:{line})", card=cid, hint="give each character "
+                                           f"{_at(doc, f, line)})", card=cid, hint="give each character "
                                            "its own id"))
                 else:
                     ids[cid] = (doc.file, doc.where((idx, "id"))[0])
@@ -330,7 +359,7 @@ def dotd_semantics(game: YamlDoc, docs: list[YamlDoc], root: Path) -> list[Probl
                 if key in names:
                     f, line = names[key]
                     out.append(doc.problem((idx, "name"), f"name '{name}' is already used at "
-                                           f"{f}:{line}", card=cid, hint="two printed cards "
+                                           f"{_at(doc, f, line)}", card=cid, hint="two printed cards "
                                            "with one name confuse players"))
                 else:
                     names[key] = (doc.file, doc.where((idx, "name"))[0])
@@ -355,7 +384,7 @@ def dotd_semantics(game: YamlDoc, docs: list[YamlDoc], root: Path) -> list[Probl
                                            hint="art paths are relative to the set folder"))
             out += _effect_semantics(doc, idx, card, cid, turns, known_backs, game.file)
 
-    want = g.get("cards_per_back")
+    want = g.get("cards_per_back") if complete else None
     for b in known_backs:
         if isinstance(want, dict):
             n, at = want.get(b), ("cards_per_back", b)
@@ -369,17 +398,19 @@ def dotd_semantics(game: YamlDoc, docs: list[YamlDoc], root: Path) -> list[Probl
             diff = per_back[b] - n
             fix = (f"remove {diff} card{'s' if diff != 1 else ''}" if diff > 0
                    else f"add {-diff} card{'s' if diff != -1 else ''}")
-            out.append(game.problem(at, f"back '{b}' has {per_back[b]} cards but "
+            out.append(game.problem(at, f"back '{b}' has {_cards(per_back[b])} but "
                                     f"cards_per_back is {n}", hint=f"{fix} with that back "
-                                    "(backs:/copies: on a character), or change cards_per_back"))
+                                    "using backs: or copies: on a character, or change "
+                                    "cards_per_back"))
     hand = params.get("hand_per_back", 3)
     players = g.get("players", 2)
-    if isinstance(hand, int) and isinstance(players, int) and not isinstance(players, bool):
+    if complete and isinstance(hand, int) and isinstance(players, int) \
+            and not isinstance(players, bool):
         for b in known_backs:
             if 0 < per_back[b] < hand * players:
                 out.append(game.problem(("params", "hand_per_back") if "hand_per_back" in params
                                         else ("backs",),
-                                        f"back '{b}' has {per_back[b]} cards, too few to deal "
+                                        f"back '{b}' has {_cards(per_back[b])}, too few to deal "
                                         f"{hand} to each of {players} players",
                                         hint="add cards or lower hand_per_back"))
     return out
@@ -432,7 +463,8 @@ def deck_size(doc: YamlDoc) -> int:
     total = 0
     for _, card in _items(doc):
         copies = card.get("copies", 1)
-        copies = copies if isinstance(copies, int) and not isinstance(copies, bool) else 1
+        if not isinstance(copies, int) or isinstance(copies, bool) or copies < 1:
+            copies = 1  # a bad count is reported by the schema; do not add a second problem
         numbers = card.get("numbers")
         total += copies * (len(numbers) if isinstance(numbers, list) and
                            card.get("kind") == "human" else 1)
@@ -440,8 +472,11 @@ def deck_size(doc: YamlDoc) -> int:
 
 
 def gf_semantics(game: YamlDoc, docs: list[YamlDoc], rares: YamlDoc | None,
-                 root: Path) -> list[Problem]:
-    """Checks across deck files, the rares file and game.yaml that no schema can express."""
+                 root: Path, *, complete: bool = True) -> list[Problem]:
+    """Checks across deck files, the rares file and game.yaml that no schema can express.
+
+    With ``complete=False`` (a card file could not be read) deck sizes are not checked.
+    """
     out: list[Problem] = []
     g = game.data if isinstance(game.data, dict) else {}
     params = g.get("params") if isinstance(g.get("params"), dict) else {}
@@ -453,7 +488,7 @@ def gf_semantics(game: YamlDoc, docs: list[YamlDoc], rares: YamlDoc | None,
     def claim(doc: YamlDoc, at: JsonPath, cid: str, owner: str | None) -> None:
         if cid in ids:
             f, line = ids[cid]
-            out.append(doc.problem(at, f"duplicate id '{cid}' (first used at {f}:{line})",
+            out.append(doc.problem(at, f"duplicate id '{cid}' (first used at {_at(doc, f, line)})",
                                    card=owner, hint="give each card its own id"))
         else:
             ids[cid] = (doc.file, doc.where(at)[0])
@@ -469,13 +504,13 @@ def gf_semantics(game: YamlDoc, docs: list[YamlDoc], rares: YamlDoc | None,
                                        "rare: false", card=cid, hint="remove the line"))
             if not is_rares and rare is True:
                 out.append(doc.problem((idx, "rare"), "rare card in the regular deck",
-                                       card=cid, hint="move it to the rares file "
-                                       "(rares_file: in game.yaml)"))
+                                       card=cid, hint="move it to the rares file named by "
+                                       "rares_file: in game.yaml"))
             elif not is_rares and kind in RARE_KINDS:
                 out.append(doc.problem((idx, "kind"), f"{kind.replace('_', ' ')} is a rare "
                                        "and cannot be in the regular deck", card=cid,
-                                       hint="move it to the rares file (rares_file: in "
-                                       "game.yaml)"))
+                                       hint="move it to the rares file named by "
+                                       "rares_file: in game.yaml"))
             if not is_rares and isinstance(kind, str):
                 kinds.add(kind)
             numbers = card.get("numbers")
@@ -491,7 +526,7 @@ def gf_semantics(game: YamlDoc, docs: list[YamlDoc], rares: YamlDoc | None,
                         if (food, n) in humans:
                             f, line = humans[(food, n)]
                             out.append(doc.problem((idx, "numbers", j), f"{food} {n} is "
-                                                   f"already defined at {f}:{line}", card=cid,
+                                                   f"already defined at {_at(doc, f, line)}", card=cid,
                                                    hint="raise copies: on one entry instead"))
                         else:
                             humans[(food, n)] = (doc.file, doc.where((idx, "numbers", j))[0])
@@ -519,13 +554,13 @@ def gf_semantics(game: YamlDoc, docs: list[YamlDoc], rares: YamlDoc | None,
         out.append(game.problem(("players", "min"), f"players min {least} is above max {most}"))
     hand = params.get("hand_size", 5)
     decks = params.get("decks", "auto")
-    if docs and isinstance(most, int) and isinstance(hand, int) and most > 0:
+    if complete and docs and isinstance(most, int) and isinstance(hand, int) and most > 0:
         size = sum(deck_size(d) for d in docs)
         n_decks = (2 if most >= 5 else 1) if decks == "auto" else decks
         if isinstance(n_decks, int) and 0 < size * n_decks < hand * most:
             out.append(game.problem(("params", "hand_size") if "hand_size" in params
                                     else ("card_files",),
-                                    f"{size * n_decks} cards cannot deal {hand} to each of "
+                                    f"{_cards(size * n_decks)} cannot deal {hand} to each of "
                                     f"{most} players", hint="add cards, use two decks or "
                                     "lower hand_size"))
     min_family = params.get("min_family", 3)

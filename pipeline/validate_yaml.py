@@ -91,6 +91,13 @@ class _Loader(yaml.SafeLoader):
     """The safe loader; we only use its scanner, parser, composer and scalar resolution."""
 
 
+def _tag(node: yaml.Node) -> str:
+    return node.tag.replace("tag:yaml.org,2002:", "!!")
+
+
+_PLAIN_HINT = "card files hold plain values: text, numbers, true/false, lists and mappings"
+
+
 def _mark(node: yaml.Node) -> tuple[int, int]:
     return node.start_mark.line + 1, node.start_mark.column + 1
 
@@ -116,8 +123,8 @@ class _Converter:
         self.doc.values.setdefault(path, _mark(node))
         if isinstance(node, yaml.ScalarNode):
             if node.tag not in _PLAIN_TAGS:
-                self.fail(node, f"YAML tag '{node.tag}' is not allowed in card files",
-                          "write plain values: text, numbers, true/false")
+                self.fail(node, f"YAML tag '{_tag(node)}' is not allowed in card files",
+                          _PLAIN_HINT)
                 return None
             if node.tag == "tag:yaml.org,2002:timestamp":
                 return node.value
@@ -128,12 +135,12 @@ class _Converter:
         try:
             if isinstance(node, yaml.SequenceNode):
                 if node.tag != "tag:yaml.org,2002:seq":
-                    self.fail(node, f"YAML tag '{node.tag}' is not allowed in card files",
-                              "write a plain list")
+                    self.fail(node, f"YAML tag '{_tag(node)}' is not allowed in card files",
+                              _PLAIN_HINT)
                 return [self.convert(item, (*path, i)) for i, item in enumerate(node.value)]
             if node.tag != "tag:yaml.org,2002:map":
-                self.fail(node, f"YAML tag '{node.tag}' is not allowed in card files",
-                          "write a plain mapping")
+                self.fail(node, f"YAML tag '{_tag(node)}' is not allowed in card files",
+                          _PLAIN_HINT)
             out: dict[Any, Any] = {}
             first: dict[Any, tuple[int, int]] = {}
             for key_node, value_node in node.value:
@@ -214,7 +221,10 @@ def read_yaml(path: str | os.PathLike[str]) -> tuple[YamlDoc, list[Problem]]:
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         what = exc.problem or exc.context or "invalid YAML"
         if exc.context and exc.problem:
-            what = f"{exc.context}, {exc.problem}"
+            begun = exc.context_mark
+            at = (f" (begun at line {begun.line + 1})"
+                  if begun is not None and mark is not None and begun.line != mark.line else "")
+            what = f"{exc.context}{at}, {exc.problem}"
         return doc, problem(line, col, f"YAML syntax error: {what}",
                             "check the indentation and quoting around here")
     except yaml.YAMLError as exc:
@@ -236,7 +246,7 @@ def read_yaml(path: str | os.PathLike[str]) -> tuple[YamlDoc, list[Problem]]:
         doc.values.clear()
         doc.keys.clear()
         return doc, problem(line, col, f"file expands to more than {MAX_NODES} values "
-                                       "(an alias bomb?)", "do not nest aliases (*name)")
+                                       "(an alias bomb?)", "do not nest aliases like *name this deep")
     except RecursionError:
         doc.data = None
         return doc, problem(1, 1, "YAML nested too deeply", "card files need a few levels")

@@ -1,0 +1,263 @@
+"""Broken card data: every kind of mistake gives its exact message at its exact line:column.
+
+Each folder under tests/fixtures/broken/ is a tiny card set with one kind of mistake (a few
+with several, to prove that every problem is reported, not just the first). The same folder is
+checked through the API (``check_set``/``load_set``) and through the CLI; neither may ever end
+in a traceback.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from boneyard.pipeline.cli import cli
+from boneyard.pipeline.load import check_set, load_set
+from boneyard.pipeline.validate_yaml import MAX_FILE_BYTES, read_yaml
+from click.testing import CliRunner
+
+from boneyard.errors import CardDataError
+
+BROKEN = Path(__file__).parent / "fixtures" / "broken"
+
+# fixture folder -> every problem it must report, file names relative to the folder
+EXPECTED: dict[str, list[str]] = {
+    "alias-bomb": [
+        'characters.yaml:2:35: file expands to more than 100000 values (an alias bomb?) (do not nest aliases like *name this deep)',
+    ],
+    "art-absolute-path": [
+        "characters.yaml:5:8: card 'oaf': art '/etc/passwd' is an absolute path; write it relative to the set folder (art paths are relative to the set folder)",
+    ],
+    "art-missing": [
+        "characters.yaml:5:8: card 'oaf': art file 'art/oaf.png' does not exist (art paths are relative to the set folder)",
+    ],
+    "art-not-an-image": [
+        "characters.yaml:5:8: card 'oaf': art file 'art/oaf.png' is not a readable image (art paths are relative to the set folder)",
+    ],
+    "art-outside-set": [
+        "characters.yaml:5:8: card 'oaf': art '../duplicate-id/characters.yaml' goes outside the set folder with '..' (art paths are relative to the set folder)",
+    ],
+    "art-symlink-escape": [
+        "characters.yaml:5:8: card 'oaf': art 'art/oaf.png' leaves the set folder through a symlink (art paths are relative to the set folder)",
+    ],
+    "backs-break-back-count": [
+        "game.yaml:10:17: back 'unearth' has 1 card but cards_per_back is 2 (add 1 card with that back using backs: or copies: on a character, or change cards_per_back)",
+        "game.yaml:12:18: back 'unearth' has 1 card, too few to deal 1 to each of 2 players (add cards or lower hand_per_back)",
+    ],
+    "bad-colour": [
+        "game.yaml:7:40: backs item 1 colour 'black' is not valid: a colour is #rrggbb",
+    ],
+    "bad-comparison": [
+        "characters.yaml:10:21: card 'anger': unknown key 'gte' in effect step 1 when.turn (did you mean 'gt'?)",
+    ],
+    "bad-counter": [
+        "characters.yaml:9:31: card 'anger': effect step 1 power.per must be one of: own_fallen, own_active, opponent_fallen, opponent_active, own_winners, opponent_winners, own_adjacent_active; got 'fallen' (did you mean 'own_fallen'?)",
+    ],
+    "bad-id": [
+        "characters.yaml:2:7: card 'Big Oaf': id 'Big Oaf' is not valid: an id is lower-case letters, digits, '-' and '_', starting with a letter",
+    ],
+    "bad-switch-value": [
+        "game.yaml:14:14: switches.tie_break must be one of: draw, chain; got 'coin_flip'",
+    ],
+    "bad-who": [
+        "characters.yaml:9:17: card 'anger': effect step 1 auto_win must be one of: self, opponent; got 'me'",
+    ],
+    "card-file-missing": [
+        "game.yaml:5:14: card file 'charcters.yaml' does not exist (create it next to game.yaml or fix the name)",
+    ],
+    "card-file-outside": [
+        "game.yaml:5:14: card file '../duplicate-id/characters.yaml' goes outside the set folder with '..'",
+    ],
+    "condition-never-holds": [
+        "characters.yaml:10:20: card 'anger': effect step 1: condition on the turn can never hold (the game has turns 1 to 6) (check the comparison)",
+    ],
+    "copies-break-back-count": [
+        "game.yaml:10:17: back 'double' has 3 cards but cards_per_back is 2 (remove 1 card with that back using backs: or copies: on a character, or change cards_per_back)",
+        "game.yaml:10:17: back 'power_up' has 3 cards but cards_per_back is 2 (remove 1 card with that back using backs: or copies: on a character, or change cards_per_back)",
+        "game.yaml:10:17: back 'unearth' has 3 cards but cards_per_back is 2 (remove 1 card with that back using backs: or copies: on a character, or change cards_per_back)",
+    ],
+    "copies-zero": [
+        "characters.yaml:5:11: card 'oaf': copies must be at least 1, got 0",
+    ],
+    "count-not-positive": [
+        "deck.yaml:10:11: card 'vampire': copies must be at least 1, got -2",
+    ],
+    "deck-too-small": [
+        'game.yaml:7:14: 4 cards cannot deal 3 to each of 2 players (add cards, use two decks or lower hand_size)',
+    ],
+    "dig-zero": [
+        "characters.yaml:9:12: card 'anger': effect step 1 dig must be at least 1, got 0",
+    ],
+    "duplicate-id": [
+        "characters.yaml:5:7: card 'oaf': duplicate id 'oaf' (first used at line 2) (give each character its own id)",
+    ],
+    "duplicate-key": [
+        "characters.yaml:5:3: duplicate key 'power' (first written at line 4) (remove one of them; YAML would silently keep only the last)",
+    ],
+    "duplicate-name": [
+        "characters.yaml:6:9: card 'big_oaf': name 'OAF' is already used at line 3 (two printed cards with one name confuse players)",
+    ],
+    "empty-file": [
+        'characters.yaml:1:1: file is empty, expected a list of cards',
+    ],
+    "family-number-range": [
+        "deck.yaml:6:13: card 'blood': numbers item 1 must be at least 1, got 0",
+        "deck.yaml:6:22: card 'blood': numbers item 4 must be at most 9, got 10",
+    ],
+    "food-on-monster": [
+        "deck.yaml:10:9: card 'vampire': food: only humans have a food",
+    ],
+    "human-without-food": [
+        "deck.yaml:2:3: card 'blood': missing required key 'food' (add it)",
+    ],
+    "many-problems": [
+        "characters.yaml:4:10: card 'oaf': power must be at least 0, got -1",
+        "characters.yaml:8:3: card 'anger': unknown key 'flavour' (did you mean 'flavor'?)",
+        "characters.yaml:10:14: card 'anger': effect step 1 power must be a whole number or a mapping (key: value lines), got 'five'",
+    ],
+    "missing-name": [
+        "characters.yaml:2:3: card 'oaf': missing required key 'name' (add it)",
+    ],
+    "no-eater": [
+        "deck.yaml:5:9: card 'blood': blood humans but no vampire in the deck: these families can never be eaten (add a vampire card)",
+    ],
+    "not-utf8": [
+        'characters.yaml:4:14: file is not UTF-8 text (save it as UTF-8)',
+    ],
+    "players-min-above-max": [
+        'game.yaml:4:16: players min 4 is above max 2',
+    ],
+    "power-not-a-number": [
+        "characters.yaml:4:10: card 'oaf': power must be a whole number, got 'seven'",
+    ],
+    "power-out-of-range": [
+        "characters.yaml:4:10: card 'oaf': power must be at most 9, got 12",
+    ],
+    "python-tag": [
+        "characters.yaml:3:9: YAML tag '!!python/object/apply:os.system' is not allowed in card files (card files hold plain values: text, numbers, true/false, lists and mappings)",
+    ],
+    "rare-in-deck": [
+        "deck.yaml:12:9: card 'exorcist': exorcist is a rare and cannot be in the regular deck (move it to the rares file named by rares_file: in game.yaml)",
+    ],
+    "recursive-alias": [
+        'characters.yaml:2:3: an alias refers to a value that contains it (remove the recursive alias)',
+    ],
+    "same-human-twice": [
+        "deck.yaml:11:13: card 'blood_extra': blood 3 is already defined at line 6 (raise copies: on one entry instead)",
+    ],
+    "step-missing-colon": [
+        "characters.yaml:9:7: card 'anger': effect step 1 must be a mapping (key: value lines), got 'dig' (write 'dig:' with a colon)",
+    ],
+    "step-without-primitive": [
+        "characters.yaml:9:7: card 'anger': effect step 1 has no primitive (start it with one of: power, set_power, auto_win, auto_lose, win_ties, gain_vp, copy_effect, dig, unearth, force_unearth, flip, suppress_spirit, negate, take_priority, give_priority)",
+    ],
+    "too-many-per-back": [
+        "game.yaml:10:17: back 'double' has 3 cards but cards_per_back is 2 (remove 1 card with that back using backs: or copies: on a character, or change cards_per_back)",
+        "game.yaml:10:17: back 'power_up' has 3 cards but cards_per_back is 2 (remove 1 card with that back using backs: or copies: on a character, or change cards_per_back)",
+        "game.yaml:10:17: back 'unearth' has 3 cards but cards_per_back is 2 (remove 1 card with that back using backs: or copies: on a character, or change cards_per_back)",
+    ],
+    "two-primitives": [
+        "characters.yaml:9:7: card 'anger': effect step 1 has 2 primitives (power, dig); a step has one (write each as its own step, a new line starting with '-')",
+    ],
+    "unknown-condition": [
+        "characters.yaml:10:14: card 'anger': unknown condition 'turns' in effect step 1 (did you mean 'turn'?)",
+    ],
+    "unknown-key": [
+        "characters.yaml:2:3: card 'oaf': missing required key 'power' (add it)",
+        "characters.yaml:4:3: card 'oaf': unknown key 'powr' (did you mean 'power'?)",
+    ],
+    "unknown-primitive": [
+        "characters.yaml:9:7: card 'anger': unknown primitive 'powr' in effect step 1 (did you mean 'power'?)",
+    ],
+    "unknown-rules": [
+        "game.yaml:3:8: rules must be one of: day-of-the-dead, grave-feast; got 'poker'",
+    ],
+    "unknown-switch": [
+        "game.yaml:14:3: unknown switch 'tie_brake' (did you mean 'tie_break'?)",
+    ],
+    "yaml-syntax": [
+        "characters.yaml:7:8: YAML syntax error: while parsing a flow sequence (begun at line 6), expected ',' or ']', but got ':' (check the indentation and quoting around here)",
+    ],
+}
+
+
+def _relative(problem, folder: Path) -> str:
+    return str(replace(problem, file=os.path.relpath(problem.file, folder)))
+
+
+def test_there_is_one_expectation_per_fixture_folder():
+    folders = sorted(p.name for p in BROKEN.iterdir() if p.is_dir())
+    assert folders == sorted(EXPECTED)
+    assert len(folders) >= 25
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_api_reports_exactly_the_expected_problems(name):
+    folder = BROKEN / name
+    check = check_set(folder)
+    assert not check.ok and check.card_set is None
+    assert [_relative(p, folder) for p in check.problems] == EXPECTED[name]
+    with pytest.raises(CardDataError) as info:
+        load_set(folder)
+    assert [_relative(p, folder) for p in info.value.problems] == EXPECTED[name]
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_cli_prints_every_problem_and_exits_1(name, monkeypatch):
+    monkeypatch.chdir(BROKEN / name)
+    result = CliRunner().invoke(cli, ["validate", "."])
+    assert result.exit_code == 1, result.output
+    assert isinstance(result.exception, SystemExit)  # not an uncaught error
+    assert "Traceback" not in result.output
+    lines = result.stderr.splitlines()
+    assert lines[1:-1] == EXPECTED[name]
+    assert lines[-1] == "1 of 1 set invalid"
+
+
+def test_problems_of_several_sets_are_all_reported_with_their_paths():
+    a, b = BROKEN / "duplicate-id", BROKEN / "no-eater"
+    result = CliRunner().invoke(cli, ["validate", str(a), str(b)])
+    assert result.exit_code == 1
+    assert f"{os.path.relpath(a / 'characters.yaml')}:5:7: card 'oaf': duplicate id" in result.stderr
+    assert f"{os.path.relpath(b / 'deck.yaml')}:5:9: card 'blood'" in result.stderr
+    assert result.stderr.splitlines()[-1] == "2 of 2 sets invalid"
+
+
+def test_a_file_over_the_size_limit_is_refused_unread(tmp_path):
+    big = tmp_path / "characters.yaml"
+    big.write_bytes(b"# padding\n" * (MAX_FILE_BYTES // 10 + 1))
+    doc, problems = read_yaml(big)
+    assert doc.data is None
+    assert [(p.line, p.column) for p in problems] == [(1, 1)]
+    assert f"over the limit of {MAX_FILE_BYTES} bytes" in problems[0].message
+
+
+def test_deep_nesting_is_a_message_not_a_crash(tmp_path):
+    deep = tmp_path / "deep.yaml"
+    deep.write_text("[" * 5000 + "]" * 5000)
+    doc, problems = read_yaml(deep)
+    assert doc.data is None
+    assert len(problems) == 1 and "nested too deeply" in problems[0].message
+
+
+def test_alias_within_limits_is_read_and_located(tmp_path):
+    f = tmp_path / "ok.yaml"
+    f.write_text("base: &b {power: 5}\nsteps:\n  - *b\n  - *b\n")
+    doc, problems = read_yaml(f)
+    assert problems == []
+    assert doc.data == {"base": {"power": 5}, "steps": [{"power": 5}, {"power": 5}]}
+    # A value reached through an alias is located where it is written: at the anchor.
+    assert doc.where(("steps", 1)) == (1, 7)
+    assert doc.where(("steps",)) == (3, 3)
+    assert doc.where(("base",), key=True) == (1, 1)
+
+
+def test_a_missing_set_is_a_usage_error():
+    result = CliRunner().invoke(cli, ["validate", "no-such-set"])
+    assert result.exit_code == 2
+    assert "no-such-set: no such card set" in result.output
+    result = CliRunner().invoke(cli, ["validate", str(BROKEN)])  # a folder without game.yaml
+    assert result.exit_code == 2
+    assert "not a card set, it has no game.yaml" in result.output
