@@ -936,6 +936,7 @@ class DotdState:
             "turns": self.turn,
             "actions": len(self.history),
             "players": players,
+            "characters": list(ids),
         }
 
     def to_json(self) -> dict[str, Any]:
