@@ -1,0 +1,66 @@
+"""Grave Feast speed: random games per second on one core, 2 and 4 players (issue 4 target:
+>= 1,000 four-player games/s). Drives the engine through the core verbs the simulator uses:
+legal_actions, a uniformly random choice from a seeded Random, apply_action.
+
+    .venv/bin/python bench/bench_gf.py [--games N] [--rares]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+
+from boneyard.engine.gf import FeastGame  # noqa: E402
+
+
+def card_set():
+    try:
+        from boneyard.pipeline.load import load_set
+
+        return load_set("grave-feast")
+    except Exception:  # before the loader lands: the 54-card proposal
+        from test_gf_support import feast_set
+
+        return feast_set()
+
+
+def bench(players: int, games: int, rares: bool, observe: bool) -> tuple[float, float, float]:
+    game = FeastGame(card_set(), num_players=players, rares=rares, decks=2 if rares else None)
+    rng = random.Random(1)
+    steps = turns = 0
+    t0 = time.perf_counter()
+    for i in range(games):
+        s = game.new_initial_state(i)
+        while not s.is_terminal():
+            if observe:
+                legal = s.observation(s.current_player()).legal_actions()
+            else:
+                legal = s.legal_actions()
+            s.apply_action(legal[int(rng.random() * len(legal))])
+            steps += 1
+        s.summary()
+        turns += s.turn_no
+    dt = time.perf_counter() - t0
+    return games / dt, steps / games, turns / games
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=2000)
+    ap.add_argument("--rares", action="store_true")
+    args = ap.parse_args()
+    for players in (2, 4):
+        for observe in (False, True):
+            rate, steps, turns = bench(players, args.games, args.rares, observe)
+            how = "via observation" if observe else "state verbs"
+            print(f"{players} players{' + rares' if args.rares else ''} ({how}): "
+                  f"{rate:,.0f} random games/s, {steps:.0f} decisions and {turns:.0f} turns per game")
+
+
+if __name__ == "__main__":
+    main()
