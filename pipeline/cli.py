@@ -18,6 +18,7 @@ from boneyard.errors import BoneyardError
 COMMAND_MODULES: tuple[str, ...] = (
     "cmd_sim",
     "cmd_data",
+    "cmd_scenario",
 )
 
 
