@@ -1,0 +1,235 @@
+"""Render a card set: lay out every face once, then write the requested outputs atomically.
+
+Everything that can fail on bad input (template, fonts, overflowing text, missing art, options)
+fails in :func:`prepare`, before a single file is touched; outputs are written to temporary
+names and renamed into place, so a failed run never leaves a broken file over a good one.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from boneyard.engine.cards import CardSet
+
+from boneyard.errors import RenderError
+from boneyard.paths import CARDS, OUTPUT
+
+from .faces import Deck, RulesRuns, build_deck
+from .images import proof_sheet, save_png, write_face_pngs, write_tts
+from .layout import layout_card
+from .ops import DrawOp
+from .sheets import DUPLEX, PdfOptions, page_count, plan_sheet, write_pdf
+from .template import Template, default_size, load_template
+from .units import PAPERS, PROFILES, STANDARD_BLEED, CardSize, card_size
+
+FORMATS = ("pdf", "png", "tts", "proof")
+_BUNDLED_TEMPLATES = {"day-of-the-dead": "day-of-the-dead", "grave-feast": "grave-feast"}
+
+#: progress(label, total) -> advance(); the CLI passes a rich progress bar
+Progress = Callable[[str, int], Callable[[], None]]
+
+
+@dataclass(frozen=True, slots=True)
+class RenderOptions:
+    formats: tuple[str, ...] = FORMATS
+    paper: str = "letter"
+    size: str | None = None  # None: the template's size
+    bleed: bool = False  # PDF: keep a 1/8 inch bleed around the grid (and into gutters)
+    gutter: float = 0.0  # points between cards on a sheet; 0 = butted
+    duplex: str = "long"
+    fronts_only: bool = False
+    profile: str = "tgc"
+    watermark: str | None = None  # e.g. "NOT PLAYTESTED": across every page and image
+    footer_note: str | None = None  # e.g. "playtested: 2000 games, gates passed"
+
+
+@dataclass(slots=True)
+class RenderResult:
+    out_dir: Path
+    files: list[Path] = field(default_factory=list)
+    pages: int = 0
+    faces: int = 0
+
+    def __iter__(self) -> Iterator[Path]:
+        return iter(self.files)
+
+
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    deck: Deck
+    template: Template
+    size: CardSize
+    layouts: dict[str, tuple[DrawOp, ...]]
+
+
+def template_path(card_set: CardSet) -> Path:
+    """The set's own template.yaml, else the bundled one for its rules (fixture sets)."""
+    if card_set.root:
+        own = Path(card_set.root) / "template.yaml"
+        if own.is_file():
+            return own
+    bundled = _BUNDLED_TEMPLATES.get(card_set.rules)
+    if bundled is None:
+        raise RenderError(f"set {card_set.name!r} has no template.yaml")
+    return CARDS / bundled / "template.yaml"
+
+
+def check_options(options: RenderOptions) -> None:
+    def one_of(what: str, value: object, allowed: tuple[str, ...] | list[str]) -> None:
+        if value not in allowed:
+            raise RenderError(f"unknown {what} {value!r} (choose one of {', '.join(allowed)})")
+
+    for f in options.formats:
+        one_of("format", f, FORMATS)
+    one_of("paper", options.paper, tuple(PAPERS))
+    one_of("duplex mode", options.duplex, DUPLEX)
+    one_of("image profile", options.profile, tuple(PROFILES))
+    if options.size is not None:
+        card_size(options.size)
+    if options.gutter < 0:
+        raise RenderError("the gutter cannot be negative")
+
+
+def prepare(card_set: CardSet, options: RenderOptions = RenderOptions(),
+            rules_runs: RulesRuns | None = None, template: Template | None = None) -> Prepared:
+    """Lay out every face; raises RenderError naming every card that cannot be printed."""
+    check_options(options)
+    template = template or load_template(template_path(card_set))
+    size = card_size(options.size or default_size(template))
+    deck = build_deck(card_set, rules_runs)
+    layouts: dict[str, tuple[DrawOp, ...]] = {}
+    errors = []
+    for face in deck.faces:
+        try:
+            layouts[face.id] = layout_card(face, template, size)
+        except RenderError as exc:
+            errors.append(str(exc))
+    if errors:
+        raise RenderError(_group_errors(errors))
+    if "pdf" in options.formats:
+        plan_sheet(options.paper, size, options.gutter)  # a card too big for the paper fails here
+    return Prepared(deck, template, size, layouts)
+
+
+def _group_errors(errors: list[str]) -> str:
+    """One line per distinct problem: a template mistake shared by 18 cards is said once."""
+    grouped: dict[str, list[str]] = {}
+    for e in errors:
+        m = re.match(r"^card '([^']*)': (.*)$", e, re.S)
+        card, rest = (m.group(1), m.group(2)) if m else ("", e)
+        grouped.setdefault(rest, []).append(card)
+    lines = []
+    for rest, cards in grouped.items():
+        if len(cards) == 1:
+            lines.append(f"card '{cards[0]}': {rest}" if cards[0] else rest)
+        else:
+            shown = ", ".join(f"'{c}'" for c in cards[:4])
+            more = f" and {len(cards) - 4} more" if len(cards) > 4 else ""
+            lines.append(f"cards {shown}{more}: {rest}")
+    return "\n".join(lines)
+
+
+def render_set(card_set: CardSet, out_dir: str | Path | None = None,
+               options: RenderOptions | None = None, *, watermark: str | None = None,
+               footer_note: str | None = None, progress: Progress | None = None,
+               rules_runs: RulesRuns | None = None) -> RenderResult:
+    """Render the requested formats into ``out_dir`` (default ``output/<set>/``).
+
+    ``watermark`` (e.g. "NOT PLAYTESTED") is printed across every page and image and
+    ``footer_note`` (e.g. "playtested: 2000 games, gates passed") goes into every page footer and
+    the PDF metadata; given here they override the same fields of ``options``.
+    """
+    options = options or RenderOptions()
+    if watermark is not None or footer_note is not None:
+        options = replace(options,
+                          watermark=watermark if watermark is not None else options.watermark,
+                          footer_note=footer_note if footer_note is not None
+                          else options.footer_note)
+    prep = prepare(card_set, options, rules_runs)
+    deck, size, layouts = prep.deck, prep.size, prep.layouts
+    out = Path(out_dir) if out_dir is not None else OUTPUT / card_set.slug
+    out.mkdir(parents=True, exist_ok=True)
+    result = RenderResult(out, faces=len(deck.faces))
+
+    def task(label: str, total: int) -> Callable[[], None] | None:
+        return progress(label, total) if progress else None
+
+    if "pdf" in options.formats:
+        bleed = STANDARD_BLEED if options.bleed else 0.0
+        pdf_opts = PdfOptions(options.paper, options.gutter, bleed, options.duplex,
+                              options.fronts_only, options.watermark, options.footer_note)
+        plan = plan_sheet(options.paper, size, options.gutter, bleed)
+        pages = page_count(len(deck.cards), plan, options.fronts_only)
+        sides = 1 if options.fronts_only else 2
+        suffix = ("-bleed" if options.bleed else "") + ("-fronts" if options.fronts_only else "")
+        target = out / f"{card_set.slug}-{size.name}-{options.paper}{suffix}.pdf"
+        advance = task(f"PDF ({pages} pages)", len(deck.cards) * sides)
+        with _atomic_file(target) as tmp:
+            result.pages = write_pdf(tmp, deck, layouts, size, pdf_opts, advance)
+        result.files.append(target)
+    if "png" in options.formats:
+        target = out / f"png-{options.profile}"
+        advance = task(f"card images ({options.profile})", len(deck.faces))
+        with _atomic_dir(target) as tmp:
+            write_face_pngs(tmp, deck, layouts, size, PROFILES[options.profile],
+                            options.watermark, advance)
+        result.files.append(target)
+    if "tts" in options.formats:
+        target = out / "tts"
+        advance = task("Tabletop Simulator sheets", len(deck.fronts))
+        with _atomic_dir(target) as tmp:
+            write_tts(tmp, deck, layouts, size, options.watermark, advance)
+        result.files.append(target)
+    if "proof" in options.formats:
+        target = out / "proof.png"
+        advance = task("proof sheet", len(deck.faces))
+        sheet = proof_sheet(deck, layouts, size, options.watermark, advance)
+        with _atomic_file(target) as tmp:
+            save_png(sheet, tmp)
+        result.files.append(target)
+    return result
+
+
+class _atomic_file:
+    """Yields a temporary path next to ``target``; renamed over it only on success."""
+
+    def __init__(self, target: Path) -> None:
+        self.target = target
+        self.tmp = target.with_name(f".{target.name}.tmp-{os.getpid()}")
+
+    def __enter__(self) -> Path:
+        return self.tmp
+
+    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
+        if exc_type is None:
+            os.replace(self.tmp, self.target)
+        else:
+            self.tmp.unlink(missing_ok=True)
+
+
+class _atomic_dir:
+    """A temporary folder next to ``target`` that replaces it only when fully written."""
+
+    def __init__(self, target: Path) -> None:
+        self.target = target
+        self.tmp = target.with_name(f".{target.name}.tmp-{os.getpid()}")
+
+    def __enter__(self) -> Path:
+        shutil.rmtree(self.tmp, ignore_errors=True)
+        self.tmp.mkdir(parents=True)
+        return self.tmp
+
+    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
+        if exc_type is not None:
+            shutil.rmtree(self.tmp, ignore_errors=True)
+            return
+        old = self.target.with_name(f".{self.target.name}.old-{os.getpid()}")
+        if self.target.exists():
+            os.replace(self.target, old)
+        os.replace(self.tmp, self.target)
+        shutil.rmtree(old, ignore_errors=True)

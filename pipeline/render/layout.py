@@ -1,0 +1,407 @@
+"""Layout: a pure function from (card face, template, card size) to drawing operations.
+
+All measuring happens here, in points, with the font files' own metrics: text is shrunk from its
+largest size until it fits its box (never below ``min_size``; past that the card cannot be
+printed and a RenderError names it), broken into lines, and placed run by run. Backends then only
+paint, so the PDF and the PNG of a card show the same words on the same lines.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from boneyard.errors import RenderError
+
+from . import fonts
+from .emblems import EMBLEMS, emblem_ops
+from .faces import Face
+from .ops import DrawOp, Ellipse, Polygon, Rect, Text
+from .ops import Image as ImageOp
+from .template import Template, resolve_colour
+from .units import STANDARD_BLEED, CardSize, parse_length
+
+CAP_HEIGHT = 0.73  # Vera's capital height per em: centres capitals and digits in a line box
+SIZE_STEP = 0.25  # points between the font sizes tried when shrinking text
+
+
+@dataclass(frozen=True, slots=True)
+class Box:
+    x: float
+    y: float
+    w: float
+    h: float
+
+
+def pick_layout(face: Face, template: Template) -> str:
+    for name in face.layouts:
+        if name in template.layouts:
+            return name
+    raise RenderError(f"card '{face.id}': {template.file} has no layout for it (add one of: "
+                      f"{', '.join(face.layouts)})")
+
+
+def layout_card(face: Face, template: Template, size: CardSize) -> tuple[DrawOp, ...]:
+    """Every drawing operation of one face, in card coordinates (points, y down, trim origin)."""
+    lname = pick_layout(face, template)
+    ctx = _Ctx(face, template, size, lname)
+    ops: list[DrawOp] = []
+    for el in template.layouts[lname]:
+        ctx.element = el["name"]
+        if not _matches(el.get("when"), face):
+            continue
+        etype = el["type"]
+        box = ctx.box(el)
+        if etype == "rect":
+            fill, stroke = ctx.colour(el.get("fill")), ctx.colour(el.get("stroke"))
+            if fill or stroke:
+                ops.append(Rect(box.x, box.y, box.w, box.h, fill, stroke,
+                                ctx.length(el, "stroke_width", 1.0) if stroke else 0.0,
+                                ctx.length(el, "radius", 0.0)))
+        elif etype == "ellipse":
+            fill, stroke = ctx.colour(el.get("fill")), ctx.colour(el.get("stroke"))
+            if fill or stroke:
+                ops.append(Ellipse(box.x, box.y, box.w, box.h, fill, stroke,
+                                   ctx.length(el, "stroke_width", 1.0) if stroke else 0.0))
+        elif etype == "emblem":
+            name = ctx.format(el["emblem"])
+            if name:
+                if name not in EMBLEMS:
+                    raise ctx.error(f"unknown emblem {name!r} (emblems are: "
+                                    f"{', '.join(sorted(EMBLEMS))})")
+                ops.extend(emblem_ops(name, box.x, box.y, box.w, box.h,
+                                      ctx.colour(el.get("colour", "#000000")),
+                                      ctx.colour(el.get("accent", "none")),
+                                      float(el.get("angle", 0))))
+        elif etype == "image":
+            path = ctx.format(el["art"])
+            if path:
+                ops.append(ImageOp(box.x, box.y, box.w, box.h, path))
+            else:
+                ops.extend(placeholder_ops(face, box, ctx))
+        elif etype == "text":
+            ops.extend(_text_ops(el, box, ctx))
+    return tuple(ops)
+
+
+def _matches(when: dict[str, Any] | None, face: Face) -> bool:
+    if not when:
+        return True
+    for key, want in when.items():
+        have = face.fields.get(key, "")
+        if isinstance(want, bool):
+            if bool(have) != want:
+                return False
+        elif isinstance(want, list):
+            if str(have) not in {str(w) for w in want}:
+                return False
+        elif str(have) != str(want):
+            return False
+    return True
+
+
+class _Ctx:
+    """What one element's evaluation needs, and the card-naming error messages."""
+
+    __slots__ = ("bleed", "element", "face", "layout", "size", "template")
+
+    def __init__(self, face: Face, template: Template, size: CardSize, layout: str) -> None:
+        self.face, self.template, self.size, self.layout = face, template, size, layout
+        self.bleed = max(template.bleed, STANDARD_BLEED)
+        self.element = ""
+
+    def error(self, message: str) -> RenderError:
+        return RenderError(f"card '{self.face.id}': {self.template.file}: layout "
+                           f"'{self.layout}' element '{self.element}': {message}")
+
+    def format(self, text: str) -> str:
+        if "{" not in text:
+            return text
+        try:
+            return text.format_map(_Fields(self.face.fields))
+        except KeyError as exc:
+            raise self.error(f"unknown field {{{exc.args[0]}}} (this card has: "
+                             f"{', '.join(sorted(self.face.fields))})") from None
+        except (ValueError, IndexError) as exc:
+            raise self.error(f"bad braces in {text!r} ({exc})") from None
+
+    def colour(self, value: str | None) -> str | None:
+        if value is None:
+            return None
+        value = self.format(value) if "{" in value else value
+        resolved = resolve_colour(value, self.template.colours)
+        if resolved is not None and not (resolved.startswith("#") and len(resolved) in (7, 9)):
+            raise self.error(f"colour {value!r} is not #rrggbb or a named colour")
+        return resolved
+
+    def length(self, el: dict[str, Any], key: str, default: float, of: float = 0.0) -> float:
+        if key not in el:
+            return default
+        v = el[key]
+        if isinstance(v, str) and v.strip().endswith("%"):
+            return float(v.strip()[:-1]) / 100.0 * of
+        return parse_length(v, key)
+
+    def box(self, el: dict[str, Any]) -> Box:
+        w, h = self.size.width, self.size.height
+        which = el.get("box")
+        if which == "trim":
+            return Box(0.0, 0.0, w, h)
+        if which == "bleed":
+            b = self.bleed
+            return Box(-b, -b, w + 2 * b, h + 2 * b)
+        return Box(self.length(el, "x", 0.0, w), self.length(el, "y", 0.0, h),
+                   self.length(el, "w", w, w), self.length(el, "h", h, h))
+
+
+class _Fields(dict):
+    def __init__(self, fields: Any) -> None:
+        super().__init__(fields)
+
+    def __missing__(self, key: str) -> str:
+        raise KeyError(key)
+
+
+# --- text ------------------------------------------------------------------------------------
+
+Piece = tuple[str, str]  # (text, font)
+
+
+@dataclass(slots=True)
+class _Para:
+    runs: list[Piece]
+    scale: float
+    colour: str
+
+
+def _paragraphs(el: dict[str, Any], ctx: _Ctx) -> list[_Para]:
+    base_font = el.get("font", "sans")
+    base_kw = el.get("keyword_font", "sans-bold")
+    base_colour = el.get("colour", "#000000")
+    specs = el.get("paragraphs") or [{"text": el.get("text", "")}]
+    upper = el.get("upper", False)
+    out = []
+    for spec in specs:
+        font = spec.get("font", base_font)
+        kw_font = spec.get("keyword_font", base_kw)
+        text: str = spec["text"]
+        runs: list[Piece] = []
+        chunks = text.split("{rules}")
+        for i, chunk in enumerate(chunks):
+            if i:
+                runs.extend((t, kw_font if style == "keyword" else font)
+                            for t, style in ctx.face.rules)
+            if chunk:
+                runs.append((ctx.format(chunk), font))
+        if upper:
+            runs = [(t.upper(), f) for t, f in runs]
+        runs = [(t, f) for t, f in runs if t]
+        if "".join(t for t, _ in runs).strip():
+            colour = ctx.colour(spec.get("colour", base_colour)) or "#000000"
+            out.append(_Para(runs, float(spec.get("scale", 1.0)), colour))
+    return out
+
+
+# a word is a list of pieces with no space between them; a line is a list of words
+Word = list[Piece]
+
+
+def _words(runs: list[Piece]) -> list[list[Word]]:
+    """Hard lines ("\\n") of words, keeping each piece's font."""
+    lines: list[list[Word]] = [[]]
+    word: Word = []
+    for text, font in runs:
+        start = 0
+        for i, ch in enumerate(text):
+            if ch in " \n":
+                if i > start:
+                    word.append((text[start:i], font))
+                if word:
+                    lines[-1].append(word)
+                    word = []
+                if ch == "\n":
+                    lines.append([])
+                start = i + 1
+        if start < len(text):
+            word.append((text[start:], font))
+    if word:
+        lines[-1].append(word)
+    return lines
+
+
+def _word_width(word: Word, size: float) -> float:
+    return sum(fonts.width(t, f, size) for t, f in word)
+
+
+def _wrap(para: _Para, size: float, width: float, wrap: bool) -> tuple[list[list[Word]], str]:
+    """Lines of words at ``size``, or ([], why) if some word or line cannot fit ``width``."""
+    out: list[list[Word]] = []
+    for hard in _words(para.runs):
+        line: list[Word] = []
+        used = 0.0
+        for word in hard:
+            ww = _word_width(word, size)
+            if ww > width + 1e-6:
+                text = "".join(t for t, _ in word)
+                return [], f"the word {text!r} is {ww:.1f} pt wide, the box {width:.1f} pt"
+            space = fonts.width(" ", word[0][1], size) if line else 0.0
+            if line and (not wrap or used + space + ww <= width + 1e-6):
+                line.append(word)
+                used += space + ww
+            elif line:
+                out.append(line)
+                line, used = [word], ww
+            else:
+                line, used = [word], ww
+        if not wrap and used > width + 1e-6:
+            return [], f"the line is {used:.1f} pt wide, the box {width:.1f} pt"
+        out.append(line)
+    return out, ""
+
+
+def _fit(paras: list[_Para], el: dict[str, Any], box: Box, ctx: _Ctx
+         ) -> tuple[float, list[list[list[Word]]]]:
+    top = ctx.length(el, "size", 9.0)
+    low = ctx.length(el, "min_size", top)
+    leading = float(el.get("leading", 1.2))
+    gap = float(el.get("paragraph_gap", 0.4))
+    wrap = el.get("wrap", True)
+    size = top
+    why = ""
+    while size >= low - 1e-9:
+        laid = []
+        height = 0.0
+        for i, p in enumerate(paras):
+            lines, why = _wrap(p, size * p.scale, box.w, wrap)
+            if not lines:
+                break
+            laid.append(lines)
+            height += len(lines) * size * p.scale * leading + (gap * size * leading if i else 0)
+        else:
+            if height <= box.h + 1e-6:
+                return size, laid
+            why = (f"it needs {height:.1f} pt of height, the box has {box.h:.1f} pt "
+                   f"({sum(len(x) for x in laid)} lines)")
+        size = round(size - SIZE_STEP, 4)
+    raise ctx.error(f"text does not fit even at the minimum size {low:g} pt: {why} "
+                    "(shorten the text, or enlarge the box or lower min_size in the template)")
+
+
+def _text_ops(el: dict[str, Any], box: Box, ctx: _Ctx) -> list[DrawOp]:
+    paras = _paragraphs(el, ctx)
+    if not paras:
+        return []
+    size, laid = _fit(paras, el, box, ctx)
+    leading = float(el.get("leading", 1.2))
+    gap = float(el.get("paragraph_gap", 0.4))
+    align = el.get("align", "left")
+    valign = el.get("valign", "top")
+    block = sum(len(lines) * size * p.scale * leading for p, lines in zip(paras, laid, strict=True))
+    block += gap * size * leading * (len(paras) - 1)
+    y = box.y + {"top": 0.0, "middle": (box.h - block) / 2, "bottom": box.h - block}[valign]
+    ops: list[DrawOp] = []
+    for i, (para, lines) in enumerate(zip(paras, laid, strict=True)):
+        psize = size * para.scale
+        line_h = psize * leading
+        if i:
+            y += gap * size * leading
+        for line in lines:
+            baseline = y + line_h / 2 + CAP_HEIGHT * psize / 2
+            segments = _segments(line, psize)
+            width = sum(w for _, _, w in segments)
+            x = box.x + {"left": 0.0, "center": (box.w - width) / 2, "right": box.w - width}[align]
+            for text, font, w in segments:
+                if text.strip():
+                    ops.append(Text(round(x, 3), round(baseline, 3), text, font, psize,
+                                    para.colour))
+                x += w
+            y += line_h
+    if float(el.get("angle", 0)) % 360 == 180:
+        cx, cy = box.x + box.w / 2, box.y + box.h / 2
+        ops = [Text(round(2 * cx - t.x, 3), round(2 * cy - t.y, 3), t.text, t.font, t.size,
+                    t.colour, t.anchor, 180.0) for t in ops if isinstance(t, Text)]
+    return ops
+
+
+def _segments(line: list[Word], size: float) -> list[tuple[str, str, float]]:
+    """Merge a line's words into runs of one font each (spaces measured in their own font)."""
+    segs: list[list[Any]] = []
+    for i, word in enumerate(line):
+        for j, (text, font) in enumerate(word):
+            prefix = " " if i and j == 0 else ""
+            if segs and segs[-1][1] == font:
+                segs[-1][0] += prefix + text
+            else:
+                if prefix and segs:
+                    segs[-1][0] += prefix
+                segs.append([text, font])
+    return [(t, f, fonts.width(t, f, size)) for t, f in segs]
+
+
+# --- placeholder art and watermark -----------------------------------------------------------
+
+
+def _clip_line(c: float, box: Box) -> tuple[tuple[float, float], tuple[float, float]] | None:
+    """The part of the line y - x = c (a 45-degree stripe) inside the box."""
+    x0, y0, x1, y1 = box.x, box.y, box.x + box.w, box.y + box.h
+    pts = []
+    for x in (x0, x1):
+        y = x + c
+        if y0 - 1e-9 <= y <= y1 + 1e-9:
+            pts.append((x, y))
+    for y in (y0, y1):
+        x = y - c
+        if x0 - 1e-9 <= x <= x1 + 1e-9:
+            pts.append((x, y))
+    pts = sorted(set((round(x, 3), round(y, 3)) for x, y in pts))
+    if len(pts) < 2:
+        return None
+    return pts[0], pts[-1]
+
+
+def placeholder_ops(face: Face, box: Box, ctx: _Ctx) -> list[DrawOp]:
+    """Generated art that cannot be mistaken for the real thing: tinted, striped, labelled."""
+    digest = hashlib.sha256(face.id.encode()).digest()
+    hue = digest[0] / 255.0
+    import colorsys
+
+    r, g, b = colorsys.hls_to_rgb(hue, 0.82, 0.35)
+    tint = f"#{round(r * 255):02x}{round(g * 255):02x}{round(b * 255):02x}"
+    r, g, b = colorsys.hls_to_rgb(hue, 0.68, 0.3)
+    stripe = f"#{round(r * 255):02x}{round(g * 255):02x}{round(b * 255):02x}"
+    ops: list[DrawOp] = [Rect(box.x, box.y, box.w, box.h, fill=tint)]
+    step = 9.0
+    c = (box.y - box.x) - box.w
+    while c < (box.y + box.h) - box.x:
+        seg = _clip_line(c, box)
+        if seg:
+            ops.append(Polygon(seg, stroke=stripe, stroke_width=2.5, closed=False))
+        c += step
+    s = min(box.w, box.h) * 0.5
+    ops.extend(emblem_ops("skull", box.x + (box.w - s) / 2, box.y + (box.h - s) / 2 - s * 0.1,
+                          s, s, stripe, tint))
+    label = "PLACEHOLDER ART"
+    size = min(8.0, box.w * 0.8 / max(fonts.width(label, "sans-bold", 1.0), 1e-6))
+    band_h = size * 1.8
+    by = box.y + box.h - band_h - 4
+    ops.append(Rect(box.x + 6, by, box.w - 12, band_h, fill="#ffffffcc"))
+    ops.append(Text(round(box.x + box.w / 2, 3), round(by + band_h / 2 + CAP_HEIGHT * size / 2, 3),
+                    label, "sans-bold", round(size, 3), "#5a5046", "middle"))
+    ops.append(Rect(box.x, box.y, box.w, box.h, stroke=stripe, stroke_width=1.0))
+    return ops
+
+
+def watermark_ops(text: str, x: float, y: float, w: float, h: float) -> list[DrawOp]:
+    """Large translucent text from corner to corner of a box (a card or a page)."""
+    angle = math.degrees(math.atan2(h, w))
+    diag = math.hypot(w, h)
+    size = round(0.75 * diag / max(fonts.width(text, "sans-bold", 1.0), 1e-6), 2)
+    size = min(size, 0.4 * min(w, h))
+    cx, cy = x + w / 2, y + h / 2
+    th = math.radians(angle)
+    off = CAP_HEIGHT * size / 2
+    bx, by = cx + off * math.sin(th), cy + off * math.cos(th)
+    return [Text(round(bx, 3), round(by, 3), text, "sans-bold", size, "#c8102e70", "middle",
+                 round(angle, 3))]

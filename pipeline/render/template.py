@@ -1,0 +1,258 @@
+"""Card templates: layout as data, one YAML file per set, validated before anything is drawn.
+
+A template names a card size, a bleed, colours, fonts and *layouts*. A layout is a list of named
+elements (rect, ellipse, text, image, emblem). A layout may ``extends`` another: it inherits the
+parent's elements, an element of the same name merges its keys over the parent's, new elements
+are appended, and ``remove`` drops inherited ones. So each back type or card kind states only how
+it differs. Which layout a card face uses is decided by :mod:`.faces` (most specific name first).
+
+Problems are collected and raised together as one :class:`RenderError`, each as
+``file:line:column: what is wrong (how to fix)``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from boneyard.pipeline.validate_yaml import read_yaml
+from jsonschema import Draft202012Validator
+
+from boneyard.errors import Problem, RenderError
+from boneyard.paths import SCHEMA
+
+from . import fonts
+from .emblems import EMBLEMS
+from .units import CARD_SIZES, parse_length
+
+ELEMENT_TYPES = ("rect", "ellipse", "text", "image", "emblem")
+_COLOUR = re.compile(r"^#(?:[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$")
+_FIELD = re.compile(r"\{([a-z_]+)\}")
+# what each element type needs besides geometry
+_REQUIRED = {"text": ("text|paragraphs",), "image": ("art",), "emblem": ("emblem",)}
+_GEOMETRY_KEYS = ("x", "y", "w", "h")
+
+
+@dataclass(frozen=True, slots=True)
+class Template:
+    """A resolved template: every layout flattened through its ``extends`` chain."""
+
+    file: str
+    size: str
+    bleed: float  # points
+    colours: dict[str, str]
+    layouts: dict[str, tuple[dict[str, Any], ...]]
+
+
+@lru_cache(maxsize=1)
+def _validator() -> Draft202012Validator:
+    schema = json.loads((SCHEMA / "template.schema.json").read_text())
+    return Draft202012Validator(schema)
+
+
+def _schema_path(err: Any) -> tuple[str | int, ...]:
+    return tuple(err.absolute_path)
+
+
+def load_template(path: str | Path) -> Template:
+    """Read, validate and resolve a template file; raises RenderError listing every problem."""
+    doc, problems = read_yaml(path)
+    if problems:
+        raise RenderError("\n".join(str(p) for p in problems))
+    data = doc.data
+    for err in sorted(_validator().iter_errors(data), key=lambda e: doc.where(_schema_path(e))):
+        problems.append(doc.problem(_schema_path(err), _schema_message(err),
+                                    hint="see schema/template.schema.json"))
+    if problems:
+        raise RenderError("\n".join(str(p) for p in problems))
+
+    colours = dict(data.get("colours") or {})
+    for name, file in (data.get("fonts") or {}).items():
+        base = Path(path).resolve().parent
+        target = (base / file).resolve()
+        if not target.is_relative_to(base):
+            problems.append(doc.problem(("fonts", name), f"font file {file!r} is outside the "
+                                        "set folder", hint="keep fonts inside the set's folder"))
+            continue
+        try:
+            fonts.register(name, target)
+        except RenderError as exc:
+            problems.append(doc.problem(("fonts", name), str(exc)))
+
+    raw_layouts: dict[str, dict[str, Any]] = data["layouts"]
+    layouts: dict[str, tuple[dict[str, Any], ...]] = {}
+    for name in raw_layouts:
+        resolved = _resolve(name, raw_layouts, doc, problems, ())
+        if resolved is not None:
+            layouts[name] = resolved
+    for lname, elements in layouts.items():
+        own = {e.get("name") for e in raw_layouts[lname].get("elements", [])}
+        for i, el in enumerate(elements):
+            # point problems at the layout that introduced the element
+            if el["name"] in own:
+                idx = next(j for j, e in enumerate(raw_layouts[lname]["elements"])
+                           if e.get("name") == el["name"])
+                where = ("layouts", lname, "elements", idx)
+            else:
+                where = ("layouts", lname)
+            _check_element(el, lname, colours, doc, where, problems, i)
+    try:
+        bleed = parse_length(data.get("bleed", "0.125in"), "bleed")
+    except RenderError as exc:
+        problems.append(doc.problem(("bleed",), str(exc)))
+        bleed = 0.0
+    if problems:
+        # inherited elements are reported once per layout that uses them; keep the first
+        seen: set[str] = set()
+        unique = [p for p in problems if not (str(p) in seen or seen.add(str(p)))]
+        raise RenderError("\n".join(str(p) for p in unique))
+    return Template(doc.file, data.get("size", "poker"), bleed, colours, layouts)
+
+
+def _schema_message(err: Any) -> str:
+    if err.validator == "additionalProperties":
+        return err.message.replace("Additional properties are not allowed", "unknown key")
+    if err.validator == "enum":
+        return f"{err.instance!r} is not one of {', '.join(map(str, err.validator_value))}"
+    return err.message
+
+
+def _resolve(
+    name: str,
+    raw: dict[str, dict[str, Any]],
+    doc: Any,
+    problems: list[Problem],
+    chain: tuple[str, ...],
+) -> tuple[dict[str, Any], ...] | None:
+    if name in chain:
+        problems.append(doc.problem(("layouts", name, "extends"),
+                                    f"layout {name!r} extends itself through "
+                                    f"{' -> '.join((*chain, name))}",
+                                    hint="remove one 'extends' from the loop"))
+        return None
+    spec = raw[name]
+    elements: list[dict[str, Any]] = []
+    parent = spec.get("extends")
+    if parent is not None:
+        if parent not in raw:
+            problems.append(doc.problem(("layouts", name, "extends"),
+                                        f"layout {name!r} extends unknown layout {parent!r}",
+                                        hint=f"layouts are: {', '.join(sorted(raw))}"))
+            return None
+        inherited = _resolve(parent, raw, doc, problems, (*chain, name))
+        if inherited is None:
+            return None
+        elements = [dict(e) for e in inherited]
+    for rname in spec.get("remove", []):
+        if not any(e["name"] == rname for e in elements):
+            problems.append(doc.problem(("layouts", name, "remove"),
+                                        f"layout {name!r} removes {rname!r}, which it does not "
+                                        "inherit"))
+        elements = [e for e in elements if e["name"] != rname]
+    seen: set[str] = set()
+    for i, el in enumerate(spec.get("elements", [])):
+        ename = el["name"]
+        if ename in seen:
+            problems.append(doc.problem(("layouts", name, "elements", i, "name"),
+                                        f"two elements named {ename!r} in layout {name!r}",
+                                        hint="element names must be unique within a layout"))
+            continue
+        seen.add(ename)
+        for j, old in enumerate(elements):
+            if old["name"] == ename:
+                elements[j] = {**old, **el}
+                break
+        else:
+            elements.append(dict(el))
+    return tuple(elements)
+
+
+def _check_element(
+    el: dict[str, Any],
+    layout: str,
+    colours: dict[str, str],
+    doc: Any,
+    where: tuple[str | int, ...],
+    problems: list[Problem],
+    index: int,
+) -> None:
+    label = f"layout {layout!r} element {el['name']!r}"
+
+    def bad(key: str, message: str, hint: str | None = None) -> None:
+        problems.append(doc.problem((*where, key) if len(where) > 2 else where,
+                                    f"{label}: {message}", hint=hint))
+
+    etype = el.get("type")
+    if etype is None:
+        bad("type", f"has no 'type' (one of {', '.join(ELEMENT_TYPES)})")
+        return
+    if "box" not in el:
+        for key in _GEOMETRY_KEYS:
+            if key not in el:
+                bad(key, f"needs '{key}' (or 'box: trim' / 'box: bleed')")
+    for key in (*_GEOMETRY_KEYS, "stroke_width", "radius", "size", "min_size"):
+        if key in el and not (isinstance(el[key], str) and el[key].endswith("%")):
+            try:
+                parse_length(el[key], key)
+            except RenderError as exc:
+                bad(key, str(exc))
+    for req in _REQUIRED.get(etype, ()):
+        if not any(k in el for k in req.split("|")):
+            wanted = "' or '".join(req.split("|"))
+            bad(req, f"a {etype} element needs '{wanted}'")
+    for key in ("fill", "stroke", "colour", "accent"):
+        if key in el:
+            _check_colour(el[key], colours, lambda m, k=key: bad(k, m))
+    for i, para in enumerate(el.get("paragraphs", [])):
+        if "colour" in para:
+            _check_colour(para["colour"], colours, lambda m, i=i: bad("paragraphs", f"paragraph "
+                                                                      f"{i + 1}: {m}"))
+        for key in ("font", "keyword_font"):
+            if key in para:
+                _check_font(para[key], lambda m: bad("paragraphs", m))
+    for key in ("font", "keyword_font"):
+        if key in el:
+            _check_font(el[key], lambda m, k=key: bad(k, m))
+    if etype == "emblem" and "{" not in str(el.get("emblem", "{")) and el["emblem"] not in EMBLEMS:
+        bad("emblem", f"unknown emblem {el['emblem']!r}",
+            hint=f"emblems are: {', '.join(sorted(EMBLEMS))}")
+
+
+def _check_colour(value: Any, colours: dict[str, str], bad: Any) -> None:
+    if not isinstance(value, str):
+        bad(f"colour {value!r} is not a string")
+    elif "{" in value or _COLOUR.match(value) or value == "none":
+        return
+    elif value in colours:
+        if not (isinstance(colours[value], str) and _COLOUR.match(colours[value])):
+            bad(f"colour {value!r} is defined as {colours[value]!r}, not #rrggbb")
+    else:
+        bad(f"unknown colour {value!r} (use #rrggbb or a name defined under 'colours:')")
+
+
+def _check_font(value: Any, bad: Any) -> None:
+    try:
+        fonts.rl_name(str(value))
+    except RenderError as exc:
+        bad(str(exc))
+
+
+def resolve_colour(value: str | None, colours: dict[str, str]) -> str | None:
+    """A concrete ``#rrggbb[aa]`` from a literal, a named colour, or ``none``."""
+    if value is None or value == "none":
+        return None
+    if value.startswith("#"):
+        return value
+    return colours.get(value, value)
+
+
+def template_fields(text: str) -> list[str]:
+    return _FIELD.findall(text)
+
+
+def default_size(template: Template) -> str:
+    return template.size if template.size in CARD_SIZES else "poker"

@@ -1,0 +1,98 @@
+"""Lengths, card sizes, papers and image profiles: one internal unit, the PostScript point.
+
+Every length a designer writes ("63.5mm", "2.5in", "9pt", or a bare number of points) is parsed
+once here, so layout code never juggles units or magic scale factors.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from boneyard.errors import RenderError
+
+PT_PER_IN = 72.0
+PT_PER_MM = 72.0 / 25.4
+
+_UNITS = {"pt": 1.0, "in": PT_PER_IN, "mm": PT_PER_MM, "cm": 10 * PT_PER_MM}
+_LENGTH = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*(pt|in|mm|cm)?\s*$")
+
+
+def parse_length(value: object, where: str = "length") -> float:
+    """Points from ``"63.5mm"``, ``"2.5in"``, ``"9pt"`` or a bare number of points."""
+    if isinstance(value, bool):
+        raise RenderError(f"{where}: expected a length such as '3mm', got {value!r}")
+    if isinstance(value, (int, float)):
+        return float(value)
+    if isinstance(value, str):
+        m = _LENGTH.match(value)
+        if m:
+            return float(m.group(1)) * _UNITS[m.group(2) or "pt"]
+    raise RenderError(
+        f"{where}: expected a length such as '3mm', '0.125in' or '9pt', got {value!r}"
+    )
+
+
+def mm(value: float) -> float:
+    return value * PT_PER_MM
+
+
+@dataclass(frozen=True, slots=True)
+class CardSize:
+    """A trimmed card size in points (the cut line, without bleed)."""
+
+    name: str
+    width: float
+    height: float
+
+
+#: The Game Crafter's standard sizes, which most print shops share.
+CARD_SIZES: dict[str, CardSize] = {
+    "poker": CardSize("poker", 2.5 * PT_PER_IN, 3.5 * PT_PER_IN),  # 63.5 x 88.9 mm
+    "bridge": CardSize("bridge", 2.25 * PT_PER_IN, 3.5 * PT_PER_IN),  # 57.15 x 88.9 mm
+    "mini": CardSize("mini", 1.75 * PT_PER_IN, 2.5 * PT_PER_IN),  # 44.45 x 63.5 mm
+    "tarot": CardSize("tarot", 2.75 * PT_PER_IN, 4.75 * PT_PER_IN),  # 69.85 x 120.65 mm
+}
+
+PAPERS: dict[str, tuple[float, float]] = {
+    "letter": (8.5 * PT_PER_IN, 11 * PT_PER_IN),
+    "a4": (210 * PT_PER_MM, 297 * PT_PER_MM),
+}
+
+#: Print bleed around a card for images and kept-bleed sheets: 1/8 inch (The Game Crafter).
+STANDARD_BLEED = 0.125 * PT_PER_IN
+
+IMAGE_DPI = 300
+
+
+@dataclass(frozen=True, slots=True)
+class ImageProfile:
+    """How card images are cut for a printer: bleed per side in pixels at 300 dpi."""
+
+    name: str
+    bleed_px: float
+    description: str
+
+
+PROFILES: dict[str, ImageProfile] = {
+    # poker 750 x 1050 trimmed; TGC wants 1/8" per side (825 x 1125), MPC 36 px (822 x 1122).
+    "tgc": ImageProfile("tgc", 37.5, "The Game Crafter: 1/8 inch bleed (poker 825 x 1125 px)"),
+    "mpc": ImageProfile("mpc", 36.0, "MakePlayingCards: 0.12 inch bleed (poker 822 x 1122 px)"),
+    "trimmed": ImageProfile("trimmed", 0.0, "cut size, no bleed (poker 750 x 1050 px)"),
+}
+
+
+def card_size(name: str) -> CardSize:
+    try:
+        return CARD_SIZES[name]
+    except KeyError:
+        raise RenderError(
+            f"unknown card size {name!r} (choose one of {', '.join(CARD_SIZES)})"
+        ) from None
+
+
+def image_pixels(size: CardSize, profile: ImageProfile, dpi: int = IMAGE_DPI) -> tuple[int, int]:
+    """Pixel size of one card image: trimmed size plus the profile's bleed on every side."""
+    scale = dpi / PT_PER_IN
+    bleed = profile.bleed_px * dpi / IMAGE_DPI
+    return (round(size.width * scale + 2 * bleed), round(size.height * scale + 2 * bleed))
