@@ -19,6 +19,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "cmd_sim",
     "cmd_data",
     "cmd_scenario",
+    "cmd_render",
 )
 
 
