@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import sys
 import tempfile
 from collections.abc import Iterable
 from pathlib import Path
@@ -33,8 +34,8 @@ from boneyard.errors import BoneyardError
 
 def _console() -> Console:
     # Created per call so CliRunner's captured stdout is used; no colours when piped.
-    return Console(file=click.get_text_stream("stdout"), highlight=False, soft_wrap=False,
-                   width=max(100, Console().width))
+    return Console(file=sys.stdout, highlight=False, soft_wrap=False,
+                   width=max(100, Console(file=sys.stdout).width))
 
 
 def write_atomic(path: str | Path, text: str) -> None:
@@ -49,6 +50,17 @@ def write_atomic(path: str | Path, text: str) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+class Failed(click.ClickException):
+    """A Boneyard error as a click error, so the exit code survives CliRunner and scripts alike."""
+
+    def __init__(self, exc: BoneyardError) -> None:
+        super().__init__(str(exc))
+        self.exit_code = exc.exit_code
+
+    def show(self, file: Any = None) -> None:
+        click.echo(self.format_message(), err=True)
 
 
 # --- option parsing --------------------------------------------------------------------------
@@ -114,8 +126,11 @@ def metric_tables(metrics: list[Metric], title_prefix: str = "") -> list[Table]:
     groups: dict[str, list[Metric]] = {}
     for m in metrics:
         groups.setdefault(m.group, []).append(m)
+    first = ("game", "seat", "agent")
+    order = [g for g in first if g in groups] + [g for g in groups if g not in first]
     tables = []
-    for group, ms in groups.items():
+    for group in order:
+        ms = groups[group]
         if all(m.subject is None for m in ms):
             t = Table(title=f"{title_prefix}{group} (95% intervals)")
             t.add_column("figure")
@@ -179,6 +194,16 @@ def simulate_cmd(set_name: str, n: int, agents: str, seed: int, players: int | N
                  json_path: str | None, log_path: str | None, show: int, rares: bool,
                  decks: int | None, switches: tuple[str, ...]) -> None:
     """Playtest SET by simulating games between AI players."""
+    try:
+        _simulate(set_name, n, agents, seed, players, jobs, json_path, log_path, show, rares,
+                  decks, switches)
+    except BoneyardError as exc:
+        raise Failed(exc) from None
+
+
+def _simulate(set_name: str, n: int, agents: str, seed: int, players: int | None, jobs: int,
+              json_path: str | None, log_path: str | None, show: int, rares: bool,
+              decks: int | None, switches: tuple[str, ...]) -> None:
     specs = parse_agents(agents)
     card_set = apply_switches(load_set(set_name), switches)
     options: dict[str, Any] = {}
@@ -242,6 +267,13 @@ def read_record(path: str | Path, index: int) -> dict[str, Any]:
               help="Card set to replay on (default: the set named in the log).")
 def replay_cmd(log_file: str, index: int, set_name: str | None) -> None:
     """Replay a game logged by `simulate --log`, check its result, print it turn by turn."""
+    try:
+        _replay(log_file, index, set_name)
+    except BoneyardError as exc:
+        raise Failed(exc) from None
+
+
+def _replay(log_file: str, index: int, set_name: str | None) -> None:
     rec = read_record(log_file, index)
     where = set_name or rec.get("slug") or rec.get("root")
     if not where:

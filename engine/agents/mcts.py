@@ -21,7 +21,7 @@ import random
 
 from boneyard.engine.core import Observation
 
-DEFAULT_BUDGET = 200
+DEFAULT_BUDGET = 100
 """Simulations per decision; see bench/bench_agents.py for the time this costs per decision."""
 
 EXPLORATION = 0.7
@@ -74,6 +74,7 @@ class MctsAgent:
         c = self.exploration
         log = math.log
         sqrt = math.sqrt
+        uniform = rng.random  # int(random() * n) is uniform over n and cheaper than randrange
         for _ in range(self.budget):
             state = obs.determinize(rng)
             node = root
@@ -112,7 +113,7 @@ class MctsAgent:
             # Playout: uniformly random to the end of the game.
             while not state.is_terminal():
                 acts = state.legal_actions()
-                state.apply_action(acts[rng.randrange(len(acts))] if len(acts) > 1 else acts[0])
+                state.apply_action(acts[int(uniform() * len(acts))])
             ret = state.returns()
             root.visits += 1
             for n in path:

@@ -1,0 +1,74 @@
+"""How strong are the agents? Win rates with 95% intervals, seats (and priority) rotated.
+
+For each game (Day of the Dead; Grave Feast at 2 and 4 players) it plays, via the simulator:
+    greedy vs random, mcts vs greedy, mcts at double budget vs mcts
+With more than two players the first agent takes one seat and the second agent all the others,
+so a fair share is 1/players. An agent is "stronger" when the lower end of its 95% interval is
+above the fair share. Slow (thousands of mcts games): run it with low priority, e.g.
+    nice -n 10 .venv/bin/python bench/strength.py --games 1000 --jobs 2 --json output/strength.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+from boneyard.engine.agents.mcts import DEFAULT_BUDGET
+from boneyard.engine.sim import simulate
+from boneyard.pipeline.load import load_set
+
+CONFIGS = {
+    "dotd": ("day-of-the-dead", 2),
+    "gf2": ("grave-feast", 2),
+    "gf4": ("grave-feast", 4),
+}
+
+
+def matchups(budget: int) -> list[tuple[str, str]]:
+    return [("greedy", "random"), (f"mcts:{budget}", "greedy"), (f"mcts:{2 * budget}", f"mcts:{budget}")]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--games", type=int, default=1000)
+    ap.add_argument("--budget", type=int, default=DEFAULT_BUDGET)
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--only", default=",".join(CONFIGS), help="comma list of dotd, gf2, gf4")
+    ap.add_argument("--matchups", default="0,1,2", help="which of the three matchups (0,1,2)")
+    ap.add_argument("--json", type=Path, default=None, help="append results here (JSON lines)")
+    args = ap.parse_args()
+    picks = [int(i) for i in args.matchups.split(",")]
+    print(f"{'game':5} {'agent':>10} vs {'opponent':10} {'games':>6} {'win share (95% CI)':>24} "
+          f"{'fair':>5}  verdict   time", flush=True)
+    for key in args.only.split(","):
+        set_name, players = CONFIGS[key]
+        card_set = load_set(set_name)
+        for i, (a, b) in enumerate(matchups(args.budget)):
+            if i not in picks:
+                continue
+            agents = [a] + [b] * (players - 1)
+            t = time.perf_counter()
+            res = simulate(card_set, agents, args.games, args.seed, jobs=args.jobs,
+                           num_players=players)
+            secs = time.perf_counter() - t
+            m = res.metric(f"agent.{a}.win_rate")
+            fair = 1 / players
+            verdict = "stronger" if m.low > fair else ("weaker" if m.high < fair else "no diff")
+            print(f"{key:5} {a:>10} vs {b:10} {args.games:6d} {100 * m.value:7.1f}% "
+                  f"({100 * m.low:5.1f}-{100 * m.high:5.1f}%) {100 * fair:4.0f}%  {verdict:9} "
+                  f"{secs:6.0f}s", flush=True)
+            if args.json:
+                row = {"game": key, "players": players, "agent": a, "opponent": b,
+                       "games": args.games, "seed": args.seed, "win_share": m.value, "low": m.low,
+                       "high": m.high, "fair": fair, "verdict": verdict, "seconds": secs,
+                       "draw_rate": res.metric("draw_rate").value, "jobs": args.jobs}
+                args.json.parent.mkdir(parents=True, exist_ok=True)
+                with args.json.open("a", encoding="utf-8") as f:
+                    f.write(json.dumps(row) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,117 @@
+"""`boneyard simulate` and `boneyard replay` as a designer runs them."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from boneyard.pipeline.cli import cli
+from click.testing import CliRunner
+
+
+def run(*args: str):
+    return CliRunner().invoke(cli, list(args))
+
+
+def test_simulate_prints_figures_and_writes_report_and_log(tmp_path):
+    report, log = tmp_path / "out" / "report.json", tmp_path / "games.jsonl"
+    r = run("simulate", "day-of-the-dead", "-n", "30", "--agents", "greedy,random", "--seed", "4",
+            "--json", str(report), "--log", str(log))
+    assert r.exit_code == 0, r.output
+    assert "30 games, 2 players, agents greedy,random, seed 4" in r.stdout
+    for figure in ("seat 1", "greedy", "draw_rate", "first_player_win_rate", "score_mean"):
+        assert figure in r.stdout
+    data = json.loads(report.read_text())
+    assert data["games"] == 30 and data["agents"] == ["greedy", "random"]
+    names = {m["name"] for m in data["metrics"]}
+    assert {"seat.1.win_rate", "agent.greedy.win_rate", "draw_rate"} <= names
+    lines = log.read_text().splitlines()
+    assert len(lines) == 30
+    rec = json.loads(lines[3])
+    assert rec["game"] == 3 and rec["content_hash"] == data["content_hash"]
+    assert rec["agents"] == ["random", "greedy"]  # seats rotate every game
+    assert all(isinstance(a, int) for a in rec["actions"]) and len(rec["moves"]) == len(rec["actions"])
+    assert not [p for p in tmp_path.rglob("*.tmp")]
+
+
+def test_jobs_give_the_same_report(tmp_path):
+    out = []
+    for jobs in ("1", "2"):
+        path = tmp_path / f"r{jobs}.json"
+        r = run("simulate", "day-of-the-dead", "-n", "24", "--agents", "greedy", "--jobs", jobs,
+                "--json", str(path))
+        assert r.exit_code == 0, r.output
+        data = json.loads(path.read_text())
+        data.pop("seconds")
+        out.append(data)
+    assert out[0] == out[1]
+
+
+def test_replay_checks_and_prints_a_logged_game(tmp_path):
+    log = tmp_path / "games.jsonl"
+    assert run("simulate", "day-of-the-dead", "-n", "5", "--agents", "random,greedy", "--log",
+               str(log)).exit_code == 0
+    r = run("replay", str(log), "--game", "2")
+    assert r.exit_code == 0, r.output
+    rec = json.loads(log.read_text().splitlines()[2])
+    assert r.stdout.startswith("game 2 of 'Day of the Dead'")
+    for move in rec["moves"]:
+        assert move in r.stdout
+    assert "replay ok" in r.stdout
+
+    # a log made on other card content is refused, naming both hashes
+    rec["content_hash"] = "0000000000000000"
+    bad = tmp_path / "other.jsonl"
+    bad.write_text(json.dumps(rec) + "\n")
+    r = run("replay", str(bad), "--game", "2")
+    assert r.exit_code == 1
+    assert "0000000000000000" in r.output and "re-run the simulation" in r.output
+
+    # a log whose result differs from what the engine now does is refused
+    rec = json.loads(log.read_text().splitlines()[2])
+    rec["returns"] = [1.0 - x for x in rec["returns"]]
+    bad.write_text(json.dumps(rec) + "\n")
+    r = run("replay", str(bad), "--game", "2")
+    assert r.exit_code == 1 and "returns" in r.output
+
+    r = run("replay", str(log), "--game", "9")
+    assert r.exit_code == 2 and "no game 9" in r.output
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text("{not json\n")
+    r = run("replay", str(broken))
+    assert r.exit_code == 1 and f"{broken}:1:" in r.output
+
+
+def test_show_prints_a_transcript():
+    r = run("simulate", "day-of-the-dead", "-n", "3", "--agents", "greedy", "--show", "1")
+    assert r.exit_code == 0, r.output
+    assert "game 0 of 'Day of the Dead'" in r.stdout and "result: player 1:" in r.stdout
+    assert "game 1 of" not in r.stdout
+
+
+def test_switches_change_the_content_hash_and_replay_follows(tmp_path):
+    log = tmp_path / "g.jsonl"
+    r = run("simulate", "day-of-the-dead", "-n", "2", "--agents", "random", "--switch",
+            "tie_break=chain", "--log", str(log))
+    assert r.exit_code == 0, r.output
+    rec = json.loads(log.read_text().splitlines()[0])
+    assert rec["switches"]["tie_break"] == "chain"
+    assert run("replay", str(log)).exit_code == 0
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--agents", "alphago"], "unknown agent"),
+        (["--agents", "greedy,random,random"], "3 agents given for 2 players"),
+        (["--rares"], "Grave Feast options"),
+        (["--switch", "nonsense=1"], "no such switch"),
+        (["--switch", "tie_break"], "NAME=VALUE"),
+        (["--switch", "unearth_optional=7"], "expected a value like False"),
+    ],
+)
+def test_bad_options_are_one_clear_message(args, message):
+    r = run("simulate", "day-of-the-dead", "-n", "2", *args)
+    assert r.exit_code in (1, 2)
+    assert message in r.output
+    assert "Traceback" not in r.output
