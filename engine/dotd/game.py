@@ -139,6 +139,9 @@ class DotdGame:
         self.card_ids = [dc.id for dc in card_set.cards]
         self.card_index = {cid: i for i, cid in enumerate(self.card_ids)}
         self.deck_order = [[c for c in range(self.n) if self.back[c] == b] for b in range(3)]
+
+    def new_initial_state(self, seed: int) -> DotdState:
+        """Shuffle the three decks separately, deal 3 of each back to both, pick priority."""
         need = 2 * self.hand_per_back
         for b in range(3):
             if len(self.deck_order[b]) < need:
@@ -146,9 +149,6 @@ class DotdGame:
                     f"the {BACKS[b]} deck has {len(self.deck_order[b])} cards; "
                     f"dealing needs at least {need}"
                 )
-
-    def new_initial_state(self, seed: int) -> DotdState:
-        """Shuffle the three decks separately, deal 3 of each back to both, pick priority."""
         rng = random.Random(seed)
         s = DotdState.__new__(DotdState)
         s._init(self, rng)
@@ -211,6 +211,8 @@ class DotdState:
         "history",
         "stats",
         "score_log",
+        "end_turn",
+        "fight_log",
     )
 
     def _init(self, g: DotdGame, rng: random.Random) -> None:
@@ -245,6 +247,8 @@ class DotdState:
         # per player: [played chars, fights (char * 2 + won), conversions, unearths, digs]
         self.stats = [[[], [], 0, 0, 0], [[], [], 0, 0, 0]]
         self.score_log = []  # per turn: (score0, score1, priority holder at rewards)
+        self.end_turn = g.turns  # a scenario may end the game earlier
+        self.fight_log = []  # (turn, slot, card0, card1, total0, total1, won0, won1)
 
     # --- core interface ------------------------------------------------------------------------
 
@@ -329,6 +333,8 @@ class DotdState:
         s.history = self.history[:]
         s.stats = [[st[0][:], st[1][:], st[2], st[3], st[4]] for st in self.stats]
         s.score_log = self.score_log[:]
+        s.end_turn = self.end_turn
+        s.fight_log = self.fight_log[:]
         return s
 
     def observation(self, player: int) -> Any:
@@ -443,7 +449,10 @@ class DotdState:
         legal = [c for c in hand if counts[back[c]] < lim]
         if not legal:
             if not hand:
-                raise RulesError(f"player {p} has no card to play on turn {self.turn}")
+                raise RulesError(
+                    f"player {p} has no card to play on turn {self.turn} "
+                    "(a scenario can end earlier with end_turn)"
+                )
             return hand  # no_legal_card = play_any
         return legal
 
@@ -494,7 +503,7 @@ class DotdState:
         self.score_log.append((self.scores[0], self.scores[1], self.prio))
         self.prio = 1 - self.prio  # pass priority
         self.fslot = -1
-        if self.turn >= g.turns:
+        if self.turn >= self.end_turn:
             self.done = True
             self.dp = TERMINAL
         else:
@@ -536,28 +545,30 @@ class DotdState:
         ua, ub = up[0][i], up[1][i]
         if ua and ub:
             fx = self.fx
+            power = g.power
+            sp = fx[F_SETP]
+            t0 = (power[a] if sp == NO_SETP else sp) + fx[F_BONUS]
+            sp = fx[F_SETP + 1]
+            t1 = (power[b] if sp == NO_SETP else sp) + fx[F_BONUS + 1]
+            eb = self.eff_back
+            if eb[0] == POWER_UP and not fx[F_SUP]:
+                t0 += g.pu_bonus
+            if eb[1] == POWER_UP and not fx[F_SUP + 1]:
+                t1 += g.pu_bonus
             aw0, al0, aw1, al1 = fx[F_AW], fx[F_AL], fx[F_AW + 1], fx[F_AL + 1]
             w0 = (aw0 > al0) - (al0 > aw0)
             w1 = (aw1 > al1) - (al1 > aw1)
             if w0 == w1 and (w0 == 0 or (w0 == -1 and not g.both_lose)):
-                power = g.power
-                sp = fx[F_SETP]
-                t0 = (power[a] if sp == NO_SETP else sp) + fx[F_BONUS]
-                sp = fx[F_SETP + 1]
-                t1 = (power[b] if sp == NO_SETP else sp) + fx[F_BONUS + 1]
-                eb = self.eff_back
-                if eb[0] == POWER_UP and not fx[F_SUP]:
-                    t0 += g.pu_bonus
-                if eb[1] == POWER_UP and not fx[F_SUP + 1]:
-                    t1 += g.pu_bonus
-                if t0 == t1:
-                    t0 += fx[F_WT] > 0
-                    t1 += fx[F_WT + 1] > 0
-                win0, win1 = t0 >= t1, t1 >= t0
+                if t0 == t1:  # DD-12: win_ties breaks a power tie unless both have it
+                    win0 = fx[F_WT] >= fx[F_WT + 1]
+                    win1 = fx[F_WT + 1] >= fx[F_WT]
+                else:
+                    win0, win1 = t0 > t1, t1 > t0
             elif w0 == w1:
                 win0 = win1 = w0 == 1  # both auto_win: tie; both auto_lose: both lose
             else:
                 win0, win1 = w0 > w1, w1 > w0
+            self.fight_log.append((self.turn, i, a, b, t0, t1, win0, win1))
             char = g.char
             self.stats[0][1].append(char[a] * 2 + win0)
             self.stats[1][1].append(char[b] * 2 + win1)
@@ -964,6 +975,16 @@ class DotdState:
             "winner": self.winner() if self.done else None,
             "scores": list(self.scores),
             "players": [zone(0), zone(1)],
+            "fights": [
+                {
+                    "turn": t,
+                    "slot": i + 1,
+                    "cards": [name(a), name(b)],
+                    "power": [t0, t1],
+                    "won": [w0, w1],
+                }
+                for t, i, a, b, t0, t1, w0, w1 in self.fight_log
+            ],
             "decks": {BACKS[b]: len(self.decks[b]) for b in range(3)},
             "discards": {BACKS[b]: [name(c) for c in self.discards[b]] for b in range(3)},
             "decision": None

@@ -14,6 +14,9 @@ Phases:
              single line card is the fighter just placed); step 3 flips the field, Unearth
              spirits resolve, then the fights.
   ``fight``  the field is as given; fights start at ``slot`` (1-based, default the newest).
+
+``end_turn`` ends the game after that turn's Rewards (default: the last turn), so a scenario
+about one turn needs no hand cards for the next.
 """
 
 from __future__ import annotations
@@ -148,6 +151,10 @@ def build_state(game: DotdGame, data: Mapping[str, Any], where: str = "scenario"
         if not 1 <= int(slot) <= n:
             raise ScenarioError(f"{where}: slot {slot} is outside 1..{n}")
         s.stack = [(T_REWARDS,)] + [(T_FIGHT, i) for i in range(int(slot))]
+    end_turn = int(data.get("end_turn", game.turns))
+    if not turn <= end_turn <= game.turns:
+        raise ScenarioError(f"{where}: end_turn {end_turn} is outside {turn}..{game.turns}")
+    s.end_turn = end_turn
     s.history = []
     s._advance()
     return s
