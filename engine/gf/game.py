@@ -222,6 +222,23 @@ class FeastGame:
                 self.num.append(0)
                 self.names.append(fc.kind.replace("_", " "))
         self.size = len(cards)
+        # hot-loop tables: a human's food*16 + number (-1 for monsters), instants, and for every
+        # set of numbers in a hand the START actions of each food (runs of 2+)
+        self.hkey: list[int] = [
+            self.food[c] * 16 + self.num[c] if self.kind[c] == HUMAN else -1 for c in range(self.size)
+        ]
+        self.instant: list[bool] = [self.kind[c] in (SUCCUBUS, PREACHER, DEVIL_WIFE, EXORCIST) for c in range(self.size)]
+        runs: list[list[tuple[int, ...]]] = [[], []]
+        for food in (0, 1):
+            for mask in range(1024):
+                acts = []
+                for lo in range(1, 9):
+                    hi = lo
+                    while hi + 1 <= 9 and mask >> (hi + 1) & 1 and mask >> lo & 1:
+                        hi += 1
+                        acts.append(2 | food << 5 | lo << 15 | hi << 25)  # START food lo hi
+                runs[food].append(tuple(acts))
+        self.runs = runs
 
     def new_initial_state(self, seed: int | random.Random) -> FeastState:
         """A fresh game, shuffled and dealt from ``seed`` (an int, or a seeded Random)."""

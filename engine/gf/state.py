@@ -442,8 +442,11 @@ class FeastState:
         if self.phase == OVER:
             return
         n = self.n
-        q = [(actor + i) % n for i in range(1, n)]
-        q = [p for p in q if self._can_respond(p)]
+        q = []
+        for i in range(1, n):
+            p = (actor + i) % n
+            if self._can_respond(p):
+                q.append(p)
         if q:
             self.phase = WINDOW
             self.queue = q
@@ -470,25 +473,25 @@ class FeastState:
     def _can_respond(self, p: int) -> bool:
         """Has p any instant with a target (or a graveyard announcement) right now?"""
         K = self.g.kind
-        hand = self.hands[p]
-        mash = self.mash[p] if self.g.from_mash else ()
         succ = preach = exo = dwh = False
-        for c in hand:
+        for c in self.hands[p]:
             k = K[c]
-            if k == SUCCUBUS:
-                succ = True
-            elif k == PREACHER:
-                preach = True
-            elif k == EXORCIST:
-                exo = True
-            elif k == DEVIL_WIFE:
-                dwh = True
-        for c in mash:
-            k = K[c]
-            if k == SUCCUBUS:
-                succ = True
-            elif k == PREACHER:
-                preach = True
+            if k >= SUCCUBUS:
+                if k == SUCCUBUS:
+                    succ = True
+                elif k == PREACHER:
+                    preach = True
+                elif k == EXORCIST:
+                    exo = True
+                else:
+                    dwh = True
+        if self.g.from_mash:
+            for c in self.mash[p]:
+                k = K[c]
+                if k == SUCCUBUS:
+                    succ = True
+                elif k == PREACHER:
+                    preach = True
         if self.g.gy_any_time and self.fams[p]:
             for f in self.fams[p]:
                 if f[0] not in self.announced and f[0] not in self.flubbed and self._eligible(f):
@@ -596,76 +599,95 @@ class FeastState:
     def _main_moves(self, p: int) -> list[int]:
         g = self.g
         K = g.kind
-        F = g.food
-        N = g.num
+        HK = g.hkey
         hand = self.hands[p]
         blocked = self._blocked_cards(p) if (self.locked or self.hidden or self.confused) else ()
         moves: list[int] = []
-        if not self.played:
-            seen = set()
-            face = g.face
-            for c in hand:
-                fc = face[c]
-                if fc not in seen and c not in blocked:
-                    seen.add(fc)
-                    moves.append(DISCARD | c << 5)
-        # humans in hand: per food, number -> card
-        by = ({}, {})
-        eat_hand = [-1, -1]  # first vampire, first zombie
-        monsters = {}
+        played = self.played
+        masks = [0, 0]
+        by: dict[int, int] = {}  # food*16+number -> first such card in hand
+        eat = [-1, -1, -1]  # by kind: -, first vampire, first zombie (hand)
+        monsters: dict[int, int] = {}
+        faces: list[int] = []
+        face = g.face
         for c in hand:
-            if c in blocked:
+            if blocked and c in blocked:
                 continue
-            k = K[c]
-            if k == HUMAN:
-                d = by[F[c]]
-                if N[c] not in d:
-                    d[N[c]] = c
+            if not played:
+                fc = face[c]
+                if fc not in faces:
+                    faces.append(fc)
+                    moves.append(DISCARD | c << 5)
+            h = HK[c]
+            if h >= 0:
+                if h not in by:
+                    by[h] = c
+                    masks[h >> 4] |= 1 << (h & 15)
             else:
-                if (k in (VAMPIRE, ZOMBIE)) and eat_hand[k - 1] < 0:
-                    eat_hand[k - 1] = c
+                k = K[c]
                 if k not in monsters:
                     monsters[k] = c
+                    if k <= 2:
+                        eat[k] = c
+        if masks[0]:
+            moves.extend(g.runs[0][masks[0]])
+        if masks[1]:
+            moves.extend(g.runs[1][masks[1]])
         fams = self.fams[p]
+        if fams:
+            self._family_moves(p, fams, masks, by, eat, blocked, moves)
+        for k, c in monsters.items():
+            if k != DEVIL_WIFE:
+                moves.append(MASH | c << 5)
+            elif g.rares:
+                moves.append(DW_PLACE | c << 5)
+        if fams:
+            self._announce_moves(p, moves)
+        if SUCCUBUS in monsters or PREACHER in monsters or (g.from_mash and self.mash[p]) or g.rares:
+            self._instant_moves(p, moves)
+        if g.rares:
+            from boneyard.engine.gf import rares
+
+            rares.main_moves(self, p, moves)
+        if played or not g.must_act or not moves:
+            moves.append(END)
+        return moves
+
+    def _family_moves(
+        self, p: int, fams: list, masks: list[int], by: dict[int, int], eat: list[int],
+        blocked: Any, moves: list[int],
+    ) -> None:
+        g = self.g
+        N = g.num
         min_f = g.min_family
+        strict = g.strict_ext
         touched = self.touched
-        # start families: every run of 2+ consecutive numbers of one food
-        for food in (0, 1):
-            d = by[food]
-            if len(d) < 2:
-                continue
-            for lo in range(1, 9):
-                if lo in d and lo + 1 in d:
-                    hi = lo + 1
-                    while hi in d:
-                        moves.append(pack(START, food, lo, hi))
-                        hi += 1
         announce_pre = not g.window_pre
-        for f in fams:
-            fid, food, lo, hi, eaters, cards = f
-            d = by[food]
-            if d and not (g.strict_ext and fid in touched):
-                size = len(cards) + 1
-                gapfree = hi - lo + 1 == len(cards)
-                if lo > 1 and lo - 1 in d:
-                    c = d[lo - 1]
-                    moves.append(EXTEND | fid << 5 | c << 15)
-                    if eaters and announce_pre and gapfree and size >= min_f:
-                        moves.append(EXTEND | fid << 5 | c << 15 | 1 << 35)
-                if hi < 9 and hi + 1 in d:
-                    c = d[hi + 1]
-                    moves.append(EXTEND | fid << 5 | c << 15)
-                    if eaters and announce_pre and gapfree and size >= min_f:
-                        moves.append(EXTEND | fid << 5 | c << 15 | 1 << 35)
-                if not gapfree:
-                    have = {N[x] for x in cards}
-                    for num in range(lo + 1, hi):
-                        if num not in have and num in d:
-                            c = d[num]
-                            moves.append(EXTEND | fid << 5 | c << 15)
-                            if eaters and announce_pre and size == hi - lo + 1 and size >= min_f:
-                                moves.append(EXTEND | fid << 5 | c << 15 | 1 << 35)
-        # join two families whose ranges touch
+        for fid, food, lo, hi, eaters, cards in fams:
+            m = masks[food]
+            if not m or (strict and fid in touched):
+                continue
+            base = food << 4
+            ok = eaters and announce_pre and len(cards) + 1 >= min_f
+            gapfree = hi - lo + 1 == len(cards)
+            if lo > 1 and m >> (lo - 1) & 1:
+                a = EXTEND | fid << 5 | by[base + lo - 1] << 15
+                moves.append(a)
+                if ok and gapfree:
+                    moves.append(a | 1 << 35)
+            if hi < 9 and m >> (hi + 1) & 1:
+                a = EXTEND | fid << 5 | by[base + hi + 1] << 15
+                moves.append(a)
+                if ok and gapfree:
+                    moves.append(a | 1 << 35)
+            if not gapfree:
+                have = {N[x] for x in cards}
+                for num in range(lo + 1, hi):
+                    if num not in have and m >> num & 1:
+                        a = EXTEND | fid << 5 | by[base + num] << 15
+                        moves.append(a)
+                        if ok and len(cards) + 1 == hi - lo + 1:
+                            moves.append(a | 1 << 35)
         if len(fams) > 1:
             for a in fams:
                 for b in fams:
@@ -675,41 +697,28 @@ class FeastState:
                             continue
                         moves.append(JOIN | a[0] << 5 | b[0] << 15)
                         size = len(a[5]) + len(b[5])
-                        if (ne and announce_pre and size >= min_f and size == b[3] - a[2] + 1):
+                        if ne and announce_pre and size >= min_f and size == b[3] - a[2] + 1:
                             moves.append(JOIN | a[0] << 5 | b[0] << 15 | 1 << 35)
         # attach eaters from hand or mash
-        eat_mash = [-1, -1]
+        K = g.kind
+        eat_mash = [-1, -1, -1]
         for c in self.mash[p]:
             k = K[c]
-            if (k in (VAMPIRE, ZOMBIE)) and eat_mash[k - 1] < 0 and c not in blocked:
-                eat_mash[k - 1] = c
-        if fams and (eat_hand[0] >= 0 or eat_hand[1] >= 0 or eat_mash[0] >= 0 or eat_mash[1] >= 0):
-            fresh_announce = (not g.window_fresh) or g.race_prob
-            for f in fams:
-                fid, food, lo, hi, eaters, cards = f
-                if len(eaters) >= g.max_eaters:
-                    continue
-                ready = len(cards) >= min_f and hi - lo + 1 == len(cards)
-                for e in (eat_hand[food], eat_mash[food]):
-                    if e >= 0:
-                        moves.append(ATTACH | fid << 5 | e << 15)
-                        if ready and fresh_announce:
-                            moves.append(ATTACH | fid << 5 | e << 15 | 1 << 35)
-        # store monsters in the mash
-        for k, c in monsters.items():
-            if k != DEVIL_WIFE:
-                moves.append(MASH | c << 5)
-            elif g.rares:
-                moves.append(DW_PLACE | c << 5)
-        self._announce_moves(p, moves)
-        self._instant_moves(p, moves)
-        if g.rares:
-            from boneyard.engine.gf import rares
-
-            rares.main_moves(self, p, moves)
-        if self.played or not g.must_act or not moves:
-            moves.append(END)
-        return moves
+            if k <= 2 and eat_mash[k] < 0 and not (blocked and c in blocked):
+                eat_mash[k] = c
+        if eat[1] < 0 and eat[2] < 0 and eat_mash[1] < 0 and eat_mash[2] < 0:
+            return
+        fresh_announce = (not g.window_fresh) or g.race_prob
+        for fid, food, lo, hi, eaters, cards in fams:
+            if len(eaters) >= g.max_eaters:
+                continue
+            ready = len(cards) >= min_f and hi - lo + 1 == len(cards)
+            k = food + 1  # VAMPIRE eats BLOOD (0), ZOMBIE eats BRAINS (1)
+            for e in (eat[k], eat_mash[k]):
+                if e >= 0:
+                    moves.append(ATTACH | fid << 5 | e << 15)
+                    if ready and fresh_announce:
+                        moves.append(ATTACH | fid << 5 | e << 15 | 1 << 35)
 
     def _instant_moves(self, p: int, moves: list[int]) -> list[int]:
         g = self.g

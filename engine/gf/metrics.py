@@ -1,0 +1,84 @@
+"""Grave Feast playtest figures from game summaries, each with a 95% interval.
+
+Names are stable: the gates of issue 6 and the diff reports refer to them.
+
+    seat.<i>.win_rate        share of games seat i won (a capped game's split counts as a share)
+    seat_win_spread          best seat's win rate minus the worst's (Newcombe interval)
+    mean_turns, mean_rounds  game length (rounds = turns / players)
+    draw_rate, cap_rate      games without a sole winner; games stopped by the turn cap
+    reshuffles_per_game      draw pile recycled
+    steals_per_game, preaches_per_game, counters_per_game, kills_per_game, feasts_per_game,
+    flubs_per_game, chains_per_game, mean_chain_length
+    feast.<kind>.winner_rate how often each card kind (blood, brains, vampire, zombie) was in the
+                             winner's last feast
+    rare.<card>.holder_win_rate, rare.<card>.held_rate, rare.<event>_per_game,
+    coin_flips_per_game      only when the rares are in the deck
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from boneyard.engine.stats import Metric, diff_proportions, mean_metric, proportion_metric
+
+FEAST_KINDS = ("blood", "brains", "vampire", "zombie")
+
+
+def _per_game(name: str, summaries: Sequence[dict[str, Any]], key: str) -> Metric:
+    return mean_metric(name, [float(s.get(key, 0)) for s in summaries])
+
+
+def game_metrics(summaries: list[dict[str, Any]], num_players: int) -> list[Metric]:
+    """All figures for a batch of finished games (summaries from ``FeastState.summary()``)."""
+    games = [s for s in summaries if s.get("over", True)]
+    n = len(games)
+    out: list[Metric] = []
+    if n == 0:
+        return out
+    wins = [0.0] * num_players
+    for s in games:
+        for i, r in enumerate(s["returns"][:num_players]):
+            wins[i] += r
+    for i in range(num_players):
+        out.append(proportion_metric(f"seat.{i}.win_rate", wins[i], n, group="seat", subject=str(i)))
+    hi = max(range(num_players), key=lambda i: wins[i])
+    lo = min(range(num_players), key=lambda i: wins[i])
+    d, dlo, dhi = diff_proportions(wins[hi], n, wins[lo], n)
+    out.append(Metric("seat_win_spread", d, dlo, dhi, n, "seat", None, "%"))
+    out.append(mean_metric("mean_turns", [float(s["turns"]) for s in games]))
+    out.append(mean_metric("mean_rounds", [float(s["turns"]) / num_players for s in games]))
+    out.append(proportion_metric("draw_rate", sum(1 for s in games if s.get("winner") is None), n))
+    out.append(proportion_metric("cap_rate", sum(1 for s in games if s.get("capped")), n))
+    for key in ("reshuffles", "steals", "preaches", "counters", "kills", "feasts", "flubs"):
+        out.append(_per_game(f"{key}_per_game", games, key))
+    out.append(mean_metric("chains_per_game", [float(len(s.get("chains", []))) for s in games]))
+    chains = [float(c) for s in games for c in s.get("chains", [])]
+    out.append(mean_metric("mean_chain_length", chains, unit="cards"))
+    decided = [s for s in games if s.get("winner") is not None and s.get("winner_last_feast")]
+    for kind in FEAST_KINDS:
+        hits = sum(1 for s in decided if kind in s["winner_last_feast"])
+        out.append(proportion_metric(f"feast.{kind}.winner_rate", hits, len(decided), group="card",
+                                     subject=kind))
+    rare_games = [s for s in games if s.get("rares")]
+    if rare_games:
+        out.extend(_rare_metrics(rare_games))
+    return out
+
+
+def _rare_metrics(games: list[dict[str, Any]]) -> list[Metric]:
+    out: list[Metric] = []
+    n = len(games)
+    names = sorted({name for s in games for name in s.get("rare_holders", {})})
+    for name in names:
+        held = [s for s in games if s["rare_holders"].get(name)]
+        out.append(proportion_metric(f"rare.{name}.held_rate", len(held), n, group="card", subject=name))
+        won = sum(1 for s in held if s.get("winner") in s["rare_holders"][name])
+        out.append(proportion_metric(f"rare.{name}.holder_win_rate", won, len(held), group="card",
+                                     subject=name))
+    events = sorted({k for s in games for k in s.get("rare_events", {})})
+    for key in events:
+        out.append(mean_metric(f"rare.{key}_per_game", [float(s["rare_events"].get(key, 0)) for s in games],
+                               group="card"))
+    out.append(mean_metric("coin_flips_per_game", [float(s.get("coin_flips", 0)) for s in games]))
+    return out

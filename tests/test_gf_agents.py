@@ -1,0 +1,71 @@
+"""The greedy Grave Feast player beats random play; the metrics read game summaries right."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from boneyard.engine.gf import FeastGame
+from boneyard.engine.gf.greedy import GreedyAgent
+from boneyard.engine.gf.metrics import game_metrics
+from test_gf_support import feast_set
+
+
+class RandomPlayer:
+    name = "random"
+
+    def choose(self, obs, rng):
+        return rng.choice(obs.legal_actions())
+
+
+def play(game, seats, seed):
+    rng = random.Random(seed)
+    s = game.new_initial_state(seed)
+    while not s.is_terminal():
+        p = s.current_player()
+        s.apply_action(seats[p].choose(s.observation(p), rng))
+    return s.summary()
+
+
+def test_greedy_beats_random_clearly_at_two_and_four_players():
+    greedy, rnd = GreedyAgent(), RandomPlayer()
+    for players in (2, 4):
+        game = FeastGame(feast_set(), num_players=players)
+        greedy_wins = 0.0
+        games = 40
+        for i in range(games):
+            seats = [greedy if (j + i) % 2 == 0 else rnd for j in range(players)]
+            r = play(game, seats, i)["returns"]
+            greedy_wins += sum(r[j] for j in range(players) if seats[j] is greedy)
+        assert greedy_wins / games > 0.8, (players, greedy_wins)
+
+
+def test_greedy_feeds_instead_of_discarding():
+    from boneyard.engine.gf.arrange import arrange
+
+    game = FeastGame(feast_set(), num_players=2)
+    s = arrange(game, hands=[["blood 5", "blood 9", "brains 1", "brains 5", "zombie"],
+                             ["blood 1", "blood 2", "blood 3", "brains 9", "brains 8"]],
+                families=[["blood 3 4 +vampire"], []])
+    a = GreedyAgent().choose(s.observation(0), random.Random(0))
+    assert s.action_to_string(a).endswith("to the graveyard")
+
+
+def test_metrics_from_summaries():
+    game = FeastGame(feast_set(), num_players=3)
+    g = GreedyAgent()
+    summaries = [play(game, [g, g, g], i) for i in range(20)]
+    m = {x.name: x for x in game_metrics(summaries, 3)}
+    rates = [m[f"seat.{i}.win_rate"].value for i in range(3)]
+    assert sum(rates) == pytest.approx(1.0)
+    assert m["seat_win_spread"].value == pytest.approx(max(rates) - min(rates))
+    assert m["mean_rounds"].value == pytest.approx(sum(s["turns"] for s in summaries) / 20 / 3)
+    assert m["mean_turns"].low <= m["mean_turns"].value <= m["mean_turns"].high
+    assert m["steals_per_game"].value == pytest.approx(sum(s["steals"] for s in summaries) / 20)
+    decided = [s for s in summaries if s["winner"] is not None]
+    blood = sum(1 for s in decided if "blood" in s["winner_last_feast"])
+    assert m["feast.blood.winner_rate"].value == pytest.approx(blood / len(decided))
+    assert m["feast.vampire.winner_rate"].value + m["feast.zombie.winner_rate"].value == pytest.approx(1)
+    for name in ("reshuffles_per_game", "preaches_per_game", "mean_chain_length", "cap_rate"):
+        assert name in m
+    assert not any(k.startswith("rare.") for k in m)
