@@ -75,6 +75,9 @@ def step_from_dict(data: Mapping[str, Any]) -> Step:
     if len(ops) != 1:
         raise RulesError(f"a step needs exactly one primitive, got {sorted(data)}")
     op = ops[0]
+    extra = sorted(k for k in data if k != op)
+    if extra:
+        raise RulesError(f"step '{op}': unexpected {', '.join(extra)} (put arguments under '{op}:')")
     arg = data[op]
     kwargs: dict[str, Any] = {"who": _DEFAULT_WHO.get(op, "self")}
     if isinstance(arg, Mapping):
