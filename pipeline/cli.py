@@ -20,6 +20,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "cmd_data",
     "cmd_scenario",
     "cmd_render",
+    "cmd_build",
 )
 
 

@@ -139,7 +139,10 @@ def resolve(
         runs.append(Run("main", players, dict(cfg.get("options") or {})))
     elif isinstance(runs_raw, list) and runs_raw:
         for i, r in enumerate(runs_raw):
-            if not isinstance(r, Mapping) or not isinstance(r.get("players"), int):
+            # players None (the engine's default) only comes from a saved record's settings
+            if not isinstance(r, Mapping) or not (
+                isinstance(r.get("players"), int) or ("players" in r and r["players"] is None and r.get("label"))
+            ):
                 problems.append(f"{where}.runs[{i}]: a run needs 'players: <number>'")
                 continue
             label = str(r.get("label") or f"p{r['players']}")

@@ -1,0 +1,205 @@
+"""``boneyard build``: nothing goes to print untested.
+
+validate -> playtest -> gates -> render. The playtest record (``output/<set>/playtest.json``)
+vouches for one content hash (cards + rules switches) under one set of playtest settings; the
+balance report is written whether the gates pass or not (a failing build is when a designer needs
+it most), but cards are rendered only when every gate passes, or with ``--force`` under a
+"FAILED PLAYTEST" watermark. ``boneyard render`` asks :func:`render_permission` the same question.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from boneyard.engine.cards import CardSet
+from boneyard.pipeline.gates import GateResult
+from boneyard.pipeline.playtest import Progress, config_hash, default_jobs, playtest
+from boneyard.pipeline.playtest_config import PlaytestConfig, resolve
+from boneyard.pipeline.report import write_atomic, write_reports
+
+from boneyard import __version__
+from boneyard.errors import GateError
+from boneyard.paths import OUTPUT
+
+NOT_PLAYTESTED = "NOT PLAYTESTED"
+FAILED_PLAYTEST = "FAILED PLAYTEST"
+RECORD_NAME = "playtest.json"
+
+
+def out_dir_for(card_set: CardSet, out: str | Path | None = None) -> Path:
+    return Path(out or OUTPUT) / card_set.slug
+
+
+def read_record(path: Path) -> dict[str, Any] | None:
+    """A saved playtest record, or None when there is none (or it is unreadable)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) and "content_hash" in data else None
+
+
+def footer_note(record: Mapping[str, Any]) -> str:
+    """What every printed page says about its playtest."""
+    if record.get("passed"):
+        return f"playtested: {record['games']} games, gates passed"
+    bad = record.get("gates_total", 0) - record.get("gates_passed", 0)
+    return f"{FAILED_PLAYTEST}: {bad} of {record.get('gates_total', 0)} gates failed ({record['games']} games)"
+
+
+def render_permission(card_set: CardSet, out: str | Path | None = None,
+                      force: bool = False) -> tuple[str, str | None]:
+    """(footer note, watermark or None) for rendering ``card_set`` now.
+
+    Raises GateError unless ``output/<set>/playtest.json`` passed on exactly this content hash;
+    with ``force`` the render goes ahead under a watermark instead.
+    """
+    path = out_dir_for(card_set, out) / RECORD_NAME
+    record = read_record(path)
+    if record is not None and record.get("content_hash") == card_set.content_hash:
+        if record.get("passed"):
+            return footer_note(record), None
+        if force:
+            return footer_note(record), FAILED_PLAYTEST
+        raise GateError(
+            f"{path}: the playtest of '{card_set.name}' (content {card_set.content_hash}) failed its "
+            "gates; fix the cards and run `boneyard build`, or render anyway with --force "
+            f"(every page and image is then marked {FAILED_PLAYTEST})"
+        )
+    if force:
+        return f"{NOT_PLAYTESTED} (content {card_set.content_hash})", NOT_PLAYTESTED
+    why = ("there is no playtest record" if record is None else
+           f"the playtest record is for content {record.get('content_hash')}, the cards are now {card_set.content_hash}")
+    raise GateError(
+        f"{path}: refusing to render '{card_set.name}': {why} (run `boneyard build {card_set.slug}` "
+        f"to playtest it first, or render anyway with --force, marked {NOT_PLAYTESTED})"
+    )
+
+
+@dataclass
+class BuildOutcome:
+    """What one set's build did, for the CLI to print."""
+
+    card_set: CardSet
+    record: dict[str, Any]
+    out_dir: Path
+    rendered: list[Path] = field(default_factory=list)
+    reused: bool = False
+    watermark: str | None = None
+
+    @property
+    def passed(self) -> bool:
+        return bool(self.record.get("passed"))
+
+    def failed_gates(self) -> list[GateResult]:
+        return [r for r in (GateResult.from_json(g) for g in self.record["gates"]) if r.failed]
+
+
+def config_for(card_set: CardSet, *, fast: bool = False, precision: float | None = None,
+               seed: int | None = None, games: int | None = None, jobs: int | None = None,
+               agents: str | None = None) -> PlaytestConfig:
+    """The playtest settings of ``card_set`` (profile ``fast`` with ``fast``), plus overrides."""
+    overrides: dict[str, Any] = {"precision": precision, "seed": seed, "games": games, "agents": agents}
+    overrides["jobs"] = jobs or default_jobs()
+    return resolve(card_set.playtest, default_players=None, profile="fast" if fast else "default",
+                   overrides=overrides, where=f"{card_set.root or card_set.slug}/game.yaml: playtest")
+
+
+def _reusable(record: Mapping[str, Any] | None, card_set: CardSet, cfg: PlaytestConfig) -> bool:
+    return (
+        record is not None
+        and record.get("content_hash") == card_set.content_hash
+        and record.get("config_hash") == config_hash(cfg)
+        and record.get("tool") == f"boneyard {__version__}"
+    )
+
+
+def write_record(record: Mapping[str, Any], out_dir: Path) -> Path:
+    path = out_dir / RECORD_NAME
+    write_atomic(path, json.dumps(_finite(record), indent=1, sort_keys=False) + "\n")
+    return path
+
+
+def _finite(value: Any) -> Any:
+    """NaN is not JSON: store unmeasured figures as null."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, Mapping):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(v) for v in value]
+    return value
+
+
+def _nan_back(record: dict[str, Any]) -> dict[str, Any]:
+    """Undo :func:`_finite` for metric values read back from a record."""
+    def fix(m: dict[str, Any]) -> dict[str, Any]:
+        return {k: (math.nan if k in ("value", "low", "high") and v is None else v) for k, v in m.items()}
+
+    for run in record.get("runs", []):
+        run["metrics"] = [fix(m) for m in run.get("metrics", [])]
+        run["strength"] = [fix(m) for m in run.get("strength", [])]
+    for g in record.get("gates", []):
+        if g.get("metric"):
+            g["metric"] = fix(g["metric"])
+    return record
+
+
+def load_record(path: Path) -> dict[str, Any] | None:
+    rec = read_record(path)
+    return None if rec is None else _nan_back(rec)
+
+
+Renderer = Callable[[CardSet, Path, str, str | None], list[Path]]
+
+
+def default_renderer(card_set: CardSet, out_dir: Path, note: str, watermark: str | None) -> list[Path]:
+    """Render through H-render's pipeline with the playtest note in every footer."""
+    from boneyard.pipeline.render import render_set
+
+    return list(render_set(card_set, out_dir, footer_note=note, watermark=watermark))
+
+
+def build_set(
+    card_set: CardSet,
+    *,
+    out: str | Path | None = None,
+    force: bool = False,
+    fast: bool = False,
+    precision: float | None = None,
+    seed: int | None = None,
+    jobs: int | None = None,
+    agents: str | None = None,
+    fresh: bool = False,
+    render: bool = True,
+    renderer: Renderer | None = None,
+    progress: Progress | None = None,
+) -> BuildOutcome:
+    """Playtest ``card_set`` (reusing a record made on the same content and settings unless
+    ``fresh``), write the record and the reports, render if the gates pass (or ``force``)."""
+    cfg = config_for(card_set, fast=fast, precision=precision, seed=seed, jobs=jobs, agents=agents)
+    out_dir = out_dir_for(card_set, out)
+    old = load_record(out_dir / RECORD_NAME)
+    if not fresh and old is not None and _reusable(old, card_set, cfg):
+        record, reused = old, True
+    else:
+        record, reused = playtest(card_set, cfg, progress), False
+        write_record(record, out_dir)
+        record = load_record(out_dir / RECORD_NAME) or record
+    write_reports(record, out_dir)
+    outcome = BuildOutcome(card_set, record, out_dir, reused=reused)
+    if not render:
+        return outcome
+    if outcome.passed or force:
+        outcome.watermark = None if outcome.passed else FAILED_PLAYTEST
+        outcome.rendered = (renderer or default_renderer)(card_set, out_dir, footer_note(record), outcome.watermark)
+    return outcome
+
+
+def build_many(sets: Sequence[CardSet], **kwargs: Any) -> list[BuildOutcome]:
+    return [build_set(cs, **kwargs) for cs in sets]

@@ -1,0 +1,121 @@
+"""``boneyard build`` and ``boneyard diff``: the commands that gate printing on a playtest."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import click
+from boneyard.pipeline.build import BuildOutcome, build_set
+from boneyard.pipeline.gates import FLAG, GateResult
+from boneyard.pipeline.report import show
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from boneyard.errors import GateError
+from boneyard.paths import bundled_sets
+
+
+def _console() -> Console:
+    return Console(stderr=False, highlight=False, soft_wrap=False, width=max(100, Console().width))
+
+
+def failed_table(outcome: BuildOutcome) -> Table:
+    """The failed gates: metric, value with its 95% interval, bound, and why the gate exists."""
+    table = Table(title=f"{outcome.card_set.name}: failed gates", title_style="bold red", show_lines=False)
+    for col in ("run", "metric", "value [95% interval]", "bound", "why"):
+        table.add_column(col, overflow="fold")
+    for r in outcome.failed_gates():
+        table.add_row(*_row(r))
+    return table
+
+
+def _row(r: GateResult) -> tuple[str, str, str, str, str]:
+    if r.metric is None:
+        return r.run, r.gate.metric, "no metric of that name (misspelt?)", _bound(r), r.gate.why
+    return r.run, r.metric.name, show(r.metric), _bound(r), r.gate.why
+
+
+def _bound(r: GateResult) -> str:
+    from boneyard.pipeline.report import _bound as bound
+
+    return bound(r)
+
+
+def _progress(console: Console) -> Progress:
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                    TimeElapsedColumn(), console=console, transient=True,
+                    disable=not console.is_terminal)
+
+
+@click.command("build")
+@click.argument("sets", nargs=-1)
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Output folder (default: output/); each set goes to <out>/<set>/.")
+@click.option("--force", is_flag=True, help="Render even if the gates fail, marked FAILED PLAYTEST.")
+@click.option("--fast", is_flag=True, help="The set's fast playtest profile (CI): fewer games, same gates.")
+@click.option("--precision", type=click.FloatRange(0.001, 1.0), default=None,
+              help="Simulate until every gated interval is at most this wide (e.g. 0.02), up to the cap.")
+@click.option("--seed", type=click.IntRange(0), default=None, help="Override the playtest seed.")
+@click.option("--jobs", type=click.IntRange(1, 64), default=None, help="Worker processes (default: cores, at most 4).")
+@click.option("--agents", default=None, metavar="SPEC",
+              help="Override the playtest agent for every seat (greedy, random, mcts:N).")
+@click.option("--fresh", is_flag=True, help="Playtest again even if a record for this content and these settings exists.")
+@click.option("--no-render", is_flag=True, help="Playtest, gate and report only.")
+def build_cmd(sets: tuple[str, ...], out: Path | None, force: bool, fast: bool, precision: float | None,
+              seed: int | None, jobs: int | None, agents: str | None, fresh: bool, no_render: bool) -> None:
+    """Validate, playtest, gate and render SETS (default: every bundled set).
+
+    Nothing is rendered when a gate fails: the failed gates are listed and the exit code is 1.
+    The playtest record and the balance report (report.html, report.md) are written either way.
+    """
+    from boneyard.pipeline.load import load_set
+
+    console = _console()
+    names = list(sets) or bundled_sets()
+    card_sets = [load_set(n) for n in names]  # validate everything before simulating anything
+    failures = []
+    for cs in card_sets:
+        started = time.perf_counter()
+        with _progress(console) as bar:
+            tasks: dict[str, int] = {}
+
+            def tick(stage: str, done: int, total: int, cs_name: str = cs.name,
+                     bar: Progress = bar, tasks: dict[str, int] = tasks) -> None:
+                if stage not in tasks:
+                    tasks[stage] = bar.add_task(f"{cs_name}: {stage}", total=total)
+                bar.update(tasks[stage], completed=done, total=total)
+
+            outcome = build_set(cs, out=out, force=force, fast=fast, precision=precision, seed=seed,
+                                jobs=jobs, agents=agents, fresh=fresh, render=not no_render,
+                                progress=tick)
+        rec = outcome.record
+        took = time.perf_counter() - started
+        how = "reused record" if outcome.reused else f"{rec['games']} games"
+        flags = sum(1 for g in rec["gates"] if g["status"] == FLAG)
+        status = "[green]passed[/]" if outcome.passed else "[bold red]FAILED[/]"
+        console.print(
+            f"{cs.name}: playtest {status} ({how}, {rec['gates_passed']}/{rec['gates_total']} gates"
+            + (f", {flags} flagged" if flags else "") + f", content {cs.content_hash}) in {took:.1f} s"
+        )
+        console.print(f"  report: {outcome.out_dir / 'report.html'}")
+        if not outcome.passed:
+            console.print(failed_table(outcome))
+            failures.append(cs.name)
+        if outcome.rendered:
+            mark = f" marked {outcome.watermark}" if outcome.watermark else ""
+            console.print(f"  rendered {len(outcome.rendered)} files{mark} to {outcome.out_dir}")
+        elif not outcome.passed and not no_render:
+            console.print("  nothing rendered (use --force to render marked FAILED PLAYTEST)")
+    if failures:
+        sys.stdout.flush()
+        raise GateError(f"playtest gates failed for: {', '.join(failures)}")
+
+
+def register(group: click.Group) -> None:
+    group.add_command(build_cmd)
+    from boneyard.pipeline.diff import diff_cmd
+
+    group.add_command(diff_cmd)

@@ -1,0 +1,215 @@
+"""``boneyard diff SET --against REF``: what a change to the cards did to the balance.
+
+REF is a git revision (the set's files at that revision are checked out into a temporary folder
+and loaded like any set) or a saved ``playtest.json``. Both versions are playtested with the same
+settings and seed, so game ``i`` is dealt from the same seed on both sides and every agent draws
+from the same stream (common random numbers): what differs is what the change caused. A metric
+has *moved* when the interval of its change excludes zero; moves are listed largest first, in
+units of their own uncertainty, in words a designer reads: "Anger: win-rate change +3% -> +11%".
+"""
+
+from __future__ import annotations
+
+import math
+import subprocess
+import tempfile
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import click
+from boneyard.engine.cards import CardSet
+from boneyard.engine.stats import Metric
+from boneyard.pipeline.build import _nan_back, config_for, read_record
+from boneyard.pipeline.playtest import default_jobs, playtest
+from boneyard.pipeline.playtest_config import PlaytestConfig, resolve
+
+from boneyard.errors import BoneyardError
+
+KIND_WORDS = {
+    "sub_delta": "win-rate change vs stand-in",
+    "win_delta": "win-rate delta (played vs not)",
+    "play_rate": "play rate",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One metric in both versions and the change between them."""
+
+    run: str
+    name: str
+    before: Metric
+    after: Metric
+    change: float
+    low: float
+    high: float
+
+    @property
+    def moved(self) -> bool:
+        return self.low > 0 or self.high < 0
+
+    @property
+    def strength(self) -> float:
+        """The change in units of its own half-width (how sure and how big at once)."""
+        half = (self.high - self.low) / 2
+        return abs(self.change) / half if half > 0 else math.inf
+
+
+def compare(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[Move]:
+    """Every metric present in both records, with the interval of its change.
+
+    The interval of the change treats the two runs as independent (half-widths add in
+    quadrature). Common random numbers make the runs positively correlated, so the true interval
+    is narrower: a change listed as moved has certainly moved.
+    """
+    moves = []
+    old_runs = {r["label"]: r for r in before["runs"]}
+    for run in after["runs"]:
+        old = old_runs.get(run["label"])
+        if old is None:
+            continue
+        olds = {m["name"]: Metric.from_json(m) for m in old["metrics"] + old.get("strength", [])}
+        for raw in run["metrics"] + run.get("strength", []):
+            new = Metric.from_json(raw)
+            prev = olds.get(new.name)
+            if prev is None or any(math.isnan(v) for v in (new.value, prev.value, new.width, prev.width)):
+                continue
+            d = new.value - prev.value
+            half = math.hypot((new.high - new.low) / 2, (prev.high - prev.low) / 2)
+            moves.append(Move(run["label"], new.name, prev, new, d, d - half, d + half))
+    return moves
+
+
+def moved(moves: Sequence[Move]) -> list[Move]:
+    return sorted((m for m in moves if m.moved), key=lambda m: (-m.strength, m.name))
+
+
+def describe(move: Move, names: Mapping[str, str]) -> str:
+    """'Anger: win-rate change vs stand-in +3.0% -> +11.0%'."""
+    from boneyard.pipeline.report import show
+
+    def val(m: Metric) -> str:
+        return show(m).split(" [")[0]
+
+    name = move.name
+    if name.startswith("card.") and name.count(".") >= 2:
+        cid, kind = name[5:].rsplit(".", 1)
+        label = f"{names.get(cid, cid)}: {KIND_WORDS.get(kind, kind)}"
+    else:
+        label = name
+    where = "" if move.run == "main" else f" [{move.run}]"
+    return f"{label}{where} {val(move.before)} -> {val(move.after)}"
+
+
+# --- the other version -----------------------------------------------------------------------
+
+
+def _git(args: Sequence[str], cwd: Path) -> bytes:
+    try:
+        done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, check=False, timeout=60)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise BoneyardError(f"git {' '.join(args)}: {exc}") from None
+    if done.returncode != 0:
+        msg = done.stderr.decode(errors="replace").strip().splitlines()
+        raise BoneyardError(f"git {' '.join(args)}: {msg[-1] if msg else 'failed'}")
+    return done.stdout
+
+
+def set_at_revision(card_set: CardSet, ref: str, into: Path) -> Path:
+    """Write the set's folder as it was at git revision ``ref`` under ``into``; its path."""
+    root = Path(card_set.root)
+    top = Path(_git(["rev-parse", "--show-toplevel"], root).decode().strip())
+    rel = root.resolve().relative_to(top.resolve()).as_posix()
+    try:
+        _git(["rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}"], top)
+    except BoneyardError:
+        raise BoneyardError(f"--against {ref}: not a git revision nor a playtest.json file") from None
+    names = _git(["ls-tree", "-r", "--name-only", ref, "--", rel], top).decode().splitlines()
+    if not names:
+        raise BoneyardError(f"--against {ref}: the set folder {rel}/ does not exist at that revision")
+    dest = into / root.name
+    for name in names:
+        target = dest / Path(name).relative_to(rel)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(_git(["show", f"{ref}:{name}"], top))
+    return dest
+
+
+def config_from_record(record: Mapping[str, Any], jobs: int) -> PlaytestConfig:
+    """The settings a saved record was made with (so the new run uses the same seeds)."""
+    cfg = dict(record["config"])
+    profile = cfg.pop("profile", "default")
+    cfg.pop("precision", None)
+    cfg["jobs"] = jobs
+    resolved = resolve(cfg, default_players=None, where="playtest.json: config")
+    from dataclasses import replace
+
+    return replace(resolved, profile=profile)
+
+
+def diff(card_set: CardSet, against: str, *, fast: bool = False, jobs: int | None = None,
+         games: int | None = None) -> tuple[dict[str, Any], dict[str, Any], list[Move]]:
+    """(before record, after record, every compared metric)."""
+    jobs = jobs or default_jobs()
+    path = Path(against)
+    if path.suffix == ".json" and path.is_file():
+        before = read_record(path)
+        if before is None or "config" not in before:
+            raise BoneyardError(f"{path}: not a playtest record (made by `boneyard build`)")
+        before = _nan_back(before)
+        cfg = config_from_record(before, jobs)
+        if games:
+            from dataclasses import replace
+
+            cfg = replace(cfg, games=games)
+        after = playtest(card_set, cfg)
+    else:
+        from boneyard.pipeline.load import load_set
+
+        cfg = config_for(card_set, fast=fast, jobs=jobs, games=games)
+        with tempfile.TemporaryDirectory(prefix="boneyard-diff-") as tmp:
+            old_set = load_set(set_at_revision(card_set, against, Path(tmp)))
+            before = playtest(old_set, cfg)
+        after = playtest(card_set, cfg)
+    import json
+
+    from boneyard.pipeline.build import _finite
+
+    before = _nan_back(json.loads(json.dumps(_finite(before))))
+    after = _nan_back(json.loads(json.dumps(_finite(after))))
+    return before, after, compare(before, after)
+
+
+@click.command("diff")
+@click.argument("set_name", metavar="SET")
+@click.option("--against", "against", required=True, metavar="REF",
+              help="A git revision of the card files (HEAD~1, a tag...) or a saved playtest.json.")
+@click.option("--fast", is_flag=True, help="Use the set's fast playtest profile.")
+@click.option("--games", type=click.IntRange(1), default=None, help="Games per version (overrides the profile).")
+@click.option("--jobs", type=click.IntRange(1, 64), default=None, help="Worker processes.")
+@click.option("--all", "show_all", is_flag=True, help="Also list the metrics that did not move.")
+def diff_cmd(set_name: str, against: str, fast: bool, games: int | None, jobs: int | None, show_all: bool) -> None:
+    """Playtest SET and the version REF on the same deals and seeds; list what moved."""
+    from boneyard.pipeline.load import load_set
+
+    card_set = load_set(set_name)
+    before, after, moves = diff(card_set, against, fast=fast, jobs=jobs, games=games)
+    names = {c.id: c.name for c in card_set.characters}
+    click.echo(f"{card_set.name}: {against} (content {before['content_hash']}) -> working copy "
+               f"(content {after['content_hash']}), {after['games']} games each, seed {after['seed']}")
+    for label, rec in (("before", before), ("after", after)):
+        click.echo(f"  gates {label}: {rec['gates_passed']}/{rec['gates_total']} passed")
+    shown = moved(moves)
+    if not shown:
+        click.echo("No metric moved beyond its interval.")
+    else:
+        click.echo(f"{len(shown)} metrics moved beyond their intervals (most moved first):")
+        for m in shown:
+            click.echo(f"  {describe(m, names)}")
+    if show_all:
+        rest = [m for m in moves if not m.moved]
+        click.echo(f"{len(rest)} metrics did not move:")
+        for m in rest:
+            click.echo(f"  {describe(m, names)}")

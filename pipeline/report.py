@@ -1,0 +1,381 @@
+"""The balance report: what a designer reads after a build, broken things first.
+
+Made from the playtest record alone (``output/<set>/playtest.json``), so a saved record can be
+re-reported without simulating. ``report.html`` is self-contained (charts are inline SVG drawn by
+matplotlib, no scripts, no network); ``report.md`` carries the same tables for a terminal or a
+pull request. Order: verdict, failed and flagged gates, agent strength, card chart, game-level
+figures, distributions, every gate.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import math
+import os
+import tempfile
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from boneyard.engine.stats import Metric
+from boneyard.pipeline.gates import FAIL, FLAG, MISSING, GateResult, fmt_metric, fmt_value
+
+GAME_LEVEL = (
+    ("first_priority_win_rate", "Win rate of the player holding priority first"),
+    ("first_player_win_rate", "Win rate of the first player"),
+    ("seat_win_spread", "Seat balance: best minus worst seat win rate"),
+    ("draw_rate", "Draw rate"),
+    ("mean_rounds", "Game length (rounds)"),
+    ("turns_mean", "Game length (turns)"),
+    ("reshuffles_per_game", "Reshuffles per game"),
+    ("lead_changes_mean", "Lead changes per game"),
+    ("decided_turn_mean", "Turn after which the winner led for good"),
+    ("decided_round_mean", "Round after which the winner led for good"),
+    ("score_margin", "Winning margin (points)"),
+)
+
+
+def _metrics(run: Mapping[str, Any]) -> list[Metric]:
+    return [Metric.from_json(m) for m in run["metrics"]]
+
+
+def _results(record: Mapping[str, Any]) -> list[GateResult]:
+    return [GateResult.from_json(g) for g in record["gates"]]
+
+
+def _signed(m: Metric) -> bool:
+    return "delta" in m.name
+
+
+def show(m: Metric) -> str:
+    if _signed(m) and m.unit == "%":
+        def s(v: float) -> str:
+            return "n/a" if math.isnan(v) else f"{v * 100:+.1f}%"
+        return f"{s(m.value)} [{s(m.low)} .. {s(m.high)}]"
+    return fmt_metric(m)
+
+
+def _bound(r: GateResult) -> str:
+    unit = r.metric.unit if r.metric else ""
+    return r.gate.bound_text(unit if unit != "%" else "pp" if "delta" in r.gate.metric else "%")
+
+
+def _card_rows(metrics: Sequence[Metric]) -> dict[str, dict[str, Metric]]:
+    rows: dict[str, dict[str, Metric]] = {}
+    for m in metrics:
+        if m.name.startswith("card.") and m.name.count(".") >= 2:
+            cid, kind = m.name[5:].rsplit(".", 1)
+            rows.setdefault(cid, {})[kind] = m
+    return rows
+
+
+# --- charts ----------------------------------------------------------------------------------
+
+
+def _svg(fig: Any) -> str:
+    buf = io.StringIO()
+    fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None})
+    import matplotlib.pyplot as plt
+
+    plt.close(fig)
+    text = buf.getvalue()
+    return text[text.index("<svg"):]
+
+
+def _plt() -> Any:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    matplotlib.rcParams["svg.hashsalt"] = "boneyard"  # stable ids: identical reports diff clean
+    matplotlib.rcParams["svg.fonttype"] = "none"  # text stays text (small, searchable)
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def card_chart(rows: Mapping[str, Mapping[str, Metric]], bad: set[str]) -> str | None:
+    """Per-character win-rate deltas with their 95% intervals, most extreme on top."""
+    kinds = [k for k in ("sub_delta", "win_delta") if any(k in r for r in rows.values())]
+    if not kinds:
+        return None
+    key = kinds[0]
+    items = [(cid, r) for cid, r in rows.items() if key in r and not math.isnan(r[key].value)]
+    items.sort(key=lambda it: it[1][key].value)
+    if not items:
+        return None
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(7.5, 0.26 * len(items) + 1.4))
+    ys = range(len(items))
+    offsets = {"sub_delta": 0.15, "win_delta": -0.15} if len(kinds) == 2 else {key: 0.0}
+    labels = {"sub_delta": "paired substitution (vs stand-in)", "win_delta": "played vs not played"}
+    colours = {"sub_delta": "#1f4e79", "win_delta": "#9a9a9a"}
+    for kind in kinds:
+        xs, lo, hi, yy = [], [], [], []
+        for y, (_cid, r) in zip(ys, items, strict=True):
+            m = r.get(kind)
+            if m is None or math.isnan(m.value):
+                continue
+            xs.append(m.value * 100)
+            lo.append((m.value - m.low) * 100)
+            hi.append((m.high - m.value) * 100)
+            yy.append(y + offsets[kind])
+        ax.errorbar(xs, yy, xerr=[lo, hi], fmt="o", ms=3.5, capsize=2, color=colours[kind],
+                    label=labels[kind], lw=1)
+    ax.axvline(0, color="black", lw=0.8)
+    ax.set_yticks(list(ys))
+    ax.set_yticklabels([cid for cid, _ in items], fontsize=8)
+    for tick, (cid, _) in zip(ax.get_yticklabels(), items, strict=True):
+        if cid in bad:
+            tick.set_color("#c00000")
+            tick.set_fontweight("bold")
+    ax.set_xlabel("change in the win rate of the player who plays it (percentage points, 95% interval)")
+    ax.legend(loc="lower right", fontsize=8)
+    ax.grid(axis="x", alpha=0.3)
+    return _svg(fig)
+
+
+def play_rate_chart(rows: Mapping[str, Mapping[str, Metric]], bad: set[str]) -> str | None:
+    items = [(cid, r["play_rate"]) for cid, r in rows.items() if "play_rate" in r]
+    if not items:
+        return None
+    items.sort(key=lambda it: it[1].value)
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(7.5, 0.22 * len(items) + 1.2))
+    vals = [m.value * 100 for _, m in items]
+    err = [[(m.value - m.low) * 100 for _, m in items], [(m.high - m.value) * 100 for _, m in items]]
+    ax.barh(range(len(items)), vals, xerr=err, color=["#c00000" if c in bad else "#6d8fb3" for c, _ in items],
+            capsize=2, error_kw={"lw": 0.8})
+    ax.set_yticks(range(len(items)))
+    ax.set_yticklabels([c for c, _ in items], fontsize=8)
+    ax.set_xlabel("play rate (%, 95% interval)")
+    ax.grid(axis="x", alpha=0.3)
+    return _svg(fig)
+
+
+def histogram_chart(dist: Mapping[str, Any], band: tuple[float | None, float | None] | None = None) -> str | None:
+    """Score and game-length distributions side by side."""
+    panels = []
+    if "winner_score" in dist:
+        panels.append(("scores", [("winner", dist["winner_score"]), ("others", dist["other_scores"])]))
+    if "length" in dist:
+        panels.append((f"game length ({dist['length']['unit']})", [("games", dist["length"]["counts"])]))
+    if not panels:
+        return None
+    plt = _plt()
+    fig, axes = plt.subplots(1, len(panels), figsize=(4.2 * len(panels), 2.8))
+    axes = axes if len(panels) > 1 else [axes]
+    for ax, (title, series) in zip(axes, panels, strict=True):
+        for label, counts in series:
+            xs = [float(k) for k in counts]
+            total = sum(counts.values()) or 1
+            ax.bar(xs, [v / total * 100 for v in counts.values()], alpha=0.6, label=label, width=0.8)
+        if title.startswith("game length") and band:
+            lo, hi = band
+            ax.axvspan(lo if lo is not None else min(xs), hi if hi is not None else max(xs),
+                       color="#2e8b57", alpha=0.12, label="target band")
+        ax.set_title(title, fontsize=9)
+        ax.set_ylabel("% of games", fontsize=8)
+        ax.legend(fontsize=7)
+    return _svg(fig)
+
+
+# --- the report ------------------------------------------------------------------------------
+
+
+def _length_band(record: Mapping[str, Any], label: str) -> tuple[float | None, float | None] | None:
+    for g in record["gates"]:
+        gate = g["gate"]
+        if gate["metric"] in ("mean_rounds", "turns_mean") and gate.get("run") in (None, label):
+            return gate.get("min"), gate.get("max")
+    return None
+
+
+def verdict(record: Mapping[str, Any]) -> str:
+    if record["passed"]:
+        return f"PASSED: {record['gates_passed']}/{record['gates_total']} gates, {record['games']} games"
+    bad = sum(1 for r in _results(record) if r.failed)
+    return f"FAILED: {bad} of {record['gates_total']} gates failed ({record['games']} games)"
+
+
+def _gate_line(r: GateResult) -> tuple[str, str, str, str, str, str]:
+    metric = r.metric.name if r.metric else r.gate.metric
+    value = show(r.metric) if r.metric else "no such metric"
+    return (r.status.upper(), r.run, metric, value, _bound(r), r.gate.why)
+
+
+def _ordered(results: Sequence[GateResult]) -> list[GateResult]:
+    rank = {FAIL: 0, MISSING: 0, FLAG: 1}
+    return sorted(results, key=lambda r: rank.get(r.status, 2))
+
+
+def build_markdown(record: Mapping[str, Any]) -> str:
+    results = _ordered(_results(record))
+    out = [f"# Balance report: {record['name']}", ""]
+    out.append(f"**{verdict(record)}** -- content {record['content_hash']}, seed {record['seed']}, "
+               f"agents {record['agents']}, profile {record['profile']}, {record['tool']}")
+    out.append("")
+    worst = [r for r in results if r.status in (FAIL, MISSING, FLAG)]
+    out.append("## Broken or suspicious (failed gates, then flagged)")
+    out.append("")
+    if worst:
+        out += _md_table(("status", "run", "metric", "value [95% interval]", "bound", "why"), [_gate_line(r) for r in worst])
+    else:
+        out.append("Nothing: every gate passed with its point value inside the bound.")
+    out.append("")
+    for run in record["runs"]:
+        metrics = _metrics(run)
+        out.append(f"## Run {run['label']}: {run['players']} players, {run['games']} games"
+                   + (f", options {run['options']}" if run["options"] else ""))
+        out.append("")
+        out.append("### Agent strength")
+        out.append("")
+        strength = [Metric.from_json(m) for m in run["strength"]]
+        rows = [(m.subject or m.name, show(m), f"{run['fair_share'] * 100:.0f}%") for m in strength]
+        if rows:
+            out += _md_table(("agent", "win rate [95%]", "fair share"), rows)
+        for note in run.get("strength_notes", []):
+            out.append(f"- {note}")
+        out.append("")
+        out.append("### Game level")
+        out.append("")
+        names = dict(GAME_LEVEL)
+        by = {m.name: m for m in metrics}
+        rows = [(names[n], show(by[n])) for n, _ in GAME_LEVEL if n in by]
+        rows += [(m.name, show(m)) for m in metrics if m.group == "seat" and m.name.endswith("win_rate")]
+        out += _md_table(("figure", "value [95% interval]"), rows)
+        out.append("")
+        cards = _card_rows(metrics)
+        if cards:
+            out.append("### Cards (most extreme substitution effect first)")
+            out.append("")
+            cols = [k for k in ("sub_delta", "win_delta", "play_rate") if any(k in r for r in cards.values())]
+            extra = sorted({k for r in cards.values() for k in r} - set(cols))
+            cols += extra
+
+            rows = [(cid, *[show(r[c]) if c in r else "" for c in cols])
+                    for cid, r in sorted(cards.items(), key=lambda it, k=cols[0]: _extremeness(it[1].get(k)))]
+            out += _md_table(("card", *cols), rows)
+            out.append("")
+    out.append("## Every gate")
+    out.append("")
+    out += _md_table(("status", "run", "metric", "value [95% interval]", "bound", "why"), [_gate_line(r) for r in results])
+    out.append("")
+    return "\n".join(out)
+
+
+def _extremeness(m: Metric | None) -> float:
+    return -abs(m.value) if m is not None and not math.isnan(m.value) else 0.0
+
+
+def _md_table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+    def cell(v: Any) -> str:
+        return str(v).replace("|", "\\|")
+
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in rows]
+    return lines
+
+
+CSS = """
+body{font-family:system-ui,-apple-system,Segoe UI,sans-serif;max-width:1050px;margin:2em auto;color:#222;padding:0 1em}
+h1{margin-bottom:.2em} .meta{color:#666;font-size:.9em}
+.verdict{font-size:1.4em;font-weight:bold;padding:.5em .8em;border-radius:6px;margin:1em 0}
+.pass{background:#e3f4e8;color:#1d6b35} .fail{background:#fbe3e3;color:#a00}
+table{border-collapse:collapse;margin:.6em 0;font-size:.9em} td,th{border:1px solid #ddd;padding:3px 8px;text-align:left}
+th{background:#f4f4f4} tr.FAIL td,tr.MISSING td{background:#fde8e8} tr.FLAG td{background:#fff6dc}
+.chart svg{max-width:100%;height:auto}
+"""
+
+
+def build_html(record: Mapping[str, Any]) -> str:
+    results = _ordered(_results(record))
+    esc = html.escape
+    bad_cards = {r.metric.subject for r in results if r.metric and r.metric.subject and r.status in (FAIL, FLAG)}
+    parts = [
+        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
+        f"<title>Balance report: {esc(record['name'])}</title><style>{CSS}</style></head><body>",
+        f"<h1>Balance report: {esc(record['name'])}</h1>",
+        f"<div class='meta'>content {esc(record['content_hash'])} &middot; seed {record['seed']} &middot; "
+        f"agents {esc(str(record['agents']))} &middot; profile {esc(record['profile'])} &middot; "
+        f"{esc(record['tool'])} &middot; {record['seconds']} s</div>",
+        f"<div class='verdict {'pass' if record['passed'] else 'fail'}'>{esc(verdict(record))}</div>",
+        "<h2>Broken or suspicious</h2>",
+    ]
+    worst = [r for r in results if r.status in (FAIL, MISSING, FLAG)]
+    head = ("status", "run", "metric", "value [95% interval]", "bound", "why")
+    if worst:
+        parts.append(_html_table(head, [_gate_line(r) for r in worst], classes=[r.status.upper() for r in worst]))
+    else:
+        parts.append("<p>Nothing: every gate passed with its point value inside the bound.</p>")
+    for run in record["runs"]:
+        metrics = _metrics(run)
+        parts.append(f"<h2>Run {esc(run['label'])}: {run['players']} players, {run['games']} games"
+                     + (f", options {esc(str(run['options']))}" if run["options"] else "") + "</h2>")
+        strength = [Metric.from_json(m) for m in run["strength"]]
+        parts.append("<h3>Agent strength</h3>")
+        if strength:
+            parts.append(_html_table(("agent", "win rate [95%]", "fair share"),
+                                     [(m.subject or m.name, show(m), f"{run['fair_share'] * 100:.0f}%") for m in strength]))
+        parts += [f"<p>{esc(n)}</p>" for n in run.get("strength_notes", [])]
+        cards = _card_rows(metrics)
+        chart = card_chart(cards, bad_cards)
+        if chart:
+            parts.append("<h3>Cards: win-rate change of the player who plays it</h3>")
+            parts.append(f"<div class='chart'>{chart}</div>")
+        pr = play_rate_chart(cards, bad_cards)
+        if pr:
+            parts.append("<h3>Play rates</h3>")
+            parts.append(f"<div class='chart'>{pr}</div>")
+        by = {m.name: m for m in metrics}
+        names = dict(GAME_LEVEL)
+        rows = [(names[n], show(by[n])) for n, _ in GAME_LEVEL if n in by]
+        rows += [(m.name, show(m)) for m in metrics if m.group == "seat" and m.name.endswith("win_rate")]
+        parts.append("<h3>Game level</h3>")
+        parts.append(_html_table(("figure", "value [95% interval]"), rows))
+        hist = histogram_chart(run.get("distributions", {}), _length_band(record, run["label"]))
+        if hist:
+            parts.append("<h3>Scores and game lengths</h3>")
+            parts.append(f"<div class='chart'>{hist}</div>")
+        other = [m for m in metrics if not m.name.startswith("card.") and m.name not in names]
+        parts.append("<details><summary>All other metrics</summary>")
+        parts.append(_html_table(("metric", "value [95% interval]", "n"), [(m.name, show(m), str(m.n)) for m in other]))
+        parts.append("</details>")
+    parts.append("<h2>Every gate</h2>")
+    parts.append(_html_table(head, [_gate_line(r) for r in results], classes=[r.status.upper() for r in results]))
+    parts.append("</body></html>")
+    return "\n".join(parts)
+
+
+def _html_table(head: Sequence[str], rows: Sequence[Sequence[str]], classes: Sequence[str] | None = None) -> str:
+    esc = html.escape
+    out = ["<table><tr>" + "".join(f"<th>{esc(h)}</th>" for h in head) + "</tr>"]
+    for i, row in enumerate(rows):
+        cls = f" class='{classes[i]}'" if classes else ""
+        out.append(f"<tr{cls}>" + "".join(f"<td>{esc(str(v))}</td>" for v in row) + "</tr>")
+    out.append("</table>")
+    return "".join(out)
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write to a temporary file and rename, so a failed run never leaves half a file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.chmod(tmp, 0o644)  # mkstemp makes 0600; outputs are meant to be shared
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def write_reports(record: Mapping[str, Any], out_dir: Path) -> tuple[Path, Path]:
+    html_path, md_path = out_dir / "report.html", out_dir / "report.md"
+    write_atomic(html_path, build_html(record))
+    write_atomic(md_path, build_markdown(record))
+    return html_path, md_path
+
+
+__all__ = ["build_html", "build_markdown", "fmt_value", "verdict", "write_atomic", "write_reports"]
