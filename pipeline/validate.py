@@ -280,6 +280,16 @@ def art_problem(root: Path, rel: str) -> str | None:
 
 # --- Day of the Dead semantics ------------------------------------------------------------------
 
+#: Primitives known to keep hand size and the number of cards of each back in hand and in play
+#: (rulings DD-25, INV-3): Dig discards a card with the drawn card's back, every Unearth replaces
+#: a card with one of the same back, and the rest never move cards between zones. A primitive
+#: added to the language must be reviewed and listed here before any card may use it.
+HAND_SAFE: frozenset[str] = frozenset({
+    "power", "set_power", "auto_win", "auto_lose", "win_ties", "gain_vp", "copy_effect", "dig",
+    "unearth", "force_unearth", "flip", "suppress_spirit", "negate", "take_priority",
+    "give_priority",
+})
+
 
 def _at(doc: YamlDoc, file: str, line: int) -> str:
     """Where an earlier occurrence is: the line alone if it is in the same file."""
@@ -338,6 +348,12 @@ def dotd_semantics(game: YamlDoc, docs: list[YamlDoc], root: Path, *,
                                     "each back once"))
         seen_back.add(b)
     known_backs = [b for b in back_ids if b in BACKS]
+    if isinstance(g.get("backs"), list):
+        missing = [b for b in BACKS if b not in back_ids]
+        if missing:
+            out.append(game.problem(("backs",), f"backs: {', '.join(missing)} missing; Day of "
+                                    f"the Dead needs {', '.join(BACKS)}", hint="define each "
+                                    "back once with its name and colour"))
 
     ids: dict[str, tuple[str, int]] = {}
     names: dict[str, tuple[str, int]] = {}
@@ -403,9 +419,8 @@ def dotd_semantics(game: YamlDoc, docs: list[YamlDoc], root: Path, *,
                                     "using backs: or copies: on a character, or change "
                                     "cards_per_back"))
     hand = params.get("hand_per_back", 3)
-    players = g.get("players", 2)
-    if complete and isinstance(hand, int) and isinstance(players, int) \
-            and not isinstance(players, bool):
+    players = 2  # the game's only player count (game.yaml saying otherwise is a schema error)
+    if complete and isinstance(hand, int) and not isinstance(hand, bool):
         for b in known_backs:
             if 0 < per_back[b] < hand * players:
                 out.append(game.problem(("params", "hand_per_back") if "hand_per_back" in params
@@ -425,6 +440,13 @@ def _effect_semantics(doc: YamlDoc, idx: int, card: dict[str, Any], cid: str | N
     for s, step in enumerate(effect):
         if not isinstance(step, dict):
             continue
+        for op in step:
+            if op in PRIMITIVES and op not in HAND_SAFE:
+                out.append(doc.problem((idx, "effect", s, op), f"effect step {s + 1}: '{op}' "
+                                       "is not known to keep hand size and cards per back "
+                                       "unchanged", card=cid, hint="the engine relies on this, "
+                                       "ruling DD-25; review the primitive and list it in "
+                                       "validate.HAND_SAFE", key=True))
         when = step.get("when")
         if not isinstance(when, dict):
             continue

@@ -128,7 +128,12 @@ class _Converter:
                 return None
             if node.tag == "tag:yaml.org,2002:timestamp":
                 return node.value
-            return self.loader.construct_object(node, deep=True)
+            try:
+                return self.loader.construct_object(node, deep=True)
+            except Exception:  # e.g. `!!int abc`: PyYAML raises ValueError, KeyError, ...
+                self.fail(node, f"{node.value!r} is not a valid {_tag(node)} value",
+                          "remove the tag")
+                return None
         if id(node) in self.active:
             raise _Recursive(node)
         self.active.add(id(node))
@@ -213,7 +218,14 @@ def read_yaml(path: str | os.PathLike[str]) -> tuple[YamlDoc, list[Problem]]:
         col = exc.start - (before.rfind(b"\n") + 1) + 1
         return doc, problem(line, col, "file is not UTF-8 text", "save it as UTF-8")
 
-    loader = _Loader(text)
+    try:
+        loader = _Loader(text)
+    except yaml.reader.ReaderError as exc:  # a control character; PyYAML checks on load
+        before = text[: exc.position]
+        line = before.count("\n") + 1
+        col = exc.position - (before.rfind("\n") + 1) + 1
+        return doc, problem(line, col, f"character {exc.character:#06x} is not allowed in YAML",
+                            "delete it; it is invisible in most editors")
     try:
         node = loader.get_single_node()
     except yaml.MarkedYAMLError as exc:
@@ -227,6 +239,9 @@ def read_yaml(path: str | os.PathLike[str]) -> tuple[YamlDoc, list[Problem]]:
             what = f"{exc.context}{at}, {exc.problem}"
         return doc, problem(line, col, f"YAML syntax error: {what}",
                             "check the indentation and quoting around here")
+    except yaml.reader.ReaderError as exc:
+        return doc, problem(1, 1, f"character {exc.character:#06x} is not allowed in YAML",
+                            "delete it; it is invisible in most editors")
     except yaml.YAMLError as exc:
         return doc, problem(1, 1, f"YAML error: {exc}")
     except RecursionError:

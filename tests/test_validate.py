@@ -9,16 +9,24 @@ in a traceback.
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from boneyard.engine.cards import PRIMITIVES
+from boneyard.pipeline import validate
 from boneyard.pipeline.cli import cli
 from boneyard.pipeline.load import check_set, load_set
+from boneyard.pipeline.validate import HAND_SAFE
 from boneyard.pipeline.validate_yaml import MAX_FILE_BYTES, read_yaml
 from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from boneyard.errors import CardDataError
+from boneyard.paths import CARDS
 
 BROKEN = Path(__file__).parent / "fixtures" / "broken"
 
@@ -180,6 +188,15 @@ EXPECTED: dict[str, list[str]] = {
     "yaml-syntax": [
         "characters.yaml:7:8: YAML syntax error: while parsing a flow sequence (begun at line 6), expected ',' or ']', but got ':' (check the indentation and quoting around here)",
     ],
+    "three-players": [
+        "game.yaml:4:10: players: Day of the Dead is a game for exactly 2 players",
+    ],
+    "missing-back": [
+        "game.yaml:7:3: backs: unearth missing; Day of the Dead needs double, power_up, unearth (define each back once with its name and colour)",
+    ],
+    "bad-tag-value": [
+        "characters.yaml:4:10: 'seven' is not a valid !!int value (remove the tag)",
+    ],
 }
 
 
@@ -261,3 +278,53 @@ def test_a_missing_set_is_a_usage_error():
     result = CliRunner().invoke(cli, ["validate", str(BROKEN)])  # a folder without game.yaml
     assert result.exit_code == 2
     assert "not a card set, it has no game.yaml" in result.output
+
+
+def test_every_primitive_has_been_reviewed_for_hand_and_back_counts():
+    # A new primitive must be added to HAND_SAFE deliberately (ruling DD-25), not by default.
+    assert set(PRIMITIVES) == HAND_SAFE
+
+
+def test_a_primitive_not_known_to_keep_hand_size_is_refused(monkeypatch):
+    monkeypatch.setattr(validate, "HAND_SAFE", HAND_SAFE - {"unearth"})
+    folder = BROKEN / "too-many-per-back"  # Spook has `unearth:` at line 12
+    problems = [_relative(p, folder) for p in check_set(folder).problems]
+    assert problems[0] == (
+        "characters.yaml:12:7: card 'spook': effect step 1: 'unearth' is not known to keep hand "
+        "size and cards per back unchanged (the engine relies on this, ruling DD-25; review the "
+        "primitive and list it in validate.HAND_SAFE)")
+
+
+_NOISE = st.sampled_from(list(":-[]{}&*!|>'\"#\n\t ,?0123456789abcxyz") + [
+    "!!python/object:os.system", "&a", "*a", "<<: ", "\n- ", "\n  ", "power: ", "when: ",
+    "\xe9", "\x00", "copies: -1", "numbers: [0]", "art: ../x.png", "backs: [gold]"])
+
+
+# Read once: the bundled files may be edited while the suite runs, and hypothesis needs the same
+# text on every replay of an example.
+_SNAPSHOT = {(p.parent.name, p.name): p.read_text() for p in CARDS.glob("*/*.yaml")}
+
+
+@settings(max_examples=int(os.environ.get("BONEYARD_FUZZ", "120")), deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_no_edit_of_a_bundled_card_file_ever_raises(data):
+    """Whatever a designer types, the answer is a list of problems (or a valid set)."""
+    name, file = data.draw(st.sampled_from([
+        ("day-of-the-dead", "characters.yaml"), ("day-of-the-dead", "game.yaml"),
+        ("grave-feast", "deck.yaml"), ("grave-feast", "game.yaml")]))
+    text = _SNAPSHOT[(name, file)]
+    for _ in range(data.draw(st.integers(1, 4))):
+        at = data.draw(st.integers(0, len(text)))
+        cut = data.draw(st.integers(0, 12))
+        text = text[:at] + data.draw(_NOISE) + text[at + cut:]
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp) / name
+        shutil.copytree(CARDS / name, folder)
+        for (set_name, other), content in _SNAPSHOT.items():
+            if set_name == name:
+                (folder / other).write_text(content)
+        (folder / file).write_text(text, encoding="utf-8", errors="surrogateescape")
+        check = check_set(folder)
+    assert check.ok or check.problems
+    for p in check.problems:
+        assert p.line >= 1 and p.column >= 1 and p.message
