@@ -81,6 +81,27 @@ def test_every_switch_reading_plays_sound_games(options):
         run_games(FeastGame(feast_set(), num_players=players, **options), 8, players, check_every=3)
 
 
+@pytest.mark.parametrize("players", [2, 4, 5, 8])
+def test_random_games_with_rares(players):
+    run_games(FeastGame(feast_set(), num_players=players, rares=True, decks=2), 25, 100 + players)
+
+
+RARE_READINGS = [
+    {"coin_p_heads": 0.9},
+    {"coin_p_heads": 0.1},
+    {"exorcist_hits_preachers": True, "exorcist_broken_family": "split_singletons"},
+    {"maelstrom_scope": "opponents_only", "single_succubus_vs_exorcist": "return_to_hand"},
+    {"dw_family_take": "any_and_split", "phrase_error_rate": 0.2},
+]
+
+
+@pytest.mark.parametrize("options", RARE_READINGS, ids=lambda o: ",".join(o))
+def test_every_rare_switch_reading_plays_sound_games(options):
+    for players in (3, 6):
+        game = FeastGame(feast_set(), num_players=players, rares=True, decks=2, **options)
+        run_games(game, 10, players, check_every=2)
+
+
 def test_same_seed_same_game():
     game = FeastGame(feast_set(), num_players=4)
 
@@ -99,7 +120,7 @@ def test_same_seed_same_game():
 
 
 def test_clone_is_independent_and_replays_identically():
-    game = FeastGame(feast_set(), num_players=3)
+    game = FeastGame(feast_set(), num_players=3, rares=True, decks=2)
     rng = random.Random(5)
     s = game.new_initial_state(11)
     for _ in range(40):

@@ -146,8 +146,6 @@ class FeastGame:
             raise RulesError(f"grave-feast decks: expected auto, 1 or 2, got {params['decks']!r}")
         self.decks: int = d
         self.rares: bool = bool(params["rares"])
-        if self.rares:
-            raise RulesError("grave-feast: the rares are not playable in this version yet")
         for key in ("hand_size", "win_score", "min_family", "turn_cap"):
             v = params[key]
             if isinstance(v, bool) or not isinstance(v, int) or v < 1:

@@ -361,7 +361,16 @@ class FeastState:
             for x in self.hidden:
                 if x[0] == p:
                     x[2] -= 1
-            self.hidden = [x for x in self.hidden if x[2] > 0]
+            self.hidden = [x for x in self.hidden if x[2] >= 0]
+        if g.rares and p in self.trim:
+            self.trim.remove(p)
+            if len(self.hands[p]) > 4:
+                self.phase = TRIMMING  # GF-26: she may discard down to 4 before drawing
+                return
+        self._draw_up(p)
+
+    def _draw_up(self, p: int) -> None:
+        g = self.g
         hand = self.hands[p]
         draw = self.draw
         while len(hand) < g.hand_size:
@@ -373,10 +382,6 @@ class FeastState:
             hand.append(draw.pop())
         if g.rares:
             self._note_rares()
-            if p in self.trim:
-                self.trim.remove(p)
-                if len(hand) > 4:
-                    self.phase = TRIMMING
 
     def _recycle(self) -> None:
         """GF-14: the discard pile and every graveyard make the new draw pile; scores are kept."""
@@ -401,13 +406,7 @@ class FeastState:
         g = self.g
         p = self.tp
         if g.rares and self.dw[p]:
-            hand = self.hands[p]  # GF-24: a permanent Devil Wife refills her owner's hand
-            while len(hand) < g.hand_size:
-                if not self.draw:
-                    self._recycle()
-                    if not self.draw:
-                        break
-                hand.append(self.draw.pop())
+            self._draw_up(p)  # GF-24: a permanent Devil Wife refills her owner's hand
         self.turn_no += 1
         if self.turn_no >= g.turn_cap * self.n:
             self._finish_capped()
@@ -498,7 +497,7 @@ class FeastState:
                     return True
         if not (succ or preach or exo or dwh):
             return False
-        if self.locked or self.hidden or self.confused:
+        if self.g.rares:
             return bool(self._instant_moves(p, []))
         if exo or dwh:
             return True
