@@ -139,7 +139,8 @@ class PngPainter:
 
     def __init__(self, image: Image.Image, scale: float, ox: float, oy: float) -> None:
         self.im = image
-        self.draw = ImageDraw.Draw(image, "RGBA")
+        self.opaque = ImageDraw.Draw(image)  # fast path: no blending
+        self.blend = ImageDraw.Draw(image, "RGBA")  # translucent colours
         self.s = scale
         self.ox = ox
         self.oy = oy
@@ -147,8 +148,15 @@ class PngPainter:
     def _xy(self, x: float, y: float) -> tuple[float, float]:
         return (self.ox + x * self.s, self.oy + y * self.s)
 
+    def _pick(self, *colours: str | None) -> tuple[ImageDraw.ImageDraw, list[Any]]:
+        """The drawing context for these colours and the colours in its form (None stays)."""
+        cs = [rgba(c) if c else None for c in colours]
+        if all(c is None or c[3] == 255 for c in cs):
+            return self.opaque, [c[:3] if c else None for c in cs]
+        return self.blend, cs
+
     def paint(self, ops: tuple[DrawOp, ...] | list[DrawOp]) -> None:
-        d, s = self.draw, self.s
+        s = self.s
         for op in ops:
             if isinstance(op, Text):
                 self._text(op)
@@ -160,8 +168,7 @@ class PngPainter:
                 box = (round(x0), round(y0), round(x1) - 1, round(y1) - 1)
                 if box[2] < box[0] or box[3] < box[1]:
                     continue
-                fill = rgba(op.fill) if op.fill else None
-                outline = rgba(op.stroke) if op.stroke else None
+                d, (fill, outline) = self._pick(op.fill, op.stroke)
                 width = max(1, round(op.stroke_width * s)) if op.stroke else 0
                 if op.radius:
                     d.rounded_rectangle(box, radius=round(op.radius * s), fill=fill,
@@ -171,18 +178,18 @@ class PngPainter:
             elif isinstance(op, Polygon):
                 pts = [self._xy(x, y) for x, y in op.points]
                 width = max(1, round(op.stroke_width * s)) if op.stroke else 0
+                d, (fill, outline) = self._pick(op.fill, op.stroke)
                 if op.closed:
-                    d.polygon(pts, fill=rgba(op.fill) if op.fill else None,
-                              outline=rgba(op.stroke) if op.stroke else None, width=width)
+                    d.polygon(pts, fill=fill, outline=outline, width=width)
                 elif op.stroke:
-                    d.line(pts, fill=rgba(op.stroke), width=width, joint="curve")
+                    d.line(pts, fill=outline, width=width, joint="curve")
             elif isinstance(op, Ellipse):
                 half = op.stroke_width / 2 if op.stroke else 0.0
                 x0, y0 = self._xy(op.x - half, op.y - half)
                 x1, y1 = self._xy(op.x + op.w + half, op.y + op.h + half)
+                d, (fill, outline) = self._pick(op.fill, op.stroke)
                 d.ellipse((round(x0), round(y0), round(x1) - 1, round(y1) - 1),
-                          fill=rgba(op.fill) if op.fill else None,
-                          outline=rgba(op.stroke) if op.stroke else None,
+                          fill=fill, outline=outline,
                           width=max(1, round(op.stroke_width * s)) if op.stroke else 0)
             elif isinstance(op, ImageOp):
                 x0, y0 = self._xy(op.x, op.y)
@@ -195,7 +202,8 @@ class PngPainter:
         anchor = {"start": "ls", "middle": "ms", "end": "rs"}[op.anchor]
         x, y = self._xy(op.x, op.y)
         if not op.angle:
-            self.draw.text((x, y), op.text, font=font, fill=rgba(op.colour), anchor=anchor)
+            d, (fill,) = self._pick(op.colour)
+            d.text((x, y), op.text, font=font, fill=fill, anchor=anchor)
             return
         # turn the run about its anchor point: draw it as a mask centred there, rotate, paste
         reach = int(font.getlength(op.text) + op.size * self.s) + 2

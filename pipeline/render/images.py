@@ -46,8 +46,9 @@ def face_image(ops: tuple[DrawOp, ...], size: CardSize, width: int, height: int,
     return im
 
 
-def save_png(im: Image.Image, path: Path) -> None:
-    im.save(path, "PNG", compress_level=PNG_COMPRESSION)
+def save_png(im: Image.Image, path: Path, dpi: int | None = None) -> None:
+    extra = {"dpi": (dpi, dpi)} if dpi else {}
+    im.save(path, "PNG", compress_level=PNG_COMPRESSION, **extra)
 
 
 def file_name(face: Face) -> str:
@@ -62,7 +63,7 @@ def write_face_pngs(folder: Path, deck: Deck, layouts: dict[str, tuple[DrawOp, .
     for face in deck.faces:
         path = folder / file_name(face)
         save_png(face_image(layouts[face.id], size, w, h, watermark, IMAGE_DPI / PT_PER_IN),
-                 path)
+                 path, IMAGE_DPI)
         out.append(path)
         if advance:
             advance()

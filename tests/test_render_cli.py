@@ -1,0 +1,86 @@
+"""``boneyard render`` through the CLI: gated on the playtest record, options, clear errors."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+from boneyard.pipeline.cli import main
+from boneyard.pipeline.load import load_set
+
+from boneyard.paths import CARDS
+
+
+class Result:
+    def __init__(self, code, out, err):
+        self.exit_code, self.output, self.stderr = code, out + err, err
+
+
+@pytest.fixture
+def run(capsys):
+    """The console script's entry point, errors handled as a designer sees them."""
+
+    def invoke(*args):
+        with pytest.raises(SystemExit) as done:
+            main(list(args))
+        cap = capsys.readouterr()
+        return Result(done.value.code, cap.out, cap.err)
+
+    return invoke
+
+
+def test_refuses_without_a_playtest_record_then_force_marks_it(run, tmp_path):
+    res = run("render", "grave-feast", "--out", str(tmp_path), "--format", "pdf")
+    assert res.exit_code == 1 and "no playtest record" in res.stderr
+    assert "Traceback" not in res.output
+    assert not (tmp_path / "grave-feast" / "grave-feast-poker-letter.pdf").exists()
+    res = run("render", "grave-feast", "--out", str(tmp_path), "--format", "pdf,proof",
+              "--force", "--paper", "a4")
+    assert res.exit_code == 0, res.output
+    pdf = tmp_path / "grave-feast" / "grave-feast-poker-a4.pdf"
+    assert str(pdf) in res.output and (tmp_path / "grave-feast" / "proof.png").exists()
+    from pypdf import PdfReader
+
+    text = PdfReader(pdf).pages[0].extract_text()
+    assert "NOT PLAYTESTED" in text
+
+
+def test_passing_record_puts_the_note_in_the_footer(run, tmp_path):
+    card_set = load_set("grave-feast")
+    folder = tmp_path / "grave-feast"
+    folder.mkdir()
+    (folder / "playtest.json").write_text(json.dumps({
+        "content_hash": card_set.content_hash, "passed": True, "games": 1234,
+        "gates_total": 3, "gates_passed": 3}))
+    res = run("render", "grave-feast", "--out", str(tmp_path), "--format", "pdf",
+              "--fronts-only", "--duplex", "none")
+    assert res.exit_code == 0, res.output
+    from pypdf import PdfReader
+
+    reader = PdfReader(folder / "grave-feast-poker-letter-fronts.pdf")
+    assert len(reader.pages) == 7  # 56 cards, 9 a page, no backs
+    text = reader.pages[0].extract_text()
+    assert "playtested: 1234 games, gates passed" in text
+    assert "NOT PLAYTESTED" not in text
+
+
+def test_bad_options_are_usage_errors(run):
+    res = run("render", "grave-feast", "--format", "pdf,gif", "--force")
+    assert res.exit_code == 2 and "gif" in res.output
+    res = run("render", "grave-feast", "--gutter", "wide", "--force")
+    assert res.exit_code == 2 and "--gutter" in res.output
+
+
+def test_broken_template_gives_one_clear_message_and_no_output(run, tmp_path):
+    """A message with file:line, exit 1, nothing written."""
+    src = CARDS / "grave-feast"
+    set_dir = tmp_path / "sets" / "my-feast"
+    shutil.copytree(src, set_dir)
+    tpl = set_dir / "template.yaml"
+    tpl.write_text(tpl.read_text().replace("fill: night}", "fill: nigth}", 1))
+    out = tmp_path / "out"
+    res = run("render", str(set_dir), "--out", str(out), "--force")
+    assert res.exit_code == 1
+    assert "template.yaml:" in res.stderr and "unknown colour 'nigth'" in res.stderr
+    assert not out.exists() or not any(p.is_file() for p in out.rglob("*"))

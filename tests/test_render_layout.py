@@ -1,0 +1,240 @@
+"""Layout: templates with inheritance, text fitting, overflow errors, golden transcripts."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from boneyard.engine.cards import Character, Step
+from boneyard.pipeline.load import load_set
+from boneyard.pipeline.render import fonts
+from boneyard.pipeline.render.api import RenderOptions, prepare, render_set
+from boneyard.pipeline.render.backends import RecordingPainter
+from boneyard.pipeline.render.faces import build_deck
+from boneyard.pipeline.render.layout import layout_card
+from boneyard.pipeline.render.ops import Text
+from boneyard.pipeline.render.template import load_template
+from boneyard.pipeline.render.units import CARD_SIZES, parse_length
+from render_support import CHARACTERS, dotd_set, feast_set, rules_runs
+
+from boneyard.errors import RenderError
+from boneyard.paths import CARDS
+
+GOLDEN = Path(__file__).parent / "golden" / "render"
+REGEN = os.environ.get("BONEYARD_REGEN_GOLDEN") == "1"
+POKER = CARD_SIZES["poker"]
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    p = tmp_path / "template.yaml"
+    p.write_text(text)
+    return p
+
+
+def test_lengths_parse_once_to_points():
+    assert parse_length("63.5mm") == pytest.approx(180.0)
+    assert parse_length("2.5in") == 180.0
+    assert parse_length("9pt") == 9.0
+    assert parse_length(12) == 12.0
+    with pytest.raises(RenderError, match="expected a length"):
+        parse_length("five mm")
+
+
+def test_card_sizes_are_the_print_shop_standards():
+    assert (POKER.width, POKER.height) == pytest.approx((63.5 * 72 / 25.4, 88.9 * 72 / 25.4))
+    assert set(CARD_SIZES) == {"poker", "bridge", "mini", "tarot"}
+
+
+@pytest.mark.parametrize("name", ["day-of-the-dead", "grave-feast"])
+def test_every_bundled_card_fits(name):
+    """All 108 + 25 faces lay out: no text overflows at the template's sizes."""
+    prep = prepare(load_set(name), RenderOptions())
+    assert len(prep.layouts) == {"day-of-the-dead": 111, "grave-feast": 25}[name]
+    for fid, ops in prep.layouts.items():
+        texts = [op for op in ops if isinstance(op, Text)]
+        assert texts, fid
+        for t in texts:  # every run of text lies on the card (rotated runs are checked by x)
+            assert -1 <= t.x <= POKER.width + 1 and 0 <= t.y <= POKER.height, (fid, t)
+
+
+def test_extends_overrides_by_name_appends_and_removes(tmp_path):
+    t = load_template(write(tmp_path, """
+layouts:
+  base:
+    elements:
+      - {name: bg, type: rect, box: bleed, fill: "#111111"}
+      - {name: title, type: text, x: 10, y: 10, w: 160, h: 20, text: "{name}"}
+      - {name: tag, type: text, x: 10, y: 40, w: 160, h: 20, text: "tag"}
+  front:
+    extends: base
+    remove: [tag]
+    elements:
+      - {name: bg, fill: "#ff0000"}
+      - {name: badge, type: ellipse, x: 0, y: 0, w: 10, h: 10, fill: "#00ff00"}
+  back:
+    extends: front
+"""))
+    names = [e["name"] for e in t.layouts["back"]]
+    assert names == ["bg", "title", "badge"]
+    bg = t.layouts["back"][0]
+    assert bg["fill"] == "#ff0000" and bg["box"] == "bleed" and bg["type"] == "rect"
+    assert t.layouts["base"][0]["fill"] == "#111111"
+
+
+def test_broken_template_lists_every_problem_with_its_line(tmp_path):
+    path = write(tmp_path, """layouts:
+  front:
+    extends: nowhere
+    elements: []
+  back:
+    elements:
+      - {name: bg, type: rect, box: bleed, fill: mauve}
+      - {name: t, type: text, x: 1, y: 1, w: 5cm, h: 1, text: "x", font: comic-sans}
+      - {name: e, type: emblem, box: trim, emblem: unicorn}
+      - {name: z, type: blob}
+""")
+    with pytest.raises(RenderError) as err:
+        load_template(path)
+    msg = str(err.value)
+    assert f"{path.name}:10:" in msg and "'blob' is not one of" in msg  # schema, with its line
+    # the schema problem stops the check; fix it and the semantic problems show, all of them
+    path.write_text(path.read_text().replace("      - {name: z, type: blob}\n", ""))
+    with pytest.raises(RenderError) as err:
+        load_template(path)
+    msg = str(err.value)
+    assert "extends unknown layout 'nowhere'" in msg and ":3:" in msg
+    assert "unknown colour 'mauve'" in msg and ":7:" in msg
+    assert "unknown font 'comic-sans'" in msg and ":8:" in msg
+    assert "unknown emblem 'unicorn'" in msg and ":9:" in msg
+
+
+def test_extends_loop_is_an_error(tmp_path):
+    path = write(tmp_path, "layouts:\n  a: {extends: b}\n  b: {extends: a}\n")
+    with pytest.raises(RenderError, match="extends itself through"):
+        load_template(path)
+
+
+def _layout(card_set, face_id, template_path=None):
+    template = load_template(template_path or CARDS / card_set.slug / "template.yaml")
+    deck = build_deck(card_set, rules_runs)
+    face = next(f for f in deck.faces if f.id == face_id)
+    return layout_card(face, template, POKER)
+
+
+def test_keywords_are_set_apart_in_bold():
+    ops = _layout(dotd_set(), "gravedigger@unearth")
+    dig = [op for op in ops if isinstance(op, Text) and op.text == "Dig"]
+    rest = [op for op in ops if isinstance(op, Text) and op.text.startswith(". +2 power")]
+    assert dig and dig[0].font == "sans-bold"
+    assert rest and rest[0].font == "sans"
+    # the plain run continues right where the keyword ends, on the same baseline
+    assert rest[0].y == dig[0].y
+    assert rest[0].x == pytest.approx(dig[0].x + fonts.width("Dig", "sans-bold", dig[0].size),
+                                      abs=0.01)
+
+
+def test_front_corners_carry_power_and_back_icon():
+    ops = _layout(dotd_set(), "anger@power_up")
+    power = [op for op in ops if isinstance(op, Text) and op.text == "3"]
+    assert len(power) == 2  # top-left upright, bottom-right upside down
+    top, bottom = sorted(power, key=lambda t: t.y)
+    assert top.x < 45 and top.y < 45 and top.angle == 0
+    assert bottom.x > 140 and bottom.y > 215 and bottom.angle == 180
+
+
+def test_preacher_reads_evil_preacher_upside_down():
+    ops = _layout(feast_set(), "preacher")
+    texts = {op.text: op for op in ops if isinstance(op, Text)}
+    assert texts["Preacher"].angle == 0 and texts["Preacher"].y < POKER.height / 2
+    evil = texts["Evil Preacher"]
+    assert evil.angle == 180 and evil.y > POKER.height / 2
+    # turned around, it reads left to right from the top: its start point is on the right
+    assert evil.x > POKER.width / 2
+
+
+def test_text_shrinks_to_fit_before_failing(tmp_path):
+    wordy = Character("wordy", "Wordy", 1, (Step("power", 1),))
+    words = "Lorem ipsum dolor sit amet consectetur adipiscing elit. " * 5
+
+    def runs(ch):
+        return [(words, "plain")]
+
+    cs = dotd_set((wordy,))
+    deck = build_deck(cs, runs)
+    template = load_template(CARDS / "day-of-the-dead" / "template.yaml")
+    ops = layout_card(deck.fronts[0], template, POKER)
+    sizes = {op.size for op in ops if isinstance(op, Text) and "ipsum" in op.text}
+    assert sizes and max(sizes) < 9  # shrunk below the template's 9 pt, above 6 pt
+    assert min(sizes) >= 6
+
+
+def test_overflowing_text_names_the_card_and_the_overflow():
+    long = Character("chatterbox", "Chatterbox", 1, (Step("power", 1),))
+    cs = dotd_set((long,))
+    deck = build_deck(cs, lambda ch: [("Blah blah blah. " * 60, "plain")])
+    template = load_template(CARDS / "day-of-the-dead" / "template.yaml")
+    with pytest.raises(RenderError) as err:
+        layout_card(deck.fronts[0], template, POKER)
+    msg = str(err.value)
+    assert "card 'chatterbox@double'" in msg and "element 'rules'" in msg
+    assert "minimum size 6 pt" in msg and "pt of height, the box has 66.0 pt" in msg
+
+
+def test_overflow_from_prepare_lists_each_card_once_grouped():
+    chars = tuple(Character(f"c{i}", f"C{i}", 1, (Step("power", 1),)) for i in range(3))
+    with pytest.raises(RenderError) as err:
+        prepare(dotd_set(chars), rules_runs=lambda ch: [("x " * 900, "plain")])
+    msg = str(err.value)
+    assert msg.startswith("cards 'c0@double', 'c1@double', 'c2@double'")
+    assert len(msg.splitlines()) == 3  # one line per back layout, not one per card
+
+
+def test_missing_art_is_a_clear_error(tmp_path):
+    art = Character("ghost", "Ghost", 2, art="art/ghost.png")
+    cs = dotd_set((art,), root=str(tmp_path))
+    out = tmp_path / "out"
+    with pytest.raises(RenderError, match=r"card 'ghost@double': art file 'art/ghost.png' "
+                                          r"not found"):
+        render_set(cs, out, rules_runs=lambda ch: [])
+    assert not out.exists()  # nothing written, not even the folder
+
+
+def test_art_file_is_drawn_and_placeholder_only_without_it(tmp_path):
+    from PIL import Image
+
+    (tmp_path / "art").mkdir()
+    Image.new("RGB", (40, 30), (200, 10, 10)).save(tmp_path / "art" / "ghost.png")
+    cs = dotd_set((Character("ghost", "Ghost", 2, art="art/ghost.png"), CHARACTERS[0]),
+                  root=str(tmp_path))
+    prep = prepare(cs, rules_runs=lambda ch: [])
+    ghost = prep.layouts["ghost@double"]
+    oaf = prep.layouts["oaf@double"]
+    assert any(type(op).__name__ == "Image" for op in ghost)
+    assert not any(isinstance(op, Text) and op.text == "PLACEHOLDER ART" for op in ghost)
+    assert any(isinstance(op, Text) and op.text == "PLACEHOLDER ART" for op in oaf)
+
+
+GOLDEN_CARDS = [
+    ("dotd", "anger@double"),
+    ("dotd", "gravedigger@unearth"),
+    ("dotd", "back-power_up"),
+    ("gf", "preacher"),
+    ("gf", "blood-3"),
+    ("gf", "exorcist"),
+]
+
+
+@pytest.mark.parametrize(("game", "face_id"), GOLDEN_CARDS)
+def test_recorded_operations_match_golden(game, face_id):
+    """The exact drawing operations of a few cards; regenerate with BONEYARD_REGEN_GOLDEN=1."""
+    ops = _layout(dotd_set() if game == "dotd" else feast_set(), face_id)
+    rec = RecordingPainter()
+    rec.paint(ops)
+    text = "\n".join(rec.lines) + "\n"
+    path = GOLDEN / f"{face_id.replace('@', '--')}.txt"
+    if REGEN or not path.exists():
+        path.write_text(text)
+        if not REGEN:
+            pytest.fail(f"golden file {path.name} was missing; written, check it in")
+    assert text == path.read_text(), f"layout of {face_id} changed; see {path}"

@@ -1,0 +1,187 @@
+"""PDF sheets: pages, card positions to 0.1 mm, duplex mirroring, boxes, footer, determinism."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import shutil
+import subprocess
+
+import pytest
+from boneyard.pipeline.load import load_set
+from boneyard.pipeline.render.api import RenderOptions, render_set
+from boneyard.pipeline.render.sheets import card_box, crop_marks, plan_sheet
+from boneyard.pipeline.render.units import CARD_SIZES, PAPERS, STANDARD_BLEED, mm
+from pypdf import PdfReader
+from render_support import dotd_set, feast_set, rules_runs
+
+POKER = CARD_SIZES["poker"]
+TENTH_MM = mm(0.1)
+PDF = RenderOptions(formats=("pdf",))
+
+
+def pdf_of(card_set, tmp_path, options=PDF, runs=rules_runs, **kw):
+    result = render_set(card_set, tmp_path, options, rules_runs=runs, **kw)
+    (path,) = result.files
+    return PdfReader(path), path, result
+
+
+@pytest.fixture(scope="module")
+def dotd_full():
+    return load_set("day-of-the-dead")
+
+
+def test_poker_on_letter_is_3x3_and_a4_too():
+    for paper in ("letter", "a4"):
+        plan = plan_sheet(paper, POKER)
+        assert (plan.cols, plan.rows) == (3, 3)
+    assert plan_sheet("letter", CARD_SIZES["tarot"]).per_page == 4
+    assert plan_sheet("letter", CARD_SIZES["mini"]).per_page == 16
+
+
+def test_full_set_pages_names_and_page_size(dotd_full, tmp_path):
+    """108 cards: 12 pages of fronts, each followed by its backs; every card name is printed."""
+    reader, path, result = pdf_of(dotd_full, tmp_path, PDF, runs=None)
+    assert path.name == "day-of-the-dead-poker-letter.pdf"
+    assert len(reader.pages) == result.pages == 24
+    w, h = PAPERS["letter"]
+    text = ""
+    for i, page in enumerate(reader.pages):
+        assert (float(page.mediabox.width), float(page.mediabox.height)) == pytest.approx((w, h))
+        page_text = page.extract_text()
+        assert f"page {i + 1} of 24" in page_text
+        assert ("fronts" if i % 2 == 0 else "backs") in page_text
+        text += page_text
+    for ch in dotd_full.characters:
+        assert ch.name in text, ch.name
+    assert dotd_full.content_hash in text
+
+
+def _clip_rects(page):
+    """Card clip rectangles as drawn: 're W n' in the page content stream."""
+    data = page.get_contents().get_data().decode("latin-1")
+    nums = r"(-?\d+(?:\.\d+)?)"
+    return [tuple(float(v) for v in m.groups())
+            for m in re.finditer(rf"{nums} {nums} {nums} {nums} re W\*? n", data)]
+
+
+def test_every_card_box_is_where_it_should_be(tmp_path):
+    """Letter, butted poker cards: a 3x3 grid centred on the page, to a tenth of a millimetre."""
+    cs = dotd_set()  # 12 cards: a full page of 9 and a page of 3
+    reader, _, _ = pdf_of(cs, tmp_path)
+    assert len(reader.pages) == 4
+    w, h = PAPERS["letter"]
+    left = (w - 3 * POKER.width) / 2
+    top = h - (h - 3 * POKER.height) / 2
+    expected = [(left + c * POKER.width, top - (r + 1) * POKER.height)
+                for r in range(3) for c in range(3)]
+    fronts = _clip_rects(reader.pages[0])
+    assert len(fronts) == 9
+    for (x, y, cw, ch), (ex, ey) in zip(fronts, expected, strict=True):
+        assert abs(x - ex) < TENTH_MM and abs(y - ey) < TENTH_MM
+        assert abs(cw - POKER.width) < TENTH_MM and abs(ch - POKER.height) < TENTH_MM
+    assert len(_clip_rects(reader.pages[2])) == 3
+
+
+def test_backs_mirror_fronts_for_long_and_short_edge(tmp_path):
+    cs = dotd_set()
+    for duplex in ("long", "short"):
+        reader, _, _ = pdf_of(cs, tmp_path / duplex, dataclasses.replace(PDF, duplex=duplex))
+        w, h = PAPERS["letter"]
+        for fp, bp in ((0, 1), (2, 3)):
+            fronts, backs = _clip_rects(reader.pages[fp]), _clip_rects(reader.pages[bp])
+            assert len(fronts) == len(backs)
+            for (fx, fy, cw, ch), (bx, by, _, _) in zip(fronts, backs, strict=True):
+                if duplex == "long":  # flipped about the vertical axis
+                    assert abs(bx - (w - fx - cw)) < TENTH_MM and abs(by - fy) < TENTH_MM
+                else:
+                    assert abs(bx - fx) < TENTH_MM and abs(by - (h - fy - ch)) < TENTH_MM
+    prefs = reader.trailer["/Root"]["/ViewerPreferences"]
+    assert prefs["/Duplex"] == "/DuplexFlipShortEdge" and prefs["/PrintScaling"] == "/None"
+
+
+def test_plan_backs_land_behind_their_fronts():
+    """Pure geometry: each back's box is its front's box seen through the flipped sheet."""
+    plan = plan_sheet("a4", POKER, gutter=mm(3))
+    for slot in range(plan.per_page):
+        fx, fy, cw, ch = card_box(plan, slot, "front")
+        bx, by, _, _ = card_box(plan, slot, "back", "long")
+        assert bx == pytest.approx(plan.page_w - fx - cw) and by == pytest.approx(fy)
+        assert card_box(plan, slot, "back", "none")[:2] == (fx, fy)
+
+
+def test_crop_marks_stay_outside_the_cut_with_a_gap():
+    for bleed in (0.0, STANDARD_BLEED):
+        plan = plan_sheet("letter", POKER, bleed=bleed)
+        x0, y0 = plan.left, plan.bottom
+        x1, y1 = x0 + plan.grid_w, y0 + plan.grid_h
+        for mx0, my0, mx1, my1 in crop_marks(plan):
+            for x, y in ((mx0, my0), (mx1, my1)):
+                inside = x0 - bleed - mm(0.5) < x < x1 + bleed + mm(0.5) and \
+                    y0 - bleed - mm(0.5) < y < y1 + bleed + mm(0.5)
+                assert not inside
+                assert 0 <= x <= plan.page_w and 0 <= y <= plan.page_h
+
+
+def test_gutter_bleed_boxes_fronts_only_and_a4(tmp_path):
+    opts = RenderOptions(formats=("pdf",), paper="a4", gutter=mm(3), bleed=True, fronts_only=True)
+    reader, path, _ = pdf_of(feast_set(), tmp_path, opts)
+    assert path.name == "grave-feast-poker-a4-bleed-fronts.pdf"
+    # 9 cards (2 + 2 + 2 + 2 + 1 copies) on one page, no back pages
+    assert len(reader.pages) == 1
+    page = reader.pages[0]
+    trim, bleed = page.trimbox, page.bleedbox
+    plan = plan_sheet("a4", POKER, mm(3), STANDARD_BLEED)
+    assert (plan.cols, plan.rows) == (3, 3)
+    assert float(trim.left) == pytest.approx(plan.left, abs=TENTH_MM)
+    assert float(trim.width) == pytest.approx(plan.grid_w, abs=TENTH_MM)
+    assert float(bleed.left) == pytest.approx(plan.left - STANDARD_BLEED, abs=TENTH_MM)
+    assert float(bleed.height) == pytest.approx(plan.grid_h + 2 * STANDARD_BLEED, abs=TENTH_MM)
+    rects = _clip_rects(page)
+    # first card: bleed on the outer sides, half the gutter (1.5 mm) towards its neighbours
+    x, y, w, h = rects[0]
+    assert x == pytest.approx(plan.left - STANDARD_BLEED, abs=0.01)
+    assert w == pytest.approx(POKER.width + STANDARD_BLEED + mm(1.5), abs=0.01)
+
+
+def test_footer_metadata_and_watermark(tmp_path):
+    note = "playtested: 2000 games, gates passed"
+    reader, _, _ = pdf_of(feast_set(), tmp_path, watermark="NOT PLAYTESTED", footer_note=note)
+    cs = feast_set()
+    for page in reader.pages:
+        text = page.extract_text()
+        assert "Grave Feast" in text and cs.content_hash in text and note in text
+        assert "NOT PLAYTESTED" in text
+    meta = reader.metadata
+    assert meta.title == "Grave Feast: print-and-play cards"
+    assert cs.content_hash in meta.subject and note in meta.subject
+
+
+def test_same_input_same_bytes_and_failed_run_keeps_old_file(tmp_path):
+    cs = dotd_set()
+    _, path, _ = pdf_of(cs, tmp_path)
+    first = path.read_bytes()
+    _, path2, _ = pdf_of(cs, tmp_path)
+    assert path2.read_bytes() == first
+    # a render that fails (the card no longer fits) leaves the good file alone, no temp files
+    with pytest.raises(Exception, match="does not fit"):
+        render_set(cs, tmp_path, PDF, rules_runs=lambda ch: [("word " * 500, "plain")])
+    assert path.read_bytes() == first
+    assert sorted(p.name for p in tmp_path.iterdir()) == [path.name]
+
+
+@pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="poppler-utils not installed")
+def test_pdf_rasterises_with_cards_where_expected(tmp_path):
+    from PIL import Image
+
+    _, path, _ = pdf_of(dotd_set(), tmp_path)
+    subprocess.run(["pdftoppm", "-r", "72", "-f", "1", "-l", "1", "-png", str(path),
+                    str(tmp_path / "page")], check=True, capture_output=True)
+    (png,) = tmp_path.glob("page*.png")
+    im = Image.open(png).convert("RGB")
+    assert im.size == (612, 792)
+    # the corner of the page margin is blank paper; the first card's frame is dark ink
+    assert im.getpixel((5, 400)) == (255, 255, 255)
+    plan = plan_sheet("letter", POKER)
+    r, g, b = im.getpixel((int(plan.left) + 2, int(792 - plan.bottom - plan.grid_h) + 100))
+    assert r + g + b < 300
