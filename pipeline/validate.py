@@ -20,7 +20,7 @@ from typing import Any
 import jsonschema
 from boneyard.engine.cards import BACKS, COMPARATORS, PRIMITIVES
 from boneyard.pipeline.validate_yaml import JsonPath, YamlDoc, display_path
-from jsonschema.exceptions import ValidationError
+from jsonschema.exceptions import ValidationError, best_match
 
 from boneyard.errors import Problem
 from boneyard.paths import SCHEMA
@@ -180,6 +180,19 @@ def _schema_problem(doc: YamlDoc, error: ValidationError, card_of: CardOf) -> li
                        f"start it with one of: {', '.join(PRIMITIVES)}")
         return one(f"{what} has {len(found)} primitives ({', '.join(found)}); a step has one",
                    "write each as its own step, a new line starting with '-'")
+    if kind in ("oneOf", "anyOf") and error.context:
+        # Several shapes are allowed: explain the mismatch against the branch whose type fits
+        # the value; if none fits, say which types would.
+        wrong_type = {e.relative_schema_path[0] for e in error.context
+                      if e.validator == "type" and not e.relative_path}
+        fitting = [e for e in error.context if e.relative_schema_path[0] not in wrong_type]
+        if fitting:
+            return _schema_problem(doc, best_match(fitting), card_of)
+        types = [t for e in error.context if e.validator == "type" and not e.relative_path
+                 for t in (e.validator_value if isinstance(e.validator_value, list)
+                           else [e.validator_value])]
+        want = " or ".join(dict.fromkeys(_TYPE_WORDS.get(t, t) for t in types))
+        return one(f"{what} must be {want}, got {_show(inst)}")
     if kind == "not":
         return one(f"{what} is not allowed here")
     return one(f"{what}: {error.message}")

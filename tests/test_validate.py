@@ -194,6 +194,10 @@ EXPECTED: dict[str, list[str]] = {
     "missing-back": [
         "game.yaml:7:3: backs: unearth missing; Day of the Dead needs double, power_up, unearth (define each back once with its name and colour)",
     ],
+    "bad-playtest-agent": [
+        "game.yaml:14:11: playtest.agents 'grredy' is not valid: an agent spec: random, greedy, mcts or mcts:N",
+        "game.yaml:15:10: playtest.games must be at least 1, got 0",
+    ],
     "bad-tag-value": [
         "characters.yaml:4:10: 'seven' is not a valid !!int value (remove the tag)",
     ],
