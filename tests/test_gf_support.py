@@ -46,4 +46,5 @@ def test_support_deck_has_54_regular_cards():
     game = FeastGame(feast_set(), num_players=2)
     assert game.size == 54
     assert FeastGame(feast_set(), num_players=6).size == 108
+    assert FeastGame(feast_set(), num_players=6, rares=True).size == 110
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from boneyard.engine.gf.game import DEVIL_WIFE, EXORCIST, HUMAN, PREACHER, SUCCUBUS
+from boneyard.engine.gf.game import DEVIL_WIFE, EXORCIST, PREACHER, SUCCUBUS
 from boneyard.engine.gf.state import (
     ATTACK,
     DONE,
