@@ -244,7 +244,7 @@ class DotdState:
         self.conv_n = [0, 0]
         self.done = False
         self.history = []  # actions applied (for replay logs)
-        # per player: [played chars, fights (char * 2 + won), conversions, unearths, digs]
+        # per player: [played chars, (unused), conversions, unearths, digs]
         self.stats = [[[], [], 0, 0, 0], [[], [], 0, 0, 0]]
         self.score_log = []  # per turn: (score0, score1, priority holder at rewards)
         self.end_turn = g.turns  # a scenario may end the game earlier
@@ -291,10 +291,16 @@ class DotdState:
                 f"illegal action {action} at {DECISION_NAMES[self.dk]} for player {self.dp}; "
                 f"legal: {self.dl}"
             )
-        kind, player, ctx = self.dk, self.dp, self.dc
+        kind = self.dk
         self.dk = D_NONE
         self.history.append(action)
-        self._resolve(kind, player, action, ctx)
+        if kind == D_CONVERT:  # the two commonest decisions, inline
+            if action != ACT_NO:
+                self._convert(self.dp, action)
+        elif kind == D_SELECT:
+            self.chosen[self.dp].append(action)
+        else:
+            self._resolve(kind, self.dp, action, self.dc)
         self._advance()
 
     def clone(self) -> DotdState:
@@ -382,7 +388,21 @@ class DotdState:
                     stack.append((T_USE, p, u + 1, card))
                 self._run_steps(p, g.effect[card], 0, 0)
             elif code == T_FIGHT:
-                self._start_fight(t[1])
+                i = t[1]
+                self.fslot = i
+                self.fx[:] = FIGHT_RESET
+                n0 = len(stack)
+                stack.append((T_RESOLVE, i))
+                has = g.has_effect
+                first = self.prio
+                lines, up = self.lines, self.up
+                for p in (1 - first, first):  # pushed last runs first: the priority holder
+                    c = lines[p][i]
+                    if up[p][i] and has[c]:
+                        stack.append((T_USE, p, 1, c))
+                if len(stack) == n0 + 1:  # no effects to use: resolve at once
+                    stack.pop()
+                    self._resolve_fight(i)
             elif code == T_SELECT:
                 p = t[1]
                 self._decide(D_SELECT, p, self._selectable(p), t[2])
@@ -511,22 +531,6 @@ class DotdState:
 
     # --- fights --------------------------------------------------------------------------------
 
-    def _start_fight(self, i: int) -> None:
-        self.fslot = i
-        self.fx[:] = FIGHT_RESET
-        stack = self.stack
-        n0 = len(stack)
-        stack.append((T_RESOLVE, i))
-        has = self.g.has_effect
-        first = self.prio
-        for p in (1 - first, first):  # pushed last runs first: the priority holder
-            c = self.lines[p][i]
-            if self.up[p][i] and has[c]:
-                stack.append((T_USE, p, 1, c))
-        if len(stack) == n0 + 1:  # no effects to use: resolve at once
-            stack.pop()
-            self._resolve_fight(i)
-
     def fight_total(self, p: int) -> int:
         """Fight power of ``p``'s side of the current fight so far (DD-11)."""
         g = self.g
@@ -569,9 +573,6 @@ class DotdState:
             else:
                 win0, win1 = w0 > w1, w1 > w0
             self.fight_log.append((self.turn, i, a, b, t0, t1, win0, win1))
-            char = g.char
-            self.stats[0][1].append(char[a] * 2 + win0)
-            self.stats[1][1].append(char[b] * 2 + win1)
         elif not ua and not ub:  # DD-13: no fight between two fallen cards
             return
         else:
@@ -838,7 +839,12 @@ class DotdState:
         n0 = len(stack)
         last = len(steps) - 1
         while True:
-            self._run_step(p, steps[idx], depth)
+            step = steps[idx]
+            if step[0] == Op.POWER and step[3] < 0 and not step[5]:
+                # the commonest step, a flat power change, needs no call
+                self.fx[F_BONUS + (1 - p if step[2] else p)] += step[1]
+            else:
+                self._run_step(p, step, depth)
             if idx == last:
                 return
             idx += 1
@@ -919,13 +925,13 @@ class DotdState:
         ids = g.char_ids
         players = []
         for p in (0, 1):
-            played, log, conv, ue, dig = self.stats[p]
+            played, _unused, conv, ue, dig = self.stats[p]
             fights: dict[str, int] = {}
             wins: dict[str, int] = {}
-            for x in log:
-                cid = ids[x >> 1]
+            for f in self.fight_log:
+                cid = ids[g.char[f[2 + p]]]
                 fights[cid] = fights.get(cid, 0) + 1
-                if x & 1:
+                if f[6 + p]:
                     wins[cid] = wins.get(cid, 0) + 1
             players.append(
                 {
