@@ -1,0 +1,83 @@
+"""`boneyard scenario FILE` as a designer runs it: JSON out, clear messages for bad files."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from boneyard.pipeline.cli import main
+
+SCENARIOS = Path(__file__).parent / "scenarios"
+
+
+class Result:
+    def __init__(self, code, out, err):
+        self.exit_code, self.stdout, self.stderr = code, out, err
+        self.output = out + err
+
+
+@pytest.fixture
+def run(capsys):
+    """The console script's entry point, so errors are reported the way a designer sees them."""
+
+    def go(*args: str) -> Result:
+        with pytest.raises(SystemExit) as done:
+            main(list(args))
+        cap = capsys.readouterr()
+        return Result(done.value.code, cap.out, cap.err)
+
+    return go
+
+
+def test_scenario_prints_the_resulting_state(run):
+    r = run("scenario", str(SCENARIOS / "rulebook-fight.yaml"))
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.stdout)
+    assert out["scores"] == [0, 3] and out["terminal"] is True
+    assert out["players"][0]["spirit"] == "oaf@double"
+    assert out["choices"] == [{"player": 0, "action": "convert oaf@double", "scores": [0, 3]}]
+
+
+def test_scenario_on_the_bundled_set(run, tmp_path):
+    f = tmp_path / "s.yaml"
+    f.write_text(
+        "turn: 1\nphase: reveal\nend_turn: 1\npriority: 1\n"
+        "players:\n  - {line: [oaf@double], spirit: anger@power_up}\n"
+        "  - {line: [nemesis@double], spirit: oaf@power_up}\n"
+        "actions: ['no']\n"
+        "expect: {fights: [{cards: [oaf@double, nemesis@double], won: [false, true]}]}\n"
+    )
+    r = run("scenario", str(f))
+    assert r.exit_code == 0, r.output
+
+
+def test_failed_expectation_exits_1(run, tmp_path):
+    f = tmp_path / "s.yaml"
+    f.write_text((SCENARIOS / "rulebook-fight.yaml").read_text().replace("scores: [0, 3]", "scores: [5, 3]"))
+    r = run("scenario", str(f))
+    assert r.exit_code == 1
+    assert "expect scores[0]: expected 5, got 0" in r.stderr
+
+
+def test_bad_scenarios_give_one_clear_message(run, tmp_path):
+    cases = {
+        "players: [{line: [oaf@dubble]}, {}]\n": "s.yaml:1:",
+        "players: [{line: [oaf@double]}, {line: [oaf@double]}]\n": "used twice",
+        "turn: 1\nphase: fight\nplayers: [{line: [oaf@double], spirit: anger@double}, "
+        "{line: [anger@unearth], spirit: oaf@unearth}]\nactions: [convert titan@double]\n": "is not legal",
+        "players: [\n": "YAML syntax error",
+        "switches: {selection: sideways}\nplayers: [{}, {}]\n": "selection",
+    }
+    for text, needle in cases.items():
+        f = tmp_path / "s.yaml"
+        f.write_text(text)
+        r = run("scenario", str(f))
+        assert r.exit_code == 1, (text, r.output)
+        assert needle in r.stderr, (text, r.stderr)
+        assert "Traceback" not in r.output
+
+
+def test_missing_file_is_a_usage_error(run, tmp_path):
+    r = run("scenario", str(tmp_path / "nope.yaml"))
+    assert r.exit_code == 2
