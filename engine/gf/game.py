@@ -113,6 +113,11 @@ class FeastGame:
         n = 4 if num_players is None else num_players
         if isinstance(n, bool) or not isinstance(n, int) or not 2 <= n <= 8:
             raise RulesError(f"grave-feast is for 2-8 players, got {num_players!r}")
+        limits = card_set.params.get("players")
+        if isinstance(limits, Mapping) and not limits.get("min", 2) <= n <= limits.get("max", 8):
+            raise RulesError(
+                f"{card_set.name} is for {limits.get('min', 2)}-{limits.get('max', 8)} players, got {n}"
+            )
         if not card_set.feast_cards:
             raise RulesError(f"card set {card_set.name!r} has no Grave Feast cards")
         self.card_set = card_set
