@@ -9,6 +9,7 @@ before the loader fills them) plays the documented default rules (docs/rules/gra
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from boneyard.engine.cards import CardSet, FeastCard
