@@ -81,6 +81,21 @@ FIGHT_RESET = [0, 0, NO_SETP, NO_SETP, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
 
 BACK_NAMES = {"double": "Double", "power_up": "Power Up", "unearth": "Unearth"}
 
+INLINE_OPS = frozenset(
+    (
+        Op.POWER,
+        Op.SET_POWER,
+        Op.AUTO_WIN,
+        Op.AUTO_LOSE,
+        Op.WIN_TIES,
+        Op.GAIN_VP,
+        Op.SUPPRESS_SPIRIT,
+        Op.NEGATE,
+        Op.TAKE_PRIORITY,
+        Op.GIVE_PRIORITY,
+    )
+)
+
 
 class DotdGame:
     """Static rules of one Day of the Dead set: card tables, compiled effects, switches."""
@@ -136,6 +151,8 @@ class DotdGame:
         self.char = [char_index[dc.character.id] for dc in card_set.cards]
         self.effect = [compiled[dc.character.id] for dc in card_set.cards]
         self.has_effect = [bool(e) for e in self.effect]
+        # effects that never ask a player nor start a task can run without the task stack
+        self.inline = [all(st[0] in INLINE_OPS for st in e) for e in self.effect]
         self.card_ids = [dc.id for dc in card_set.cards]
         self.card_index = {cid: i for i, cid in enumerate(self.card_ids)}
         self.deck_order = [[c for c in range(self.n) if self.back[c] == b] for b in range(3)]
@@ -391,11 +408,20 @@ class DotdState:
                 i = t[1]
                 self.fslot = i
                 self.fx[:] = FIGHT_RESET
+                first = self.prio
+                lines, up = self.lines, self.up
+                c1, c2 = lines[first][i], lines[1 - first][i]
+                inline = g.inline
+                if inline[c1] and inline[c2]:  # no decision possible: no tasks needed
+                    if up[first][i] and g.has_effect[c1]:
+                        self._use_inline(first, c1)
+                    if up[1 - first][i] and g.has_effect[c2]:
+                        self._use_inline(1 - first, c2)
+                    self._resolve_fight(i)
+                    continue
                 n0 = len(stack)
                 stack.append((T_RESOLVE, i))
                 has = g.has_effect
-                first = self.prio
-                lines, up = self.lines, self.up
                 for p in (1 - first, first):  # pushed last runs first: the priority holder
                     c = lines[p][i]
                     if up[p][i] and has[c]:
@@ -832,6 +858,20 @@ class DotdState:
             if not ok:
                 return False
         return True
+
+    def _use_inline(self, p: int, card: int) -> None:
+        """All uses of an effect that needs no decision (same rules as the T_USE task)."""
+        g = self.g
+        fx = self.fx
+        steps = g.effect[card]
+        for u in range(1, g.double_uses + 1):
+            if fx[F_NEG + p] or (u > 1 and (self.eff_back[p] != DOUBLE or fx[F_SUP + p])):
+                return
+            for step in steps:
+                if step[0] == Op.POWER and step[3] < 0 and not step[5]:
+                    fx[F_BONUS + (1 - p if step[2] else p)] += step[1]
+                else:
+                    self._run_step(p, step, 0)
 
     def _run_steps(self, p: int, steps: tuple, idx: int, depth: int) -> None:
         """Run ``steps`` from ``idx`` on; stop (leaving a continuation) at a decision or task."""
