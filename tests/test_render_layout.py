@@ -238,3 +238,23 @@ def test_recorded_operations_match_golden(game, face_id):
         if not REGEN:
             pytest.fail(f"golden file {path.name} was missing; written, check it in")
     assert text == path.read_text(), f"layout of {face_id} changed; see {path}"
+
+
+@pytest.mark.parametrize("size", ["mini", "bridge", "tarot"])
+def test_other_sizes_scale_the_design_and_fill_the_card(size):
+    card = CARD_SIZES[size]
+    ops = _layout(dotd_set(), "anger@double")
+    scaled = layout_card(build_deck(dotd_set(), rules_runs).fronts[1],
+                         load_template(CARDS / "day-of-the-dead" / "template.yaml"), card)
+    assert len(scaled) == len(ops)
+    # the background still covers the whole card and its bleed
+    bg = scaled[0]
+    assert (bg.x, bg.y) == pytest.approx((-9, -9)) and bg.w == pytest.approx(card.width + 18)
+    assert bg.h == pytest.approx(card.height + 18)
+    # everything else keeps its line breaks and stays on the card
+    k = min(card.width / POKER.width, card.height / POKER.height)
+    texts = [(a, b) for a, b in zip(ops, scaled, strict=True) if isinstance(a, Text)]
+    assert texts
+    for a, b in texts:
+        assert b.text == a.text and b.size == pytest.approx(a.size * k, abs=0.01)
+        assert 0 <= b.x <= card.width and 0 <= b.y <= card.height

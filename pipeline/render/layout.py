@@ -21,7 +21,7 @@ from .faces import Face
 from .ops import DrawOp, Ellipse, Polygon, Rect, Text
 from .ops import Image as ImageOp
 from .template import Template, resolve_colour
-from .units import STANDARD_BLEED, CardSize, parse_length
+from .units import CARD_SIZES, STANDARD_BLEED, CardSize, parse_length
 
 CAP_HEIGHT = 0.73  # Vera's capital height per em: centres capitals and digits in a line box
 SIZE_STEP = 0.25  # points between the font sizes tried when shrinking text
@@ -44,46 +44,91 @@ def pick_layout(face: Face, template: Template) -> str:
 
 
 def layout_card(face: Face, template: Template, size: CardSize) -> tuple[DrawOp, ...]:
-    """Every drawing operation of one face, in card coordinates (points, y down, trim origin)."""
+    """Every drawing operation of one face, in card coordinates (points, y down, trim origin).
+
+    A template is drawn for its own card size. For another size the layout is scaled as a
+    whole (text keeps its line breaks) and centred, while full-card boxes (``box: bleed`` or
+    ``trim``) are fitted to the new card, so a poker design also prints as mini or tarot.
+    """
+    design = CARD_SIZES.get(template.size, CARD_SIZES["poker"])
     lname = pick_layout(face, template)
-    ctx = _Ctx(face, template, size, lname)
+    ctx = _Ctx(face, template, design, lname)
+    same = (design.width, design.height) == (size.width, size.height)
+    k = min(size.width / design.width, size.height / design.height)
+    dx, dy = (size.width - design.width * k) / 2, (size.height - design.height * k) / 2
     ops: list[DrawOp] = []
     for el in template.layouts[lname]:
         ctx.element = el["name"]
         if not _matches(el.get("when"), face):
             continue
-        etype = el["type"]
-        box = ctx.box(el)
-        if etype == "rect":
-            fill, stroke = ctx.colour(el.get("fill")), ctx.colour(el.get("stroke"))
-            if fill or stroke:
-                ops.append(Rect(box.x, box.y, box.w, box.h, fill, stroke,
-                                ctx.length(el, "stroke_width", 1.0) if stroke else 0.0,
-                                ctx.length(el, "radius", 0.0)))
-        elif etype == "ellipse":
-            fill, stroke = ctx.colour(el.get("fill")), ctx.colour(el.get("stroke"))
-            if fill or stroke:
-                ops.append(Ellipse(box.x, box.y, box.w, box.h, fill, stroke,
-                                   ctx.length(el, "stroke_width", 1.0) if stroke else 0.0))
-        elif etype == "emblem":
-            name = ctx.format(el["emblem"])
-            if name:
-                if name not in EMBLEMS:
-                    raise ctx.error(f"unknown emblem {name!r} (emblems are: "
-                                    f"{', '.join(sorted(EMBLEMS))})")
-                ops.extend(emblem_ops(name, box.x, box.y, box.w, box.h,
-                                      ctx.colour(el.get("colour", "#000000")),
-                                      ctx.colour(el.get("accent", "none")),
-                                      float(el.get("angle", 0))))
-        elif etype == "image":
-            path = ctx.format(el["art"])
-            if path:
-                ops.append(ImageOp(box.x, box.y, box.w, box.h, path))
-            else:
-                ops.extend(placeholder_ops(face, box, ctx))
-        elif etype == "text":
-            ops.extend(_text_ops(el, box, ctx))
+        fitted = not same and "box" in el and el["type"] in ("rect", "ellipse", "image")
+        if fitted:
+            ctx.size = size
+        el_ops = _element_ops(el, ctx)
+        ctx.size = design
+        if same:
+            ops.extend(el_ops)
+        elif fitted:
+            ops.extend(_scaled(op, 1.0, 0.0, 0.0, k) for op in el_ops)
+        else:
+            ops.extend(_scaled(op, k, dx, dy, k) for op in el_ops)
     return tuple(ops)
+
+
+def _scaled(op: DrawOp, k: float, dx: float, dy: float, line_k: float) -> DrawOp:
+    """``op`` scaled by ``k`` about the origin and moved by (dx, dy); lines by ``line_k``."""
+    def x(v: float) -> float:
+        return round(dx + v * k, 3)
+
+    def y(v: float) -> float:
+        return round(dy + v * k, 3)
+
+    if isinstance(op, Text):
+        return Text(x(op.x), y(op.y), op.text, op.font, round(op.size * k, 3), op.colour,
+                    op.anchor, op.angle)
+    if isinstance(op, Rect):
+        return Rect(x(op.x), y(op.y), round(op.w * k, 3), round(op.h * k, 3), op.fill, op.stroke,
+                    round(op.stroke_width * line_k, 3), round(op.radius * line_k, 3))
+    if isinstance(op, Ellipse):
+        return Ellipse(x(op.x), y(op.y), round(op.w * k, 3), round(op.h * k, 3), op.fill,
+                       op.stroke, round(op.stroke_width * line_k, 3))
+    if isinstance(op, Polygon):
+        return Polygon(tuple((x(px), y(py)) for px, py in op.points), op.fill, op.stroke,
+                       round(op.stroke_width * line_k, 3), op.closed)
+    return ImageOp(x(op.x), y(op.y), round(op.w * k, 3), round(op.h * k, 3), op.path)
+
+
+def _element_ops(el: dict[str, Any], ctx: _Ctx) -> list[DrawOp]:
+    etype = el["type"]
+    box = ctx.box(el)
+    if etype == "rect":
+        fill, stroke = ctx.colour(el.get("fill")), ctx.colour(el.get("stroke"))
+        if fill or stroke:
+            return [Rect(box.x, box.y, box.w, box.h, fill, stroke,
+                         ctx.length(el, "stroke_width", 1.0) if stroke else 0.0,
+                         ctx.length(el, "radius", 0.0))]
+    elif etype == "ellipse":
+        fill, stroke = ctx.colour(el.get("fill")), ctx.colour(el.get("stroke"))
+        if fill or stroke:
+            return [Ellipse(box.x, box.y, box.w, box.h, fill, stroke,
+                            ctx.length(el, "stroke_width", 1.0) if stroke else 0.0)]
+    elif etype == "emblem":
+        name = ctx.format(el["emblem"])
+        if name:
+            if name not in EMBLEMS:
+                raise ctx.error(f"unknown emblem {name!r} (emblems are: "
+                                f"{', '.join(sorted(EMBLEMS))})")
+            return emblem_ops(name, box.x, box.y, box.w, box.h,
+                              ctx.colour(el.get("colour", "#000000")),
+                              ctx.colour(el.get("accent", "none")), float(el.get("angle", 0)))
+    elif etype == "image":
+        path = ctx.format(el["art"])
+        if path:
+            return [ImageOp(box.x, box.y, box.w, box.h, path)]
+        return placeholder_ops(ctx.face, box, ctx)
+    elif etype == "text":
+        return _text_ops(el, box, ctx)
+    return []
 
 
 def _matches(when: dict[str, Any] | None, face: Face) -> bool:
