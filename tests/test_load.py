@@ -346,3 +346,31 @@ def test_version():
     result = CliRunner().invoke(cli, ["--version"])
     assert result.exit_code == 0
     assert __version__ in result.output
+
+
+def test_art_that_is_a_real_png_or_jpeg_inside_the_set_is_accepted(tmp_path):
+    from PIL import Image
+
+    (tmp_path / "art").mkdir()
+    Image.new("RGB", (8, 8), "red").save(tmp_path / "art" / "oaf.png")
+    Image.new("RGB", (8, 8), "blue").save(tmp_path / "art" / "anger.jpg")
+    folder = _tiny_dotd(tmp_path, "- {id: oaf, name: Oaf, power: 7, art: art/oaf.png}\n"
+                                  "- {id: anger, name: Anger, power: 3, art: ./art/anger.jpg}\n")
+    cs = load_set(folder)
+    assert cs.character("oaf").art == "art/oaf.png"
+    assert cs.character("anger").art == "./art/anger.jpg"
+    # the art's pixels are not play content: the hash does not depend on them
+    Image.new("RGB", (8, 8), "green").save(tmp_path / "art" / "oaf.png")
+    assert load_set(folder).content_hash == cs.content_hash
+
+
+def test_art_in_another_image_format_is_refused(tmp_path):
+    from PIL import Image
+
+    (tmp_path / "art").mkdir()
+    Image.new("RGB", (8, 8), "red").save(tmp_path / "art" / "oaf.gif")
+    folder = _tiny_dotd(tmp_path, "- {id: oaf, name: Oaf, power: 7, art: art/oaf.gif}\n"
+                                  "- {id: anger, name: Anger, power: 3}\n")
+    (problem,) = check_set(folder).problems
+    assert (problem.line, problem.column, problem.card) == (1, 39, "oaf")
+    assert problem.message == "art file 'art/oaf.gif' is GIF, expected PNG or JPEG"
