@@ -76,6 +76,19 @@ def summary_table(card_set: CardSet) -> Table:
     return table
 
 
+def power_table(card_set: CardSet) -> Table:
+    """How many characters print each power 0-9: the spread a designer balances."""
+    table = Table(title="characters per printed power")
+    powers = [ch.power for ch in card_set.characters]
+    table.add_column("power")
+    for p in range(10):
+        table.add_column(str(p), justify="right")
+    table.add_column("no effect", justify="right")
+    vanilla = sum(1 for ch in card_set.characters if ch.is_vanilla)
+    table.add_row("characters", *(str(powers.count(p)) for p in range(10)), str(vanilla))
+    return table
+
+
 @click.command("validate")
 @click.argument("sets", nargs=-1, metavar="[SET]...")
 def validate_command(sets: tuple[str, ...]) -> None:
@@ -92,6 +105,8 @@ def validate_command(sets: tuple[str, ...]) -> None:
         if check.ok:
             assert check.card_set is not None
             console.print(summary_table(check.card_set))
+            if check.card_set.characters:
+                console.print(power_table(check.card_set))
             console.print(f"ok: {check.card_set.name} is valid")
         else:
             bad += 1

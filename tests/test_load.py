@@ -288,6 +288,8 @@ def test_validate_without_arguments_checks_every_bundled_set():
     assert re.search(r"Power Up\s*│\s*gray\s*│\s*36\s*│\s*36", result.output)
     assert re.search(r"preacher\s*│\s*1\s*│\s*6\s*│\s*0", result.output)
     assert re.search(r"total\s*│\s*24\s*│\s*54\s*│\s*2", result.output)
+    row = re.search(r"│ characters │(.*)│", result.output).group(1).split("│")
+    assert sum(int(n) for n in row[:10]) == 36  # characters per printed power 0-9
 
 
 def test_cards_json_lists_the_physical_cards(dotd):
