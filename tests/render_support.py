@@ -34,7 +34,7 @@ RULES = {
 
 
 def rules_runs(character: Character) -> list[tuple[str, str]]:
-    return RULES[character.id]
+    return RULES.get(character.id, [])
 
 
 def dotd_set(characters: tuple[Character, ...] = CHARACTERS, root: str = "") -> CardSet:

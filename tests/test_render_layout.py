@@ -258,3 +258,62 @@ def test_other_sizes_scale_the_design_and_fill_the_card(size):
     for a, b in texts:
         assert b.text == a.text and b.size == pytest.approx(a.size * k, abs=0.01)
         assert 0 <= b.x <= card.width and 0 <= b.y <= card.height
+
+
+def test_when_draws_elements_only_for_matching_faces():
+    ops = {fid: _layout(dotd_set(), fid) for fid in ("oaf@double", "anger@double")}
+    texts = {fid: [op.text for op in o if isinstance(op, Text)] for fid, o in ops.items()}
+    assert "No effect." in texts["oaf@double"] and "No effect." not in texts["anger@double"]
+
+
+def test_six_and_nine_are_marked_in_both_corners():
+    butler = Character("nine", "Nine", 9)
+    ops = _layout(dotd_set((butler, *CHARACTERS)), "nine@double")
+    marks = [op for op in ops if type(op).__name__ == "Rect" and op.fill == "#ffffff"]
+    assert len(marks) == 2
+    anger = _layout(dotd_set(), "anger@double")
+    assert not [op for op in anger if type(op).__name__ == "Rect" and op.fill == "#ffffff"]
+
+
+def test_the_three_backs_have_distinct_emblems_and_colours():
+    backs = {b: _layout(dotd_set(), f"back-{b}") for b in ("double", "power_up", "unearth")}
+    shapes = {b: tuple(type(op).__name__ for op in o) for b, o in backs.items()}
+    assert len(set(shapes.values())) == 3
+    fills = {b: o[0].fill for b, o in backs.items()}
+    assert fills == {"double": "#161616", "power_up": "#8c8c8c", "unearth": "#f2f0ea"}
+    names = {b: [op.text for op in o if isinstance(op, Text)] for b, o in backs.items()}
+    assert "Double" in names["double"] and "Power Up" in names["power_up"]
+    assert "Unearth" in names["unearth"]
+
+
+def test_unknown_field_names_the_card_and_the_element(tmp_path):
+    path = write(tmp_path, """layouts:
+  front:
+    elements:
+      - {name: title, type: text, x: 0, y: 0, w: 100, h: 20, text: "{nmae}"}
+  back:
+    elements: []
+""")
+    with pytest.raises(RenderError, match=r"card 'anger@double': .*element 'title': unknown "
+                                          r"field \{nmae\}"):
+        _layout(dotd_set(), "anger@double", path)
+
+
+def test_a_set_may_bring_its_own_font_file(tmp_path):
+    import shutil
+
+    shutil.copy(fonts.BUILTIN_FONTS["sans-bold"], tmp_path / "display.ttf")
+    path = write(tmp_path, """fonts: {display: display.ttf}
+layouts:
+  front:
+    elements:
+      - {name: title, type: text, x: 0, y: 0, w: 170, h: 30, text: "{name}", font: display}
+  back:
+    elements: []
+""")
+    ops = _layout(dotd_set(), "anger@double", path)
+    assert ops[0].font == "display"
+    assert fonts.width("Anger", "display", 10) == fonts.width("Anger", "sans-bold", 10)
+    outside = write(tmp_path, "fonts: {evil: ../../etc/passwd}\nlayouts: {front: {}}\n")
+    with pytest.raises(RenderError, match="outside the set folder"):
+        load_template(outside)
