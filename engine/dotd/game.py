@@ -77,6 +77,7 @@ T_DIG = 10  # (T, player, remaining, fighter card)
 # fight context: one flat list of ints, indexed base + side
 F_BONUS, F_SETP, F_AW, F_AL, F_WT, F_SUP, F_NEG = 0, 2, 4, 6, 8, 10, 12
 NO_SETP = -10_000
+MAX_RETRIGGERS = 3  # re-fired Unearth spirits per player and turn: a chain must end
 FIGHT_RESET = [0, 0, NO_SETP, NO_SETP, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
 
 BACK_NAMES = {"double": "Double", "power_up": "Power Up", "unearth": "Unearth"}
@@ -230,6 +231,7 @@ class DotdState:
         "score_log",
         "end_turn",
         "fight_log",
+        "retrig",
     )
 
     def _init(self, g: DotdGame, rng: random.Random) -> None:
@@ -266,6 +268,7 @@ class DotdState:
         self.score_log = []  # per turn: (score0, score1, priority holder at rewards)
         self.end_turn = g.turns  # a scenario may end the game earlier
         self.fight_log = []  # (turn, slot, card0, card1, total0, total1, won0, won1)
+        self.retrig = [0, 0]  # Unearth spirits fired again this turn (DD-07 switch), capped
 
     # --- core interface ------------------------------------------------------------------------
 
@@ -358,6 +361,7 @@ class DotdState:
         s.score_log = self.score_log[:]
         s.end_turn = self.end_turn
         s.fight_log = self.fight_log[:]
+        s.retrig = self.retrig[:]
         return s
 
     def observation(self, player: int) -> Any:
@@ -393,18 +397,7 @@ class DotdState:
                 return
             t = stack.pop()
             code = t[0]
-            if code == T_USE:
-                p, u, card = t[1], t[2], t[3]
-                i = self.fslot
-                fx = self.fx
-                if self.lines[p][i] != card or not self.up[p][i] or fx[F_NEG + p]:
-                    continue
-                if u > 1 and (self.eff_back[p] != DOUBLE or fx[F_SUP + p] or u > g.double_uses):
-                    continue
-                if u < g.double_uses and self.eff_back[p] == DOUBLE:
-                    stack.append((T_USE, p, u + 1, card))
-                self._run_steps(p, g.effect[card], 0, 0)
-            elif code == T_FIGHT:
+            if code == T_FIGHT:
                 i = t[1]
                 self.fslot = i
                 self.fx[:] = FIGHT_RESET
@@ -432,6 +425,17 @@ class DotdState:
             elif code == T_SELECT:
                 p = t[1]
                 self._decide(D_SELECT, p, self._selectable(p), t[2])
+            elif code == T_USE:
+                p, u, card = t[1], t[2], t[3]
+                i = self.fslot
+                fx = self.fx
+                if self.lines[p][i] != card or not self.up[p][i] or fx[F_NEG + p]:
+                    continue
+                if u > 1 and (self.eff_back[p] != DOUBLE or fx[F_SUP + p] or u > g.double_uses):
+                    continue
+                if u < g.double_uses and self.eff_back[p] == DOUBLE:
+                    stack.append((T_USE, p, u + 1, card))
+                self._run_steps(p, g.effect[card], 0, 0)
             elif code == T_RESOLVE:
                 self._resolve_fight(t[1])
             elif code == T_SPIRIT_UNEARTH:
@@ -465,6 +469,7 @@ class DotdState:
         self.lostc = []
         self.won_n = [0, 0]
         self.conv_n = [0, 0]
+        self.retrig = [0, 0]
         stack = self.stack
         stack.append((T_REVEAL,))
         first = self.prio
@@ -728,7 +733,8 @@ class DotdState:
         self.stats[owner][0].append(g.char[new])
         if self.spirit[owner] == target:
             self.spirit[owner] = new
-            if g.retrigger and g.back[new] == UNEARTH:
+            if g.retrigger and g.back[new] == UNEARTH and self.retrig[owner] < MAX_RETRIGGERS:
+                self.retrig[owner] += 1
                 self.stack.append((T_SPIRIT_UNEARTH, owner))
             return
         line = self.lines[owner]
