@@ -243,11 +243,8 @@ def _conditions(when: dict[str, Any]) -> tuple[Condition, ...]:
         if test == "count":
             out += [Condition("count", n, op=op, subject=value["of"])
                     for op, n in value.items() if op != "of"]
-        elif test in ("turn", "opposing_power", "score_diff"):
-            if isinstance(value, dict):
-                out += [Condition(test, n, op=op) for op, n in value.items()]
-            else:
-                out.append(Condition(test, value))
+        elif isinstance(value, dict):  # comparisons, and {ne: back} on the back/spirit tests
+            out += [Condition(test, n, op=op) for op, n in value.items()]
         else:
             out.append(Condition(test, value))
     return tuple(out)

@@ -480,10 +480,13 @@ def _effect_semantics(doc: YamlDoc, idx: int, card: dict[str, Any], cid: str | N
                                    "powers are 0 to 9, so this condition can never hold",
                                    card=cid, hint="check the comparison"))
         for test in ("own_spirit", "opponent_spirit", "own_back", "opposing_back"):
-            b = when.get(test)
-            if isinstance(b, str) and b in BACKS and b not in backs:
-                out.append(doc.problem((*at, test), f"effect step {s + 1}: back '{b}' is not "
-                                       f"defined in {game_file}", card=cid))
+            value = when.get(test)
+            named = value.items() if isinstance(value, dict) else [(None, value)]
+            for op, b in named:
+                if isinstance(b, str) and b in BACKS and b not in backs:
+                    path = (*at, test) if op is None else (*at, test, op)
+                    out.append(doc.problem(path, f"effect step {s + 1}: back '{b}' is not "
+                                           f"defined in {game_file}", card=cid))
     return out
 
 

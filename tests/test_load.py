@@ -376,3 +376,11 @@ def test_art_in_another_image_format_is_refused(tmp_path):
     (problem,) = check_set(folder).problems
     assert (problem.line, problem.column, problem.card) == (1, 39, "oaf")
     assert problem.message == "art file 'art/oaf.gif' is GIF, expected PNG or JPEG"
+
+
+def test_back_and_spirit_conditions_may_say_is_not(tmp_path):
+    (step,) = _steps(tmp_path, "    - power: 2\n      when:\n        own_spirit: {ne: none}\n"
+                               "        opposing_back: {eq: unearth}\n        own_back: double\n")
+    assert step.when == (Condition("own_spirit", "none", op="ne"),
+                         Condition("opposing_back", "unearth", op="eq"),
+                         Condition("own_back", "double"))
