@@ -332,3 +332,19 @@ def test_no_edit_of_a_bundled_card_file_ever_raises(data):
     assert check.ok or check.problems
     for p in check.problems:
         assert p.line >= 1 and p.column >= 1 and p.message
+
+
+@pytest.mark.parametrize("args, code", [
+    (["validate", str(BROKEN / "many-problems")], 1),
+    (["cards", str(BROKEN / "alias-bomb")], 1),
+    (["validate", "no-such-set"], 2),
+    (["validate", "--no-such-option"], 2),
+])
+def test_the_console_entry_point_exits_with_a_message_never_a_traceback(args, code, capsys):
+    from boneyard.pipeline.cli import main
+
+    with pytest.raises(SystemExit) as info:
+        main(args)
+    assert info.value.code == code
+    err = capsys.readouterr().err
+    assert err.strip() and "Traceback" not in err
