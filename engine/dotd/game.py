@@ -169,7 +169,7 @@ class DotdGame:
                 )
         rng = random.Random(seed)
         s = DotdState.__new__(DotdState)
-        s._init(self, rng)
+        s._init(self, seed)
         decks = [list(d) for d in self.deck_order]
         rnd = rng.random
         for d in decks:  # a sort on random keys: a uniform shuffle, cheaper than rng.shuffle
@@ -200,7 +200,8 @@ class DotdState:
 
     __slots__ = (
         "g",
-        "rng",
+        "seed",
+        "nshuf",
         "turn",
         "prio",
         "first_prio",
@@ -234,9 +235,12 @@ class DotdState:
         "retrig",
     )
 
-    def _init(self, g: DotdGame, rng: random.Random) -> None:
+    def _init(self, g: DotdGame, seed: int) -> None:
         self.g = g
-        self.rng = rng
+        # Later shuffles (a deck running out) draw from Random(seed, shuffle number): no generator
+        # state to copy, so clone stays cheap and a clone replays exactly like the original.
+        self.seed = seed
+        self.nshuf = 0
         self.turn = 0
         self.prio = 0
         self.first_prio = 0
@@ -326,9 +330,8 @@ class DotdState:
     def clone(self) -> DotdState:
         s = DotdState.__new__(DotdState)
         s.g = self.g
-        rng = random.Random()
-        rng.setstate(self.rng.getstate())
-        s.rng = rng
+        s.seed = self.seed
+        s.nshuf = self.nshuf
         s.turn = self.turn
         s.prio = self.prio
         s.first_prio = self.first_prio
@@ -686,7 +689,8 @@ class DotdState:
         if len(deck) < n and self.g.reshuffle and self.discards[b]:
             deck.extend(self.discards[b])
             self.discards[b] = []
-            self.rng.shuffle(deck)
+            self.nshuf += 1
+            random.Random(f"{self.seed}/{self.nshuf}").shuffle(deck)
         if n >= len(deck):
             taken = deck[::-1]
             deck.clear()

@@ -144,14 +144,17 @@ class DotdObservation:
             hidden = [c for c in deck if not pub[c]]
             pool[b].extend(hidden)
             deck_known.append(known)
+        rnd = rng.random
         for b in range(3):
             pool[b].sort()
-            rng.shuffle(pool[b])
+            pool[b].sort(key=lambda _c: rnd())  # a uniform shuffle, cheaper than rng.shuffle
         for zone, j in places:
             zone[j] = pool[back[zone[j]]].pop()
         for b in range(3):
-            deck = pool[b] + deck_known[b]
-            rng.shuffle(deck)
+            deck = pool[b]  # already in random order
+            if deck_known[b]:
+                deck += deck_known[b]
+                deck.sort(key=lambda _c: rnd())
             s.decks[b] = deck
         if look is not None:
             s.dc = (s.dc[0], s.dc[1], tuple(look))
@@ -163,7 +166,8 @@ class DotdObservation:
                     s.chosen[opp].append(rng.choice(sorted(s._selectable(opp))))
             else:  # its backs are known, and the hand positions kept their backs
                 s.chosen[opp] = [opp_hand[j] for j in chosen_at]
-        s.rng = random.Random(rng.getrandbits(64))
+        s.seed = rng.getrandbits(64)
+        s.nshuf = 0
         if s.dk == D_SELECT and s.dp == me:
             s.dl = s._selectable(me)
         return s

@@ -70,7 +70,7 @@ def build_state(game: DotdGame, data: Mapping[str, Any], where: str = "scenario"
     seed = int(data.get("seed", 0))
     rng = random.Random(seed)
     s = DotdState.__new__(DotdState)
-    s._init(game, rng)
+    s._init(game, seed)
     s.prio = prio
     s.first_prio = int(data.get("first_priority", prio))
     scores = data.get("scores", [0, 0])
