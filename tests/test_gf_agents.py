@@ -40,6 +40,17 @@ def test_greedy_beats_random_clearly_at_two_and_four_players():
         assert greedy_wins / games > 0.8, (players, greedy_wins)
 
 
+def test_greedy_plays_the_rares_and_still_beats_random():
+    greedy, rnd = GreedyAgent(), RandomPlayer()
+    game = FeastGame(feast_set(), num_players=4, rares=True, decks=2)
+    greedy_wins = 0.0
+    for i in range(30):
+        seats = [greedy if (j + i) % 2 == 0 else rnd for j in range(4)]
+        r = play(game, seats, i)["returns"]
+        greedy_wins += sum(r[j] for j in range(4) if seats[j] is greedy)
+    assert greedy_wins / 30 > 0.75
+
+
 def test_greedy_feeds_instead_of_discarding():
     from boneyard.engine.gf.arrange import arrange
 

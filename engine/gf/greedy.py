@@ -27,6 +27,7 @@ from boneyard.engine.gf.state import (
     EXO_HAND,
     EXTEND,
     JOIN,
+    JOIN_ATTACK,
     MASH,
     PASS,
     PREACH,
@@ -213,7 +214,15 @@ class _Context:
         if op == DW_PLACE:
             return 15.0
         if op in (DW_SEDUCE, DW_TAKE):
-            return 20.0 + (2.0 if self.K[z if op == DW_TAKE else y] in (SUCCUBUS, PREACHER) else 0)
+            if y >= len(self.K):  # blindly from a hand
+                return 19.0
+            k = self.K[y]
+            if op == DW_TAKE and x == 3 and k == PREACHER:
+                return -10.0  # a preacher from a hand kills her
+            return 20.0 + (2.0 if k in (SUCCUBUS, PREACHER, VAMPIRE, ZOMBIE) else 0.0)
+        if op == JOIN_ATTACK:
+            attack = self.obs.attack
+            return 25.0 if attack is not None and attack[2] != me else -5.0
         if op == DW_DROP:
             return 5.0 - self.card_value(x)
         if op == TRIM:

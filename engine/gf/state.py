@@ -218,8 +218,8 @@ class FeastState:
     def legal_actions(self) -> list[int]:
         legal = self._legal
         if legal is None:
-            legal = self._legal = self._moves()
-        return list(legal)
+            legal = self._legal = self._main_moves(self.tp) if self.phase == MAIN else self._moves()
+        return legal[:]
 
     def apply_action(self, action: int) -> None:
         legal = self._legal
@@ -349,8 +349,10 @@ class FeastState:
         g = self.g
         p = self.tp
         self.played = False
-        self.touched = []
-        self.flubbed = []
+        if self.touched:
+            self.touched = []
+        if self.flubbed:
+            self.flubbed = []
         self.dw_used = False
         self.phase = MAIN
         if self.locked:
@@ -471,7 +473,15 @@ class FeastState:
 
     def _can_respond(self, p: int) -> bool:
         """Has p any instant with a target (or a graveyard announcement) right now?"""
-        K = self.g.kind
+        g = self.g
+        inst = g.instant.__getitem__
+        if (
+            not any(map(inst, self.hands[p]))
+            and not (g.from_mash and any(map(inst, self.mash[p])))
+            and not (g.gy_any_time and self.fams[p])
+        ):
+            return False  # the common case: nothing to answer with
+        K = g.kind
         succ = preach = exo = dwh = False
         for c in self.hands[p]:
             k = K[c]
@@ -799,6 +809,12 @@ class FeastState:
 
     def _apply(self, a: int) -> None:
         op = a & 31
+        if op == DISCARD and self.phase == MAIN:  # the commonest move: keep it short
+            c = (a >> 5) & M10
+            self.hands[self.tp].remove(c)
+            self.discard.append(c)
+            self._end_turn()
+            return
         x = (a >> 5) & M10
         y = (a >> 15) & M10
         flag = (a >> 35) & 1
@@ -1312,6 +1328,16 @@ class FeastObservation:
     @property
     def played(self) -> bool:
         return self._s.played
+
+    @property
+    def attack(self) -> tuple[int, int, int] | None:
+        """A pending two-card attack on a rare: (kind attacked, its card, its owner)."""
+        a = self._s.attack
+        return None if a is None else (a[0], a[1], a[2])
+
+    @property
+    def devil_wives(self) -> list[list[int]]:
+        return [d[:] for d in self._s.dw]
 
     def eligible(self, fam: tuple) -> bool:
         return self._s._eligible(fam)
