@@ -317,3 +317,22 @@ layouts:
     outside = write(tmp_path, "fonts: {evil: ../../etc/passwd}\nlayouts: {front: {}}\n")
     with pytest.raises(RenderError, match="outside the set folder"):
         load_template(outside)
+
+
+def test_template_images_stay_inside_the_set_folder(tmp_path):
+    from PIL import Image
+
+    Image.new("RGB", (8, 8), (0, 0, 255)).save(tmp_path / "logo.png")
+    body = """layouts:
+  front:
+    elements:
+      - {{name: logo, type: image, x: 0, y: 0, w: 20, h: 20, art: "{art}"}}
+  back:
+    elements: []
+"""
+    ops = _layout(dotd_set(), "anger@double", write(tmp_path, body.format(art="logo.png")))
+    assert ops[0].path == str(tmp_path / "logo.png")
+    with pytest.raises(RenderError, match="outside the set folder"):
+        _layout(dotd_set(), "anger@double", write(tmp_path, body.format(art="../logo.png")))
+    with pytest.raises(RenderError, match="image file 'nope.png' not found"):
+        _layout(dotd_set(), "anger@double", write(tmp_path, body.format(art="nope.png")))

@@ -8,9 +8,11 @@ paint, so the PDF and the PNG of a card show the same words on the same lines.
 
 from __future__ import annotations
 
+import colorsys
 import hashlib
 import math
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from boneyard.errors import RenderError
@@ -124,11 +126,25 @@ def _element_ops(el: dict[str, Any], ctx: _Ctx) -> list[DrawOp]:
     elif etype == "image":
         path = ctx.format(el["art"])
         if path:
-            return [ImageOp(box.x, box.y, box.w, box.h, path)]
+            return [ImageOp(box.x, box.y, box.w, box.h, _image_path(path, ctx))]
         return placeholder_ops(ctx.face, box, ctx)
     elif etype == "text":
         return _text_ops(el, box, ctx)
     return []
+
+
+def _image_path(path: str, ctx: _Ctx) -> str:
+    """Card art arrives checked and absolute; a fixed image named in the template (a logo, a
+    texture) is found in the set folder and must stay inside it."""
+    if Path(path).is_absolute() and path == ctx.face.fields.get("art"):
+        return path
+    root = Path(ctx.template.root)
+    target = (root / path).resolve()
+    if not target.is_relative_to(root):
+        raise ctx.error(f"image {path!r} lies outside the set folder {root}")
+    if not target.is_file():
+        raise ctx.error(f"image file {path!r} not found in {root}")
+    return str(target)
 
 
 def _matches(when: dict[str, Any] | None, face: Face) -> bool:
@@ -410,8 +426,6 @@ def placeholder_ops(face: Face, box: Box, ctx: _Ctx) -> list[DrawOp]:
     """Generated art that cannot be mistaken for the real thing: tinted, striped, labelled."""
     digest = hashlib.sha256(face.id.encode()).digest()
     hue = digest[0] / 255.0
-    import colorsys
-
     r, g, b = colorsys.hls_to_rgb(hue, 0.82, 0.35)
     tint = f"#{round(r * 255):02x}{round(g * 255):02x}{round(b * 255):02x}"
     r, g, b = colorsys.hls_to_rgb(hue, 0.68, 0.3)

@@ -12,7 +12,7 @@ cut and glued or sleeved separately) keeps each back in the same slot as its fro
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -242,7 +242,7 @@ def _footer(c: Canvas, plan: SheetPlan, deck: Deck, options: PdfOptions, page: i
     if options.footer_note:
         parts.append(options.footer_note)
     parts.append(f"{side}s \u00b7 page {page} of {total}")
-    spans = _footer_spans(plan, side, options.duplex)
+    spans = _footer_spans(plan)
     if len(spans) < len(parts):
         parts = [" \u00b7 ".join(parts)]
         spans = [(plan.left, plan.left + plan.grid_w)]
@@ -265,14 +265,10 @@ def _footer(c: Canvas, plan: SheetPlan, deck: Deck, options: PdfOptions, page: i
         c.drawCentredString((x0 + x1) / 2, baseline, text)
 
 
-def _footer_spans(plan: SheetPlan, side: str, duplex: str) -> list[tuple[float, float]]:
+def _footer_spans(plan: SheetPlan) -> list[tuple[float, float]]:
     spans = []
     for col in range(plan.cols):
         x = plan.left + col * (plan.card_w + plan.gutter)
         spans.append((x, x + plan.card_w))
     return spans
 
-
-def default_name(slug: str, paper: str, size: CardSize, options: Sequence[str] = ()) -> str:
-    extra = "".join(f"-{o}" for o in options)
-    return f"{slug}-{size.name}-{paper}{extra}.pdf"

@@ -31,7 +31,6 @@ from .units import CARD_SIZES, parse_length
 
 ELEMENT_TYPES = ("rect", "ellipse", "text", "image", "emblem")
 _COLOUR = re.compile(r"^#(?:[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$")
-_FIELD = re.compile(r"\{([a-z_]+)\}")
 # what each element type needs besides geometry
 _REQUIRED = {"text": ("text|paragraphs",), "image": ("art",), "emblem": ("emblem",)}
 _GEOMETRY_KEYS = ("x", "y", "w", "h")
@@ -42,6 +41,7 @@ class Template:
     """A resolved template: every layout flattened through its ``extends`` chain."""
 
     file: str
+    root: str  # the set folder: template files (fonts, fixed images) must stay inside it
     size: str
     bleed: float  # points
     colours: dict[str, str]
@@ -91,7 +91,7 @@ def load_template(path: str | Path) -> Template:
             layouts[name] = resolved
     for lname, elements in layouts.items():
         own = {e.get("name") for e in raw_layouts[lname].get("elements", [])}
-        for i, el in enumerate(elements):
+        for el in elements:
             # point problems at the layout that introduced the element
             if el["name"] in own:
                 idx = next(j for j, e in enumerate(raw_layouts[lname]["elements"])
@@ -99,7 +99,7 @@ def load_template(path: str | Path) -> Template:
                 where = ("layouts", lname, "elements", idx)
             else:
                 where = ("layouts", lname)
-            _check_element(el, lname, colours, doc, where, problems, i)
+            _check_element(el, lname, colours, doc, where, problems)
     try:
         bleed = parse_length(data.get("bleed", "0.125in"), "bleed")
     except RenderError as exc:
@@ -110,7 +110,8 @@ def load_template(path: str | Path) -> Template:
         seen: set[str] = set()
         unique = [p for p in problems if not (str(p) in seen or seen.add(str(p)))]
         raise RenderError("\n".join(str(p) for p in unique))
-    return Template(doc.file, data.get("size", "poker"), bleed, colours, layouts)
+    root = str(Path(path).resolve().parent)
+    return Template(doc.file, root, data.get("size", "poker"), bleed, colours, layouts)
 
 
 def _schema_message(err: Any) -> str:
@@ -178,7 +179,6 @@ def _check_element(
     doc: Any,
     where: tuple[str | int, ...],
     problems: list[Problem],
-    index: int,
 ) -> None:
     label = f"layout {layout!r} element {el['name']!r}"
 
@@ -248,10 +248,6 @@ def resolve_colour(value: str | None, colours: dict[str, str]) -> str | None:
     if value.startswith("#"):
         return value
     return colours.get(value, value)
-
-
-def template_fields(text: str) -> list[str]:
-    return _FIELD.findall(text)
 
 
 def default_size(template: Template) -> str:
