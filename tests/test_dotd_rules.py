@@ -550,3 +550,17 @@ def test_illegal_action_raises_rules_error():
     _, s = _start()
     with pytest.raises(RulesError):
         s.apply_action(ACT_NO)
+
+
+def test_retriggered_unearth_chain_ends():
+    s = _reveal_unearth(unearth_retrigger_on_spirit_replace=True)
+    fired = 0
+    while not s.is_terminal() and s.to_json()["decision"]["kind"] in ("unearth_target", "unearth_pick"):
+        kind = s.to_json()["decision"]["kind"]
+        spirit = s.to_json()["players"][0]["spirit"]
+        if kind == "unearth_target":
+            fired += 1
+            apply_choice(s, f"unearth {spirit}")
+        else:
+            apply_choice(s, strings(s)[0])
+    assert fired == 1 + 3  # the spirit's own Unearth, then at most 3 re-fires this turn
