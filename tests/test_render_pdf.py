@@ -185,3 +185,31 @@ def test_pdf_rasterises_with_cards_where_expected(tmp_path):
     plan = plan_sheet("letter", POKER)
     r, g, b = im.getpixel((int(plan.left) + 2, int(792 - plan.bottom - plan.grid_h) + 100))
     assert r + g + b < 300
+
+
+@pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="poppler-utils not installed")
+def test_pdf_and_png_paint_the_same_card(tmp_path):
+    """Layout once, paint twice: the PDF rasterised at 300 dpi matches our own trimmed PNG."""
+    from PIL import Image, ImageChops, ImageStat
+
+    cs = dotd_set()
+    render_set(cs, tmp_path, RenderOptions(formats=("pdf", "png"), profile="trimmed"),
+               rules_runs=rules_runs)
+    pdf = tmp_path / "day-of-the-dead-poker-letter.pdf"
+    subprocess.run(["pdftoppm", "-r", "300", "-f", "1", "-l", "1", "-png", str(pdf),
+                    str(tmp_path / "page")], check=True, capture_output=True)
+    (page_png,) = tmp_path.glob("page*.png")
+    plan = plan_sheet("letter", POKER)
+    x, y, w, h = card_box(plan, 0)  # the first front: oaf@double
+    k = 300 / 72
+    left, top = round(x * k), round((plan.page_h - y - h) * k)
+    with Image.open(page_png) as page, Image.open(tmp_path / "png-trimmed" / "oaf@double.png") \
+            as ours:
+        from_pdf = page.convert("RGB").crop((left, top, left + 750, top + 1050))
+        diff = ImageStat.Stat(ImageChops.difference(from_pdf, ours.convert("RGB")))
+        # anti-aliasing differs at edges; the same text on the same lines differs very little
+        assert max(diff.mean) < 6, diff.mean
+        # and a different card does not pass as the same
+        with Image.open(tmp_path / "png-trimmed" / "anger@double.png") as other:
+            other_diff = ImageStat.Stat(ImageChops.difference(from_pdf, other.convert("RGB")))
+            assert max(other_diff.mean) > max(diff.mean) + 2

@@ -129,8 +129,9 @@ def proof_sheet(deck: Deck, layouts: dict[str, tuple[DrawOp, ...]], size: CardSi
     draw = ImageDraw.Draw(sheet)
     title_font = fonts.pillow_font("sans-bold", 20)
     label_font = fonts.pillow_font("sans", 11)
-    draw.text((pad, 28), f"{deck.set_name} \u00b7 {len(deck.fronts)} fronts, "
-              f"{len(deck.backs)} backs \u00b7 content {deck.content_hash}",
+    backs = f"{len(deck.backs)} back" + ("s" if len(deck.backs) != 1 else "")
+    draw.text((pad, 28), f"{deck.set_name} \u00b7 {len(deck.fronts)} fronts, {backs} "
+              f"\u00b7 content {deck.content_hash}",
               font=title_font, fill=(30, 30, 30), anchor="ls")
     for i, face in enumerate(faces):
         x = pad + (i % cols) * (card_w + pad)
