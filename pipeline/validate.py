@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
-from boneyard.engine.cards import BACKS, COMPARATORS, PRIMITIVES
+from boneyard.engine.cards import BACKS, COMPARATORS, COUNTERS, PRIMITIVES
 from boneyard.pipeline.validate_yaml import JsonPath, YamlDoc, display_path
 from jsonschema.exceptions import ValidationError, best_match
 
@@ -474,6 +474,14 @@ def _effect_semantics(doc: YamlDoc, idx: int, card: dict[str, Any], cid: str | N
             out.append(doc.problem((*at, "slot"), f"effect step {s + 1}: slot {slot} never "
                                    f"exists (the game has {turns} turns, one slot per turn)",
                                    card=cid))
+        count = when.get("count")
+        if isinstance(count, dict) and count.get("of") in COUNTERS:
+            pairs = _comparison_values({k: v for k, v in count.items() if k != "of"})
+            most = 2 if count["of"] == "own_adjacent_active" else turns
+            if pairs and not _can_hold(pairs, 0, most):
+                out.append(doc.problem((*at, "count"), f"effect step {s + 1}: "
+                                       f"{count['of']} is 0 to {most}, so this condition can "
+                                       "never hold", card=cid, hint="check the comparison"))
         pairs = _comparison_values(when.get("opposing_power"))
         if pairs and not _can_hold(pairs, 0, 9):
             out.append(doc.problem((*at, "opposing_power"), f"effect step {s + 1}: printed "
@@ -522,6 +530,7 @@ def gf_semantics(game: YamlDoc, docs: list[YamlDoc], rares: YamlDoc | None,
     humans: dict[tuple[str, int], tuple[str, int]] = {}
     kinds: set[str] = set()
     foods: dict[str, tuple[YamlDoc, JsonPath, str | None]] = {}
+    odd_numbers = False
 
     def claim(doc: YamlDoc, at: JsonPath, cid: str, owner: str | None) -> None:
         if cid in ids:
@@ -557,7 +566,8 @@ def gf_semantics(game: YamlDoc, docs: list[YamlDoc], rares: YamlDoc | None,
                 if isinstance(food, str) and not is_rares and food not in foods:
                     foods[food] = (doc, (idx, "food"), cid)
                 for j, n in enumerate(numbers):
-                    if not isinstance(n, int) or isinstance(n, bool):
+                    if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= 9:
+                        odd_numbers = True  # reported by the schema; runs would mislead
                         continue
                     claim(doc, (idx, "numbers", j), f"{cid}-{n}", cid)
                     if isinstance(food, str) and 1 <= n <= 9:
@@ -577,12 +587,24 @@ def gf_semantics(game: YamlDoc, docs: list[YamlDoc], rares: YamlDoc | None,
                     out.append(doc.problem((idx, "art"), why, card=cid,
                                            hint="art paths are relative to the set folder"))
 
+    params_min = params.get("min_family", 3)
+    min_family = params_min if isinstance(params_min, int) and params_min > 0 else 3
     for food, (doc, at, cid) in foods.items():
         eater = EATERS.get(food)
         if eater and eater not in kinds:
             out.append(doc.problem(at, f"{food} humans but no {eater} in the deck: these "
                                    "families can never be eaten", card=cid,
                                    hint=f"add a {eater} card"))
+        numbers = sorted(n for (f, n) in humans if f == food)
+        longest = run = 0
+        for i, n in enumerate(numbers):
+            run = run + 1 if i and n == numbers[i - 1] + 1 else 1
+            longest = max(longest, run)
+        if complete and not odd_numbers and longest < min_family:
+            out.append(doc.problem(at, f"no {food} family can ever be built: the longest run "
+                                   f"of consecutive {food} numbers is {longest}, a family "
+                                   f"needs {min_family}", card=cid,
+                                   hint="add the missing numbers"))
 
     players = g.get("players")
     most = players.get("max") if isinstance(players, dict) else players
