@@ -489,7 +489,7 @@ class DotdState:
         g = self.g
         back = g.back
         chosen = self.chosen[p]
-        hand = [c for c in self.hand_cards(p) if c not in chosen]
+        hand = [c for c in self.hands[p] if c not in chosen]
         if g.final_free and self.turn >= g.turns:
             return hand
         counts = [0, 0, 0]
@@ -631,11 +631,11 @@ class DotdState:
                 if any(c in lostc for c in lines[p]):
                     stack.append((T_CONVERT, p))
         elif win0:
-            if not win1 and ub:
-                self._offer_conversion(1)
+            if not win1 and ub and self.conv_n[1] < g.max_conv:  # step 4, inline
+                self.dk, self.dp, self.dl, self.dc = D_CONVERT, 1, [b, ACT_NO], None
         elif win1:
-            if ua:
-                self._offer_conversion(0)
+            if ua and self.conv_n[0] < g.max_conv:
+                self.dk, self.dp, self.dl, self.dc = D_CONVERT, 0, [a, ACT_NO], None
         else:
             self.stack.append((T_CONVERT, 1 - self.prio))
             self.stack.append((T_CONVERT, self.prio))
