@@ -19,7 +19,7 @@ from boneyard.paths import bundled_sets
 
 
 def _console() -> Console:
-    return Console(stderr=False, highlight=False, soft_wrap=False, width=max(100, Console().width))
+    return Console(stderr=False, highlight=False, soft_wrap=True, width=max(110, Console().width))
 
 
 def failed_table(outcome: BuildOutcome) -> Table:

@@ -31,6 +31,7 @@ from boneyard.pipeline.gates import PASS, evaluate, gated_metrics
 from boneyard.pipeline.playtest_config import PlaytestConfig, Run
 
 from boneyard import __version__
+from boneyard.errors import GateError
 
 RECORD_FORMAT = 1
 Progress = Callable[[str, int, int], None]
@@ -284,7 +285,10 @@ def _pool_map(tasks: list[tuple[Any, ...]], jobs: int,
         for t in tasks:
             done(_sub_task(t))
         return
-    ctx = multiprocessing.get_context("spawn")
+    # fork starts workers in milliseconds (spawn re-imports everything, a second or more each);
+    # the tasks are pure computation on picklable data, so either gives the same numbers
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    ctx = multiprocessing.get_context(method)
     with ctx.Pool(min(jobs, len(tasks))) as pool:
         for res in pool.imap(_sub_task, tasks):
             done(res)
@@ -300,17 +304,22 @@ def substitution_metrics(
     if not card_set.characters or cfg.substitution_games <= 0:
         return []
     players = len(returns[0]) if returns else (run.players or 2)
-    picks: dict[str, list[tuple[int, int]]] = {c.id: [] for c in card_set.characters}
+    chosen = [c for c in card_set.characters
+              if cfg.substitution_cards is None or c.id in cfg.substitution_cards]
+    unknown = set(cfg.substitution_cards or ()) - {c.id for c in card_set.characters}
+    if unknown:
+        raise GateError(f"playtest.substitution.cards: no character {', '.join(sorted(unknown))} in '{card_set.name}'")
+    picks: dict[str, list[tuple[int, int]]] = {c.id: [] for c in chosen}
     for i, s in enumerate(summaries):
         seats = played_by_seat(s, players)
         if seats is None:
             return []
-        for c in card_set.characters:
+        for c in chosen:
             who = [k for k in range(players) if c.id in seats[k]]
             if len(who) == 1 and len(picks[c.id]) < cfg.substitution_games:
                 picks[c.id].append((i, who[0]))
     tasks = []
-    for c in card_set.characters:
+    for c in chosen:
         idx = [i for i, _ in picks[c.id]]
         if idx:
             tasks.append((c.id, stand_in(card_set, c, cfg.stand_in), run.players, run.options,
@@ -325,7 +334,7 @@ def substitution_metrics(
 
     _pool_map(tasks, cfg.jobs, done)
     out = []
-    for c in card_set.characters:
+    for c in chosen:
         pairs = picks[c.id]
         subs = results.get(c.id, [])
         diffs = [returns[i][seat] - sub[seat] for (i, seat), sub in zip(pairs, subs, strict=True)]
@@ -419,12 +428,15 @@ def run_one(card_set: CardSet, run: Run, cfg: PlaytestConfig, progress: Progress
         seat_rates = [m for m in metrics if m.name.startswith("seat.") and m.name.endswith(".win_rate")]
         if seat_rates and "seat_win_spread" not in {m.name for m in metrics}:
             metrics.append(_spread(seat_rates, len(returns)))
+    t_games = time.perf_counter() - started
     sub = substitution_metrics(card_set, run, specs, seeds0, first_summaries, first_returns, cfg, progress)
     if cfg.precision is not None and sub:
         # more paired games for the characters whose interval is still too wide
         sub = _refine_substitution(card_set, run, specs, seeds0, first_summaries, first_returns, cfg, sub, progress)
     metrics += sub
+    t_sub = time.perf_counter() - started - t_games
     strength, notes = strength_metrics(card_set, run, specs, cfg.seed, cfg.strength_games, cfg.jobs)
+    t_strength = time.perf_counter() - started - t_games - t_sub
     return {
         "label": run.label,
         "players": players,
@@ -433,6 +445,8 @@ def run_one(card_set: CardSet, run: Run, cfg: PlaytestConfig, progress: Progress
         "games": len(returns),
         "batches": batch,
         "seconds": round(time.perf_counter() - started, 2),
+        "stage_seconds": {"games": round(t_games, 2), "substitution": round(t_sub, 2),
+                          "strength": round(t_strength, 2)},
         "substitution": {
             "games_per_card": {m.subject: m.n for m in sub},
             "stand_in": dict(cfg.stand_in) or {"power": "median printed power"},

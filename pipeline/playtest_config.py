@@ -55,6 +55,7 @@ class PlaytestConfig:
     gates: tuple[Gate, ...]
     substitution_games: int
     stand_in: Mapping[str, Any]
+    substitution_cards: tuple[str, ...] | None
     strength_games: int
     profile: str
     jobs: int = 1
@@ -75,7 +76,8 @@ class PlaytestConfig:
             "cap": self.cap,
             "precision": self.precision,
             "runs": [r.to_json() for r in self.runs],
-            "substitution": {"games": self.substitution_games, "stand_in": dict(self.stand_in)},
+            "substitution": {"games": self.substitution_games, "stand_in": dict(self.stand_in),
+                             **({"cards": list(self.substitution_cards)} if self.substitution_cards else {})},
             "strength": {"games": self.strength_games},
             "gates": [g.to_json() for g in self.gates],
         }
@@ -153,6 +155,9 @@ def resolve(
         problems.append(f"{where}.runs: expected a non-empty list of runs")
 
     sub = cfg.get("substitution") or {}
+    cards = sub.get("cards")
+    if cards is not None and not (isinstance(cards, list) and all(isinstance(c, str) for c in cards)):
+        problems.append(f"{where}.substitution.cards: expected a list of character ids")
     strength = cfg.get("strength") or {}
     for key, val in (("substitution.games", sub.get("games")), ("strength.games", strength.get("games"))):
         if not isinstance(val, int) or isinstance(val, bool) or val < 0:
@@ -180,6 +185,7 @@ def resolve(
         gates=tuple(gates),
         substitution_games=sub["games"],
         stand_in=dict(sub.get("stand_in") or {}),
+        substitution_cards=tuple(sub["cards"]) if sub.get("cards") else None,
         strength_games=strength["games"],
         profile=profile,
         jobs=int(cfg.get("jobs") or 1),

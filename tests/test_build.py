@@ -1,0 +1,192 @@
+"""Proof that the gate works: broken fixture sets fail or are flagged, the bundled sets pass.
+
+Fixture sets (tests/fixtures/sets/) are the bundled Day of the Dead set with one deliberate change
+each and a small playtest section; they run with the real engine and the greedy agent.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from boneyard.pipeline.build import (
+    FAILED_PLAYTEST,
+    NOT_PLAYTESTED,
+    build_set,
+    config_for,
+    render_permission,
+)
+from boneyard.pipeline.cli import cli
+from boneyard.pipeline.gates import FAIL, FLAG, PASS
+from boneyard.pipeline.load import load_set
+from boneyard.pipeline.playtest import playtest
+from click.testing import CliRunner
+
+from boneyard.errors import GateError
+
+FIXTURES = Path(__file__).parent / "fixtures" / "sets"
+
+
+def fixture(name: str):
+    return load_set(FIXTURES / name)
+
+
+def gate_status(record, metric: str) -> str:
+    found = [g["status"] for g in record["gates"] if g["metric"] and g["metric"]["name"] == metric]
+    assert found, f"no gate result for {metric}"
+    return found[0]
+
+
+class Recorder:
+    """Stands in for the renderer: records what the build asked it to print."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, str | None]] = []
+
+    def __call__(self, card_set, out_dir, note, watermark):
+        self.calls.append((note, watermark))
+        return [out_dir / "cards.pdf"]
+
+
+@pytest.fixture(scope="module")
+def overpowered(tmp_path_factory):
+    out = tmp_path_factory.mktemp("op")
+    rec = Recorder()
+    outcome = build_set(fixture("dotd-overpowered"), out=out, jobs=1, renderer=rec)
+    return outcome, rec, out
+
+
+def test_overpowered_character_fails_its_gate_and_nothing_is_rendered(overpowered):
+    outcome, rec, _ = overpowered
+    assert not outcome.passed
+    assert gate_status(outcome.record, "card.oaf.sub_delta") == FAIL
+    m = next(g["metric"] for g in outcome.record["gates"] if g["metric"] and g["metric"]["name"] == "card.oaf.sub_delta")
+    assert m["low"] > 0.20  # the whole interval is above the bound
+    assert rec.calls == []  # nothing rendered
+    assert "card.oaf.sub_delta" in [r.metric.name for r in outcome.failed_gates() if r.metric]
+    # the other characters are unaffected and pass
+    assert gate_status(outcome.record, "first_priority_win_rate") == PASS
+
+
+def test_failed_build_still_writes_the_record_and_the_report_with_failures_first(overpowered):
+    outcome, _, out = overpowered
+    folder = out / outcome.card_set.slug
+    record = json.loads((folder / "playtest.json").read_text())
+    assert record["content_hash"] == outcome.card_set.content_hash
+    assert record["passed"] is False and record["seed"] == 1 and record["agents"] == "greedy"
+    assert record["tool"].startswith("boneyard ")
+    assert record["games"] == 500
+    names = {m["name"] for m in record["runs"][0]["metrics"]}
+    assert {"first_priority_win_rate", "card.oaf.sub_delta", "card.oaf.win_delta", "draw_rate"} <= names
+    for m in record["runs"][0]["metrics"]:
+        if m["value"] is not None:
+            assert m["low"] <= m["value"] <= m["high"], m
+    html = (folder / "report.html").read_text()
+    md = (folder / "report.md").read_text()
+    assert "FAILED" in html and "<svg" in html
+    # self-contained: no scripts, no external stylesheets or images
+    assert "<script" not in html and "<link" not in html and "src=\"http" not in html
+    broken = md.index("## Broken or suspicious")
+    assert md.index("card.oaf.sub_delta", broken) < md.index("## Run main")
+
+
+def test_force_renders_marked_failed_playtest(overpowered):
+    _, _, tmp_path = overpowered
+    rec = Recorder()
+    outcome = build_set(fixture("dotd-overpowered"), out=tmp_path, jobs=1, renderer=rec, force=True)
+    assert not outcome.passed and outcome.reused  # same content and settings: the record stands
+    assert rec.calls and rec.calls[0][1] == FAILED_PLAYTEST
+    assert rec.calls[0][0].startswith(FAILED_PLAYTEST)
+    # boneyard render (without a new build) refuses, and --force watermarks
+    with pytest.raises(GateError, match="failed its gates"):
+        render_permission(outcome.card_set, tmp_path)
+    assert render_permission(outcome.card_set, tmp_path, force=True)[1] == FAILED_PLAYTEST
+
+
+def test_useless_character_is_flagged(tmp_path):
+    outcome = build_set(fixture("dotd-useless"), out=tmp_path, jobs=1, render=False)
+    assert gate_status(outcome.record, "card.oaf.play_rate") in (FLAG, FAIL)
+    md = (tmp_path / outcome.card_set.slug / "report.md").read_text()
+    section = md[md.index("## Broken or suspicious"):md.index("## Run main")]
+    assert "card.oaf.play_rate" in section
+
+
+@pytest.mark.parametrize("name", ["day-of-the-dead", "grave-feast"])
+@pytest.mark.parametrize("seed", [2, 3])
+def test_bundled_sets_pass_the_fast_profile_under_several_seeds(name, seed, tmp_path):
+    outcome = build_set(load_set(name), out=tmp_path, fast=True, seed=seed, jobs=1, render=False)
+    failed = [(r.metric.name if r.metric else r.gate.metric, r.status) for r in outcome.failed_gates()]
+    assert outcome.passed, failed
+    assert outcome.record["profile"] == "fast"
+
+
+def test_passing_record_is_reused_and_gates_render(tmp_path):
+    cs = load_set("grave-feast")
+    rec = Recorder()
+    first = build_set(cs, out=tmp_path, fast=True, jobs=1, renderer=rec)
+    assert first.passed and not first.reused
+    note, mark = rec.calls[0]
+    assert mark is None and note == f"playtested: {first.record['games']} games, gates passed"
+    again = build_set(cs, out=tmp_path, fast=True, jobs=1, renderer=rec)
+    assert again.reused and again.record["content_hash"] == cs.content_hash
+    assert render_permission(cs, tmp_path) == (note, None)
+    # another content hash (a switch changed) has no passing record: refused, or NOT PLAYTESTED
+    other = cs.with_switches(must_act=False)
+    with pytest.raises(GateError, match="refusing to render"):
+        render_permission(other, tmp_path)
+    assert render_permission(other, tmp_path, force=True)[1] == NOT_PLAYTESTED
+
+
+def test_precision_simulates_until_gated_intervals_are_narrow(tmp_path):
+    cs = fixture("dotd-useless")
+    section = {"agents": "greedy", "games": 150, "seed": 4, "cap": 1200, "precision": 0.1,
+               "substitution": {"games": 0}, "strength": {"games": 0},
+               "gates": [{"metric": "first_priority_win_rate", "min": 0.3, "max": 0.7}]}
+    from dataclasses import replace
+
+    from boneyard.engine.cards import freeze
+
+    cs = replace(cs, playtest=freeze(section))
+    record = playtest(cs, config_for(cs, jobs=1))
+    m = next(x for x in record["runs"][0]["metrics"] if x["name"] == "first_priority_win_rate")
+    assert record["games"] > 150  # 150 games give a width of about 0.16: more batches were needed
+    assert m["high"] - m["low"] <= 0.1 or record["games"] >= 1200
+    assert record["runs"][0]["batches"] >= 2
+
+
+def test_substitution_is_paired_and_independent_of_jobs():
+    cs = fixture("dotd-overpowered")
+    cfg = config_for(cs, games=120, jobs=1)
+    from dataclasses import replace
+
+    cfg = replace(cfg, strength_games=0, substitution_games=15)
+    one = playtest(cs, cfg)
+    two = playtest(cs, replace(cfg, jobs=2))
+    pick = lambda r: next(m for m in r["runs"][0]["metrics"] if m["name"] == "card.oaf.sub_delta")  # noqa: E731
+    assert pick(one) == pick(two)
+    assert pick(one)["n"] == 15
+
+
+def test_cli_build_failure_prints_the_failed_gates_and_exits_1(overpowered):
+    _, _, out = overpowered  # the record made there is reused: same content, same settings
+    res = CliRunner().invoke(cli, ["build", str(FIXTURES / "dotd-overpowered"), "--out", str(out)])
+    assert res.exit_code == 1
+    assert "failed gates" in res.output and "card.oaf.sub_delta" in res.output
+    assert "reused record" in res.output and "nothing rendered" in res.output
+    assert not list((out / "dotd-overpowered").glob("*.pdf"))
+    assert isinstance(res.exception, GateError)  # main() turns it into a message and exit code 1
+    assert "gates failed for: DotD fixture overpowered" in str(res.exception)
+
+
+def test_bad_playtest_section_is_a_clear_error(tmp_path):
+    cs = fixture("dotd-useless")
+    from dataclasses import replace
+
+    from boneyard.engine.cards import freeze
+
+    bad = replace(cs, playtest=freeze({"gates": [{"metric": "draw_rate"}], "profiles": {}}))
+    with pytest.raises(GateError, match="needs 'min', 'max' or both"):
+        config_for(bad)
+    with pytest.raises(GateError, match="no profile 'fast'"):
+        config_for(cs, fast=True)
