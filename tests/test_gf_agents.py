@@ -51,6 +51,20 @@ def test_greedy_plays_the_rares_and_still_beats_random():
     assert greedy_wins / 30 > 0.75
 
 
+def test_rare_metrics():
+    g = GreedyAgent()
+    game = FeastGame(feast_set(), num_players=4, rares=True, decks=2)
+    summaries = [play(game, [g, g, g, g], i) for i in range(12)]
+    m = {x.name: x for x in game_metrics(summaries, 4)}
+    held = [s for s in summaries if s["rare_holders"].get("exorcist")]
+    assert m["rare.exorcist.held_rate"].value == pytest.approx(len(held) / 12)
+    won = sum(1 for s in held if s["winner"] in s["rare_holders"]["exorcist"])
+    assert m["rare.exorcist.holder_win_rate"].value == pytest.approx(won / len(held))
+    flips = sum(s["coin_flips"] for s in summaries) / 12
+    assert m["coin_flips_per_game"].value == pytest.approx(flips)
+    assert any(k.startswith("rare_event.") for k in m)
+
+
 def test_greedy_feeds_instead_of_discarding():
     from boneyard.engine.gf.arrange import arrange
 

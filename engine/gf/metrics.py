@@ -11,8 +11,10 @@ Names are stable: the gates of issue 6 and the diff reports refer to them.
     flubs_per_game, chains_per_game, mean_chain_length
     feast.<kind>.winner_rate how often each card kind (blood, brains, vampire, zombie) was in the
                              winner's last feast
-    rare.<card>.holder_win_rate, rare.<card>.held_rate, rare.<event>_per_game,
-    coin_flips_per_game      only when the rares are in the deck
+    rare.<card>.held_rate    games where some player held the rare (devil_wife, exorcist)
+    rare.<card>.holder_win_rate  of those, games a player who held it won
+    rare_event.<event>.per_game  e.g. dw_seductions, exorcist_blasts, dw_killed, explosions, confused
+    coin_flips_per_game      (the rare figures only when the rares are in the deck)
 """
 
 from __future__ import annotations
@@ -72,13 +74,13 @@ def _rare_metrics(games: list[dict[str, Any]]) -> list[Metric]:
     names = sorted({name for s in games for name in s.get("rare_holders", {})})
     for name in names:
         held = [s for s in games if s["rare_holders"].get(name)]
-        out.append(proportion_metric(f"rare.{name}.held_rate", len(held), n, group="card", subject=name))
+        out.append(proportion_metric(f"rare.{name}.held_rate", len(held), n, group="rare", subject=name))
         won = sum(1 for s in held if s.get("winner") in s["rare_holders"][name])
-        out.append(proportion_metric(f"rare.{name}.holder_win_rate", won, len(held), group="card",
+        out.append(proportion_metric(f"rare.{name}.holder_win_rate", won, len(held), group="rare",
                                      subject=name))
     events = sorted({k for s in games for k in s.get("rare_events", {})})
     for key in events:
-        out.append(mean_metric(f"rare.{key}_per_game", [float(s["rare_events"].get(key, 0)) for s in games],
-                               group="card"))
+        values = [float(s["rare_events"].get(key, 0)) for s in games]
+        out.append(mean_metric(f"rare_event.{key}.per_game", values, group="rare_event", subject=key))
     out.append(mean_metric("coin_flips_per_game", [float(s.get("coin_flips", 0)) for s in games]))
     return out

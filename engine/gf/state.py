@@ -475,12 +475,14 @@ class FeastState:
         """Has p any instant with a target (or a graveyard announcement) right now?"""
         g = self.g
         inst = g.instant.__getitem__
-        if (
-            not any(map(inst, self.hands[p]))
-            and not (g.from_mash and any(map(inst, self.mash[p])))
-            and not (g.gy_any_time and self.fams[p])
-        ):
-            return False  # the common case: nothing to answer with
+        if not any(map(inst, self.hands[p])) and not (g.from_mash and any(map(inst, self.mash[p]))):
+            # the common case: no instant, so only an announcement could answer
+            if g.gy_any_time and self.fams[p]:
+                ann = self.announced
+                for f in self.fams[p]:
+                    if f[4] and f[0] not in ann and f[0] not in self.flubbed and self._eligible(f):
+                        return True
+            return False
         K = g.kind
         succ = preach = exo = dwh = False
         for c in self.hands[p]:
@@ -734,7 +736,31 @@ class FeastState:
         K = g.kind
         n = self.n
         ann = self.announced
-        succ = self._usable(p, SUCCUBUS)
+        if self.locked or self.hidden or self.confused:
+            succ = self._usable(p, SUCCUBUS)
+            pre = self._usable(p, PREACHER)
+        else:
+            succ = []
+            pre = []
+            s1 = p1 = True
+            for c in self.hands[p]:
+                k = K[c]
+                if k == SUCCUBUS and s1:
+                    succ.append(c)
+                    s1 = False
+                elif k == PREACHER and p1:
+                    pre.append(c)
+                    p1 = False
+            if g.from_mash:
+                s1 = p1 = True
+                for c in self.mash[p]:
+                    k = K[c]
+                    if k == SUCCUBUS and s1:
+                        succ.append(c)
+                        s1 = False
+                    elif k == PREACHER and p1:
+                        pre.append(c)
+                        p1 = False
         if succ:
             any_time = g.gy_any_time or p == self.tp
             for q in range(n):
@@ -751,7 +777,6 @@ class FeastState:
                 if self.mash[q] and not self._protected(q):
                     for s in succ:
                         moves.append(STEAL_MASH | s << 5 | q << 15)
-        pre = self._usable(p, PREACHER)
         if pre:
             ok_ann = g.preach_after_announce
             for q in range(n):
