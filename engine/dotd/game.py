@@ -510,9 +510,6 @@ class DotdState:
             return hand  # no_legal_card = play_any
         return legal
 
-    def hand_cards(self, p: int) -> list[int]:
-        return self.hands[p]
-
     def _reveal(self) -> None:
         g = self.g
         pub = self.pub
@@ -668,6 +665,8 @@ class DotdState:
         if g.prev_active:
             self.pub[prev] = True
         self.spirit[p] = card
+        if card in self.lostc:  # converted: if it comes back as a previous spirit, it is no loser
+            self.lostc.remove(card)
         self.conv_n[p] += 1
         self.stats[p][2] += 1
         if g.spirit_now:
