@@ -336,3 +336,45 @@ def test_template_images_stay_inside_the_set_folder(tmp_path):
         _layout(dotd_set(), "anger@double", write(tmp_path, body.format(art="../logo.png")))
     with pytest.raises(RenderError, match="image file 'nope.png' not found"):
         _layout(dotd_set(), "anger@double", write(tmp_path, body.format(art="nope.png")))
+
+
+WRAP_TEMPLATE = """layouts:
+  front:
+    elements:
+      - {name: rules, type: text, x: 10, y: 10, w: 120, h: 400, text: "{rules}", size: 9,
+         min_size: 9, keyword_font: sans-bold}
+  back:
+    elements: []
+"""
+
+
+def test_wrapped_lines_keep_every_word_in_order_and_within_the_box(tmp_path):
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    template = load_template(write(tmp_path, WRAP_TEMPLATE))
+    word = st.text(alphabet="abcdefghijklmnopqrstuvwxyzABCXYZ.,'+-0123456789", min_size=1,
+                   max_size=14)
+    runs = st.lists(st.tuples(st.lists(word, min_size=1, max_size=8).map(" ".join),
+                              st.sampled_from(["plain", "keyword"])), min_size=1, max_size=5)
+
+    @settings(max_examples=60, deadline=None)
+    @given(runs)
+    def check(pieces):
+        # pieces are separated by a space, as the rules generator does between sentences
+        pieces = [(t + " ", s) for t, s in pieces]
+        deck = build_deck(dotd_set(CHARACTERS[:1]), lambda ch: pieces)
+        ops = [op for op in layout_card(deck.fronts[0], template, POKER) if isinstance(op, Text)]
+        words = " ".join(t for t, _ in pieces).split()
+        assert " ".join(op.text for op in ops).split() == words
+        lines: dict[float, list[Text]] = {}
+        for op in ops:
+            lines.setdefault(op.y, []).append(op)
+        for runs_on_line in lines.values():
+            first, last = runs_on_line[0], runs_on_line[-1]
+            right = last.x + fonts.width(last.text, last.font, last.size)
+            assert first.x >= 10 - 1e-6 and right <= 130 + 1e-3
+            for op in runs_on_line:  # keywords keep the keyword font, the rest the plain one
+                assert op.font in ("sans", "sans-bold")
+
+    check()
