@@ -312,8 +312,16 @@ layouts:
     elements: []
 """)
     ops = _layout(dotd_set(), "anger@double", path)
-    assert ops[0].font == "display"
-    assert fonts.width("Anger", "display", 10) == fonts.width("Anger", "sans-bold", 10)
+    assert ops[0].font.startswith("display.")
+    assert fonts.width("Anger", ops[0].font, 10) == fonts.width("Anger", "sans-bold", 10)
+    # another set may call a different file "display" too
+    other = tmp_path / "other"
+    other.mkdir()
+    shutil.copy(fonts.BUILTIN_FONTS["sans-italic"], other / "display.ttf")
+    (other / "template.yaml").write_text(path.read_text())
+    ops2 = _layout(dotd_set(), "anger@double", other / "template.yaml")
+    assert ops2[0].font != ops[0].font
+    assert fonts.width("Anger", ops2[0].font, 10) == fonts.width("Anger", "sans-italic", 10)
     outside = write(tmp_path, "fonts: {evil: ../../etc/passwd}\nlayouts: {front: {}}\n")
     with pytest.raises(RenderError, match="outside the set folder"):
         load_template(outside)

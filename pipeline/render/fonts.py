@@ -28,49 +28,44 @@ BUILTIN_FONTS: dict[str, Path] = {
     "sans-bold-italic": VERA_DIR / "VeraBI.ttf",
 }
 
-# font name used by the template -> reportlab font name (unique per file)
+# font id (a built-in name, or a template's name plus a hash of its file) -> reportlab name/file
 _registered: dict[str, str] = {}
 _paths: dict[str, Path] = {}
 
 
 def register(name: str, path: Path) -> str:
-    """Make ``name`` usable in layouts; returns the name reportlab knows the file by."""
+    """Register a font file; returns the font id layouts use for it.
+
+    Built-ins keep their names; a set's own font gets an id tied to its file, so two sets may
+    both call a font "display" and each gets its own.
+    """
     path = Path(path).resolve()
-    known = _paths.get(name)
-    if known is not None:
-        if known != path:
-            raise RenderError(f"font {name!r} is already bound to {known}, not {path}")
-        return _registered[name]
-    rl_name = "by-" + name
-    # Two sets may bind the same name to different files; key reportlab's name by the file too.
-    if any(p != path and n == rl_name for n, p in ((_registered[k], _paths[k]) for k in _paths)):
-        rl_name = f"by-{name}-{hashlib.sha1(str(path).encode()).hexdigest()[:8]}"
+    font_id = name if name in BUILTIN_FONTS and path == BUILTIN_FONTS[name].resolve() else (
+        f"{name}.{hashlib.sha1(str(path).encode()).hexdigest()[:8]}")
+    if font_id in _registered:
+        return font_id
     if not path.is_file():
         raise RenderError(f"font {name!r}: file not found: {path}")
+    rl = "by-" + font_id
     try:
-        pdfmetrics.registerFont(TTFont(rl_name, str(path)))
+        pdfmetrics.registerFont(TTFont(rl, str(path)))
     except (TTFError, OSError) as exc:
         raise RenderError(f"font {name!r}: {path} is not a usable TrueType font ({exc})") from None
-    _registered[name] = rl_name
-    _paths[name] = path
-    return rl_name
+    _registered[font_id] = rl
+    _paths[font_id] = path
+    return font_id
 
 
-def ensure_builtin() -> None:
-    for name, path in BUILTIN_FONTS.items():
-        register(name, path)
-
-
-def rl_name(name: str) -> str:
-    """reportlab's name for a layout font name (registering a built-in on first use)."""
+def rl_name(font_id: str) -> str:
+    """reportlab's name for a font id (registering a built-in on first use)."""
     try:
-        return _registered[name]
+        return _registered[font_id]
     except KeyError:
-        if name in BUILTIN_FONTS:
-            return register(name, BUILTIN_FONTS[name])
+        if font_id in BUILTIN_FONTS:
+            return _registered[register(font_id, BUILTIN_FONTS[font_id])]
         raise RenderError(
-            f"unknown font {name!r} (built-in: {', '.join(BUILTIN_FONTS)}; or declare it under "
-            f"'fonts:' in template.yaml)"
+            f"unknown font {font_id!r} (built-in: {', '.join(BUILTIN_FONTS)}; or declare it "
+            "under 'fonts:' in template.yaml)"
         ) from None
 
 

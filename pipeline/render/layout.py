@@ -238,15 +238,16 @@ class _Para:
 
 
 def _paragraphs(el: dict[str, Any], ctx: _Ctx) -> list[_Para]:
-    base_font = el.get("font", "sans")
-    base_kw = el.get("keyword_font", "sans-bold")
+    ids = ctx.template.fonts
+    base_font = ids[el.get("font", "sans")]
+    base_kw = ids[el.get("keyword_font", "sans-bold")]
     base_colour = el.get("colour", "#000000")
     specs = el.get("paragraphs") or [{"text": el.get("text", "")}]
     upper = el.get("upper", False)
     out = []
     for spec in specs:
-        font = spec.get("font", base_font)
-        kw_font = spec.get("keyword_font", base_kw)
+        font = ids[spec["font"]] if "font" in spec else base_font
+        kw_font = ids[spec["keyword_font"]] if "keyword_font" in spec else base_kw
         text: str = spec["text"]
         runs: list[Piece] = []
         chunks = text.split("{rules}")

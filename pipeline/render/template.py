@@ -45,6 +45,7 @@ class Template:
     size: str
     bleed: float  # points
     colours: dict[str, str]
+    fonts: dict[str, str]  # the template's font names -> font ids (see fonts.register)
     layouts: dict[str, tuple[dict[str, Any], ...]]
 
 
@@ -71,6 +72,7 @@ def load_template(path: str | Path) -> Template:
         raise RenderError("\n".join(str(p) for p in problems))
 
     colours = dict(data.get("colours") or {})
+    font_ids = {name: name for name in fonts.BUILTIN_FONTS}
     for name, file in (data.get("fonts") or {}).items():
         base = Path(path).resolve().parent
         target = (base / file).resolve()
@@ -79,7 +81,7 @@ def load_template(path: str | Path) -> Template:
                                         "set folder", hint="keep fonts inside the set's folder"))
             continue
         try:
-            fonts.register(name, target)
+            font_ids[name] = fonts.register(name, target)
         except RenderError as exc:
             problems.append(doc.problem(("fonts", name), str(exc)))
 
@@ -99,7 +101,7 @@ def load_template(path: str | Path) -> Template:
                 where = ("layouts", lname, "elements", idx)
             else:
                 where = ("layouts", lname)
-            _check_element(el, lname, colours, doc, where, problems)
+            _check_element(el, lname, colours, font_ids, doc, where, problems)
     try:
         bleed = parse_length(data.get("bleed", "0.125in"), "bleed")
     except RenderError as exc:
@@ -111,7 +113,7 @@ def load_template(path: str | Path) -> Template:
         unique = [p for p in problems if not (str(p) in seen or seen.add(str(p)))]
         raise RenderError("\n".join(str(p) for p in unique))
     root = str(Path(path).resolve().parent)
-    return Template(doc.file, root, data.get("size", "poker"), bleed, colours, layouts)
+    return Template(doc.file, root, data.get("size", "poker"), bleed, colours, font_ids, layouts)
 
 
 def _schema_message(err: Any) -> str:
@@ -176,6 +178,7 @@ def _check_element(
     el: dict[str, Any],
     layout: str,
     colours: dict[str, str],
+    font_ids: dict[str, str],
     doc: Any,
     where: tuple[str | int, ...],
     problems: list[Problem],
@@ -213,10 +216,10 @@ def _check_element(
                                                                       f"{i + 1}: {m}"))
         for key in ("font", "keyword_font"):
             if key in para:
-                _check_font(para[key], lambda m: bad("paragraphs", m))
+                _check_font(para[key], font_ids, lambda m: bad("paragraphs", m))
     for key in ("font", "keyword_font"):
         if key in el:
-            _check_font(el[key], lambda m, k=key: bad(k, m))
+            _check_font(el[key], font_ids, lambda m, k=key: bad(k, m))
     if etype == "emblem" and "{" not in str(el.get("emblem", "{")) and el["emblem"] not in EMBLEMS:
         bad("emblem", f"unknown emblem {el['emblem']!r}",
             hint=f"emblems are: {', '.join(sorted(EMBLEMS))}")
@@ -234,11 +237,10 @@ def _check_colour(value: Any, colours: dict[str, str], bad: Any) -> None:
         bad(f"unknown colour {value!r} (use #rrggbb or a name defined under 'colours:')")
 
 
-def _check_font(value: Any, bad: Any) -> None:
-    try:
-        fonts.rl_name(str(value))
-    except RenderError as exc:
-        bad(str(exc))
+def _check_font(value: Any, font_ids: dict[str, str], bad: Any) -> None:
+    if value not in font_ids:
+        bad(f"unknown font {value!r} (built-in: {', '.join(fonts.BUILTIN_FONTS)}; or declare "
+            "it under 'fonts:' in template.yaml)")
 
 
 def resolve_colour(value: str | None, colours: dict[str, str]) -> str | None:
