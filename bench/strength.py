@@ -15,7 +15,7 @@ import json
 import time
 from pathlib import Path
 
-from boneyard.engine.agents.mcts import DEFAULT_BUDGET
+from boneyard.engine.agents.evaluators import SETTINGS
 from boneyard.engine.sim import simulate
 from boneyard.pipeline.load import load_set
 
@@ -33,7 +33,8 @@ def matchups(budget: int) -> list[tuple[str, str]]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--games", type=int, default=1000)
-    ap.add_argument("--budget", type=int, default=DEFAULT_BUDGET)
+    ap.add_argument("--budget", type=int, default=None,
+                    help="mcts simulations per decision (default: the game's, see agents/evaluators.py)")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--only", default=",".join(CONFIGS), help="comma list of dotd, gf2, gf4")
@@ -46,7 +47,8 @@ def main() -> None:
     for key in args.only.split(","):
         set_name, players = CONFIGS[key]
         card_set = load_set(set_name)
-        for i, (a, b) in enumerate(matchups(args.budget)):
+        budget = args.budget or SETTINGS[card_set.rules].default_budget
+        for i, (a, b) in enumerate(matchups(budget)):
             if i not in picks:
                 continue
             agents = [a] + [b] * (players - 1)

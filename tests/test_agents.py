@@ -154,3 +154,27 @@ def test_mcts_obvious_choice():
         pytest.skip("no such deal")
     pick = MctsAgent(200).choose(state.observation(0), random.Random(0))
     assert pick == 9
+
+
+def test_playout_horizon_hands_over_to_the_evaluation():
+    calls = []
+
+    def evaluate(state):
+        calls.append(state.is_terminal())
+        return [0.5, 0.5]
+
+    game = ToyGame(hand=4)
+    obs = game.new_initial_state(3).observation(0)
+    MctsAgent(30, horizon=0, evaluate=evaluate).choose(obs, random.Random(1))
+    assert len(calls) == 30 and not any(calls)  # every playout stopped at once, mid-game
+    with pytest.raises(ValueError, match="horizon needs an evaluation"):
+        MctsAgent(10, horizon=5)
+
+
+def test_race_evaluation_favours_the_leader():
+    from boneyard.engine.agents.evaluators import race_returns
+
+    shares = race_returns([8, 5, 5, 0], 9)
+    assert sum(shares) == pytest.approx(1.0)
+    assert shares[0] > shares[1] == shares[2] > shares[3]
+    assert race_returns([3, 3], 9) == [0.5, 0.5]

@@ -85,4 +85,11 @@ def make_agent(spec: str, game: Any) -> Agent:
         return RandomAgent()
     if kind == "greedy":
         return _greedy(game)
-    return MctsAgent(budget or DEFAULT_BUDGET, name=spec.strip().lower())
+    from boneyard.engine.agents.evaluators import SETTINGS, SearchSettings
+
+    rules = getattr(getattr(game, "card_set", None), "rules", None)
+    cfg = SETTINGS.get(rules, SearchSettings()) if rules else SearchSettings()
+    budget = budget or cfg.default_budget
+    prior_visits = round(cfg.prior_share * budget)
+    return MctsAgent(budget, name=spec.strip().lower(), horizon=cfg.horizon, evaluate=cfg.evaluate,
+                     prior=_greedy(game) if prior_visits else None, prior_visits=prior_visits)

@@ -7,7 +7,9 @@ shared tree of action sequences on it. A child's UCB term uses its *availability
 it was legal when its parent was reached), the standard ISMCTS correction. Every node stores the
 return of the player who moved into it, so each player maximises their own share in multi-player
 games. Forced moves (a single legal action, e.g. "pass" in a response window) are applied without
-a tree node so the budget is spent on real choices. Playouts are uniformly random.
+a tree node so the budget is spent on real choices. Playouts are uniformly random, to the end of
+the game or, for long games, to a ``horizon`` of actions where a cheap evaluation of the position
+(e.g. the race to the winning score) stands in for the result.
 
 Reproducible by construction: all randomness comes from the ``rng`` given to :meth:`choose`;
 children are scanned in the order of ``legal_actions()``, never a set or by time; the budget is a
@@ -18,8 +20,9 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 
-from boneyard.engine.core import Observation
+from boneyard.engine.core import Agent, Observation, State
 
 DEFAULT_BUDGET = 100
 """Simulations per decision; see bench/bench_agents.py for the time this costs per decision."""
@@ -42,21 +45,37 @@ class _Node:
 class MctsAgent:
     """ISMCTS with ``budget`` simulations per decision (decisions with one legal action are free)."""
 
-    __slots__ = ("budget", "exploration", "name")
+    __slots__ = ("budget", "evaluate", "exploration", "horizon", "name", "playout", "prior",
+                 "prior_visits")
 
     def __init__(self, budget: int = DEFAULT_BUDGET, exploration: float = EXPLORATION,
-                 name: str | None = None) -> None:
+                 name: str | None = None, horizon: int | None = None,
+                 evaluate: Callable[[State], list[float]] | None = None,
+                 playout: Callable[[State, random.Random], int] | None = None,
+                 prior: Agent | None = None, prior_visits: int = 0) -> None:
         if budget < 1:
             raise ValueError("mcts budget must be >= 1")
+        if (horizon is None) != (evaluate is None):
+            raise ValueError("a playout horizon needs an evaluation of the position it stops in")
         self.budget = budget
         self.exploration = exploration
         self.name = name or f"mcts:{budget}"
+        self.horizon = horizon  # playout actions before ``evaluate`` estimates the returns
+        self.evaluate = evaluate
+        self.playout = playout  # playout policy on the sampled state; None = uniformly random
+        # A cheap agent whose choice starts with ``prior_visits`` virtual winning visits at the
+        # root: search must find something clearly better before it overrules it.
+        self.prior = prior
+        self.prior_visits = prior_visits
 
     def choose(self, obs: Observation, rng: random.Random) -> int:
         legal = obs.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        root = self.search(obs, rng)
+        favourite = None
+        if self.prior is not None and self.prior_visits > 0:
+            favourite = self.prior.choose(obs, random.Random(rng.getrandbits(64)))
+        root = self.search(obs, rng, favourite)
         best = legal[0]
         best_key = (-1, -math.inf)
         for a in legal:
@@ -68,12 +87,19 @@ class MctsAgent:
                 best, best_key = a, key
         return best
 
-    def search(self, obs: Observation, rng: random.Random) -> _Node:
+    def search(self, obs: Observation, rng: random.Random, favourite: int | None = None) -> _Node:
         """Run the budget of simulations; the root's children carry the statistics."""
         root = _Node(obs.player)
+        if favourite is not None:
+            fav = root.children[favourite] = _Node(obs.player)
+            fav.visits = fav.avail = self.prior_visits
+            fav.total = float(self.prior_visits)
         c = self.exploration
         log = math.log
         sqrt = math.sqrt
+        horizon = -1 if self.horizon is None else self.horizon
+        evaluate = self.evaluate
+        policy = self.playout
         uniform = rng.random  # int(random() * n) is uniform over n and cheaper than randrange
         for _ in range(self.budget):
             state = obs.determinize(rng)
@@ -110,11 +136,20 @@ class MctsAgent:
                 state.apply_action(best_a)
                 path.append(best_child)
                 node = best_child
-            # Playout: uniformly random to the end of the game.
+            # Playout: uniformly random to the end of the game, or to the horizon.
+            steps = 0
             while not state.is_terminal():
-                acts = state.legal_actions()
-                state.apply_action(acts[int(uniform() * len(acts))])
-            ret = state.returns()
+                if steps == horizon:
+                    ret = evaluate(state)  # type: ignore[misc]
+                    break
+                if policy is None:
+                    acts = state.legal_actions()
+                    state.apply_action(acts[int(uniform() * len(acts))])
+                else:
+                    state.apply_action(policy(state, rng))
+                steps += 1
+            else:
+                ret = state.returns()
             root.visits += 1
             for n in path:
                 n.visits += 1

@@ -1,0 +1,48 @@
+"""Per-game search settings that make mcts affordable and sound on long games.
+
+A random Grave Feast playout runs 100+ actions (a race to 9 humans with stalls and reshuffles),
+and a few dozen of those per decision cannot separate ten candidate plays. So for Grave Feast the
+playout stops after a short horizon and the race is scored instead (each player's share of a win
+grows exponentially as they near the winning score), and the greedy agent's choice enters the
+root with a few virtual winning visits, so search overrules the heuristic only on evidence.
+Only the sampled (determinized) state is read, so none of this can peek. Day of the Dead games
+are six turns long: full random playouts, no prior.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from boneyard.engine.core import State
+
+RACE_TEMPERATURE = 1.5
+"""Humans of lead that make a player e (~2.7) times as likely to win."""
+
+
+def race_returns(scores: list[int], target: int, temperature: float = RACE_TEMPERATURE) -> list[float]:
+    """Win shares from a race to ``target`` (sums to 1; equal scores share equally)."""
+    weights = [math.exp(-max(0, target - s) / temperature) for s in scores]
+    total = sum(weights)
+    return [w / total for w in weights]
+
+
+def _feast_race(state: State) -> list[float]:
+    return race_returns(state.score, state.g.win_score)  # type: ignore[attr-defined]
+
+
+@dataclass(frozen=True, slots=True)
+class SearchSettings:
+    """How mcts searches one game (see bench/strength.py for the figures behind the numbers)."""
+
+    default_budget: int = 100  # simulations per decision for a bare "mcts"
+    horizon: int | None = None  # playout actions before ``evaluate`` stands in for the result
+    evaluate: Callable[[State], list[float]] | None = None
+    prior_share: float = 0.0  # virtual visits for the greedy choice, as a share of the budget
+
+
+SETTINGS: dict[str, SearchSettings] = {
+    "day-of-the-dead": SearchSettings(default_budget=100),
+    "grave-feast": SearchSettings(default_budget=30, horizon=20, evaluate=_feast_race, prior_share=0.2),
+}
