@@ -213,3 +213,21 @@ def test_pdf_and_png_paint_the_same_card(tmp_path):
         with Image.open(tmp_path / "png-trimmed" / "anger@double.png") as other:
             other_diff = ImageStat.Stat(ImageChops.difference(from_pdf, other.convert("RGB")))
             assert max(other_diff.mean) > max(diff.mean) + 2
+
+
+def test_same_bytes_across_processes(tmp_path):
+    """Caches and diffs rely on it: no timestamps, no hash-seed-dependent names or ordering."""
+    import os
+    import sys
+
+    code = ("import sys\nfrom boneyard.pipeline.load import load_set\n"
+            "from boneyard.pipeline.render import render_set, RenderOptions\n"
+            "render_set(load_set('grave-feast'), sys.argv[1], "
+            "RenderOptions(formats=('pdf',), fronts_only=True))\n")
+    outs = []
+    for seed in ("1", "2"):
+        out = tmp_path / seed
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        subprocess.run([sys.executable, "-c", code, str(out)], check=True, env=env, timeout=120)
+        outs.append((out / "grave-feast-poker-letter-fronts.pdf").read_bytes())
+    assert outs[0] == outs[1]
