@@ -243,6 +243,7 @@ class FeastGame:
                         acts.append(2 | food << 5 | lo << 15 | hi << 25)  # START food lo hi
                 runs[food].append(tuple(acts))
         self.runs = runs
+        self.discard_act: list[int] = [1 | c << 5 for c in range(self.size)]  # DISCARD c
 
     def new_initial_state(self, seed: int | random.Random) -> FeastState:
         """A fresh game, shuffled and dealt from ``seed`` (an int, or a seeded Random)."""

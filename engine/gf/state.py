@@ -67,6 +67,8 @@ MAIN, WINDOW, CHAIN, FOLLOWUP, OVER = range(5)
 DW_STEAL, ATTACK, TRIMMING = range(5, 8)  # rares
 PHASE_NAMES = ("main", "window", "chain", "followup", "over", "dw_steal", "attack", "trim")
 
+NO_EATERS = (-1, -1, -1)
+
 # family tuple fields
 FID, FFOOD, LO, HI, EAT, CARDS = range(6)
 
@@ -608,6 +610,53 @@ class FeastState:
                 moves.append(ANNOUNCE | f[0] << 5)
 
     def _main_moves(self, p: int) -> list[int]:
+        """The turn player's moves; the common case (no rares) kept to a handful of bytecodes."""
+        g = self.g
+        if g.rares:
+            return self._main_moves_general(p)
+        hand = self.hands[p]
+        played = self.played
+        moves = [] if played else list(map(g.discard_act.__getitem__, hand))
+        HK = g.hkey
+        by: dict[int, int] = {}
+        m0 = m1 = 0
+        mons = None
+        for c in hand:
+            h = HK[c]
+            if h >= 16:
+                m1 |= 1 << (h - 16)
+                by[h] = c
+            elif h >= 0:
+                m0 |= 1 << h
+                by[h] = c
+            elif mons is None:
+                mons = {g.kind[c]: c}
+            else:
+                mons[g.kind[c]] = c
+        if m0:
+            moves += g.runs[0][m0]
+        if m1:
+            moves += g.runs[1][m1]
+        fams = self.fams[p]
+        if mons is None:
+            eat = NO_EATERS
+        else:
+            eat = [-1, mons.get(VAMPIRE, -1), mons.get(ZOMBIE, -1)]
+            for c in mons.values():
+                moves.append(MASH | c << 5)
+        if fams:
+            self._family_moves(p, fams, [m0, m1], by, eat, (), moves)
+            self._announce_moves(p, moves)
+        if (mons is not None and (SUCCUBUS in mons or PREACHER in mons)) or (
+            g.from_mash and self.mash[p] and any(map(g.instant.__getitem__, self.mash[p]))
+        ):
+            self._instant_moves(p, moves)
+        if played or not g.must_act or not moves:
+            moves.append(END)
+        return moves
+
+    def _main_moves_general(self, p: int) -> list[int]:
+        """Any position, rares and blocked cards included (the fast path handles the rest)."""
         g = self.g
         K = g.kind
         HK = g.hkey
@@ -763,18 +812,25 @@ class FeastState:
                         p1 = False
         if succ:
             any_time = g.gy_any_time or p == self.tp
+            min_f = g.min_family
+            rares = g.rares
             for q in range(n):
                 if q == p:
                     continue
                 for f in self.fams[q]:
                     fid = f[0]
-                    if fid in ann:
+                    if ann and fid in ann:
                         continue
+                    ready = (
+                        any_time and f[4] and len(f[5]) >= min_f and f[3] - f[2] + 1 == len(f[5])
+                        and (not rares or self._eligible(f))
+                    )
                     for s in succ:
-                        moves.append(STEAL_FAM | s << 5 | fid << 15)
-                        if any_time and self._eligible(f):
-                            moves.append(STEAL_FAM | s << 5 | fid << 15 | 1 << 35)
-                if self.mash[q] and not self._protected(q):
+                        a = STEAL_FAM | s << 5 | fid << 15
+                        moves.append(a)
+                        if ready:
+                            moves.append(a | 1 << 35)
+                if self.mash[q] and not (rares and self._protected(q)):
                     for s in succ:
                         moves.append(STEAL_MASH | s << 5 | q << 15)
         if pre:
@@ -822,8 +878,9 @@ class FeastState:
                     moves.append(EXTEND | fid << 5 | c << 15)
         if len(eaters) < g.max_eaters:
             ek = EATER_OF[food]
+            blocked = self._blocked_cards(p) if g.rares else ()
             for src in (self.hands[p], self.mash[p]):
-                e = self._first(src, ek)
+                e = self._first([c for c in src if c not in blocked], ek)
                 if e >= 0:
                     moves.append(ATTACH | fid << 5 | e << 15)
         if self._eligible(f) and fid not in self.flubbed:
@@ -1044,6 +1101,12 @@ class FeastState:
             self.hands[p].remove(y)
             self.fams[owner][i] = self._mkfam(x, f[1], f[5] + (y,), f[4])
         elif op == ATTACH:
+            if self._flub() and self.rng.random() < self.g.callout_rate:
+                self._from_hand_or_mash(p, y)
+                self.discard.append(y)
+                return
+            if self._confused_attempt(p, y, "attach"):
+                return
             self._from_hand_or_mash(p, y)
             owner, i = self._find(x)
             f = self.fams[owner][i]
