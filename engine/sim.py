@@ -24,7 +24,8 @@ any game has (names are stable; gates refer to them):
     score_mean, score_sd, score_margin   from summary "scores" (margin: winner minus runner-up)
     turns_mean               from summary "turns"
 
-(the generic ones are skipped when the engine's metrics already define a metric of that name).
+(the generic ones are skipped when the engine's metrics already define a metric of that name;
+the seat figures when the engine reports any metric in group "seat").
 """
 
 from __future__ import annotations
@@ -426,7 +427,8 @@ def game_metrics(
             out.append(m)
             have.add(m.name)
 
-    for k in range(players):
+    engine_seats = any(m.group == "seat" for m in own)  # the engine's own seat table wins
+    for k in range(0 if engine_seats else players):
         add(proportion_metric(f"seat.{k + 1}.win_rate", sum(r[k] for r in returns), n,
                               group="seat", subject=f"seat {k + 1}"))
     specs = sorted({s for row in seats for s in row})
