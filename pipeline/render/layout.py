@@ -433,9 +433,11 @@ def placeholder_ops(face: Face, box: Box, ctx: _Ctx) -> list[DrawOp]:
     stripe = f"#{round(r * 255):02x}{round(g * 255):02x}{round(b * 255):02x}"
     ops: list[DrawOp] = [Rect(box.x, box.y, box.w, box.h, fill=tint)]
     step = 9.0
+    # stop the stripes short of the edge: a thick 45-degree line's square ends stick out
+    inner = Box(box.x + 1.0, box.y + 1.0, box.w - 2.0, box.h - 2.0)
     c = (box.y - box.x) - box.w
     while c < (box.y + box.h) - box.x:
-        seg = _clip_line(c, box)
+        seg = _clip_line(c, inner)
         if seg:
             ops.append(Polygon(seg, stroke=stripe, stroke_width=2.5, closed=False))
         c += step
