@@ -54,7 +54,12 @@ def _formats(value: str) -> tuple[str, ...]:
 def render_cmd(set_name: str, formats: str, paper: str, size: str | None, bleed: bool,
                gutter: str, duplex: str, fronts_only: bool, profile: str, out: Path | None,
                force: bool) -> None:
-    """Render SET for print: PDF sheets, card PNGs, Tabletop Simulator sheets, a proof sheet."""
+    """Render SET for print: PDF sheets, card PNGs, Tabletop Simulator sheets, a proof sheet.
+
+    Only cards that passed their playtest are rendered (run `boneyard build SET` first);
+    --force renders anyway, with NOT PLAYTESTED across every page and image. Files go to
+    output/<set>/ (see docs/printing.md).
+    """
     from boneyard.pipeline.load import load_set
 
     try:
