@@ -28,7 +28,6 @@ from .rules import (
     UNEARTH,
     Op,
     Test,
-    compare,
     compile_step,
     resolve_params,
     resolve_switches,
@@ -827,44 +826,42 @@ class DotdState:
         return n_up if counter in (1, 3) else len(self.up[side]) - n_up
 
     def _conds_hold(self, p: int, conds: tuple) -> bool:
+        """Every test of a step's ``when:``, measured now from ``p``'s side of the fight."""
         g = self.g
         i = self.fslot
         o = 1 - p
         for test, cmp, value, subject in conds:
-            match test:
-                case Test.PRIORITY:
-                    ok = (self.prio == p) == (value == 0)
-                case Test.TURN:
-                    ok = compare(cmp, self.turn, value)
-                case Test.SLOT:
-                    if value == SLOT_NEWEST:
-                        ok = i == len(self.lines[p]) - 1
-                    elif value == SLOT_OLDEST:
-                        ok = i == 0
-                    else:
-                        ok = compare(cmp, i + 1, value)
-                case Test.OWN_SPIRIT | Test.OPPONENT_SPIRIT:
-                    s = self.spirit[p if test == Test.OWN_SPIRIT else o]
-                    ok = (g.back[s] if s >= 0 else -1) == value
-                    if cmp == 3:
-                        ok = not ok
-                case Test.OWN_BACK:
-                    ok = (g.back[self.lines[p][i]] == value) != (cmp == 3)
-                case Test.OPPOSING_BACK:
-                    ok = (g.back[self.lines[o][i]] == value) != (cmp == 3)
-                case Test.OPPOSING_POWER:
-                    ok = compare(cmp, g.power[self.lines[o][i]], value)
-                case Test.OPPOSING_HAS_EFFECT:
-                    ok = int(g.has_effect[self.lines[o][i]]) == value
-                case Test.COUNT:
-                    ok = compare(cmp, self.count(p, subject), value)
-                case Test.SCORE_DIFF:
-                    ok = compare(cmp, self.scores[p] - self.scores[o], value)
-                case Test.LOSING:
-                    ok = int(self.fight_total(p) < self.fight_total(o)) == value
-                case _:
-                    ok = False
-            if not ok:
+            if test == Test.COUNT:
+                x = self.count(p, subject)
+            elif test == Test.OPPOSING_POWER:
+                x = g.power[self.lines[o][i]]
+            elif test == Test.TURN:
+                x = self.turn
+            elif test == Test.PRIORITY:
+                x = 0 if self.prio == p else 1
+            elif test == Test.SLOT:
+                if value == SLOT_NEWEST:
+                    x, value = i == len(self.lines[p]) - 1, True
+                elif value == SLOT_OLDEST:
+                    x, value = i == 0, True
+                else:
+                    x = i + 1
+            elif test == Test.OWN_SPIRIT or test == Test.OPPONENT_SPIRIT:
+                s = self.spirit[p if test == Test.OWN_SPIRIT else o]
+                x = g.back[s] if s >= 0 else -1
+            elif test == Test.OWN_BACK:
+                x = g.back[self.lines[p][i]]
+            elif test == Test.OPPOSING_BACK:
+                x = g.back[self.lines[o][i]]
+            elif test == Test.OPPOSING_HAS_EFFECT:
+                x = int(g.has_effect[self.lines[o][i]])
+            elif test == Test.SCORE_DIFF:
+                x = self.scores[p] - self.scores[o]
+            elif test == Test.LOSING:
+                x = int(self.fight_total(p) < self.fight_total(o))
+            else:
+                return False
+            if not cmp(x, value):
                 return False
         return True
 
@@ -877,8 +874,9 @@ class DotdState:
             if fx[F_NEG + p] or (u > 1 and (self.eff_back[p] != DOUBLE or fx[F_SUP + p])):
                 return
             for step in steps:
-                if step[0] == Op.POWER and step[3] < 0 and not step[5]:
-                    fx[F_BONUS + (1 - p if step[2] else p)] += step[1]
+                if step[0] == Op.POWER and step[3] < 0:  # a flat power change needs no call
+                    if not step[5] or self._conds_hold(p, step[5]):
+                        fx[F_BONUS + (1 - p if step[2] else p)] += step[1]
                 else:
                     self._run_step(p, step, 0)
 
@@ -889,9 +887,10 @@ class DotdState:
         last = len(steps) - 1
         while True:
             step = steps[idx]
-            if step[0] == Op.POWER and step[3] < 0 and not step[5]:
+            if step[0] == Op.POWER and step[3] < 0:
                 # the commonest step, a flat power change, needs no call
-                self.fx[F_BONUS + (1 - p if step[2] else p)] += step[1]
+                if not step[5] or self._conds_hold(p, step[5]):
+                    self.fx[F_BONUS + (1 - p if step[2] else p)] += step[1]
             else:
                 self._run_step(p, step, depth)
             if idx == last:

@@ -8,7 +8,8 @@ plain tuples, so the hot loop reads lists and tuples instead of dataclasses and 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import operator
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from boneyard.engine.cards import BACKS, CardSet, Condition, Step
@@ -136,24 +137,14 @@ CMP_CODES = {"lt": 0, "le": 1, "eq": 2, "ne": 3, "ge": 4, "gt": 5}
 SLOT_NEWEST, SLOT_OLDEST = -1, -2
 
 # A compiled step: (op, amount, who_is_opponent, per_counter or -1, target code or -1, conditions)
-CompiledStep = tuple[int, int, bool, int, int, tuple[tuple[int, int, Any, int], ...]]
+CompiledStep = tuple[int, int, bool, int, int, tuple[tuple[int, Any, Any, int], ...]]
 
 
-def compare(cmp: int, a: int, b: int) -> bool:
-    if cmp == 2:
-        return a == b
-    if cmp == 4:
-        return a >= b
-    if cmp == 1:
-        return a <= b
-    if cmp == 0:
-        return a < b
-    if cmp == 5:
-        return a > b
-    return a != b
+CMP_FUNCS = (operator.lt, operator.le, operator.eq, operator.ne, operator.ge, operator.gt)
 
 
-def _compile_condition(cond: Condition, where: str) -> tuple[int, int, Any, int]:
+def _compile_condition(cond: Condition, where: str) -> tuple[int, Callable[[Any, Any], bool], Any, int]:
+    """(test, comparison function, value, counter): every test compares one measured int."""
     test = TEST_CODES.get(cond.test)
     if test is None:
         raise RulesError(f"{where}: unknown condition '{cond.test}'")
@@ -178,7 +169,7 @@ def _compile_condition(cond: Condition, where: str) -> tuple[int, int, Any, int]
         value = int(value)
     else:
         value = int(value)
-    return (test, cmp, value, subject)
+    return (test, CMP_FUNCS[cmp], value, subject)
 
 
 def compile_step(step: Step, where: str) -> CompiledStep:
