@@ -460,7 +460,7 @@ def game_metrics(
         if margins:
             add(mean_metric("score_margin", margins, unit="points"))
     turns = [s.get("turns") for s in summaries]
-    if turns and all(isinstance(t, int) for t in turns):
+    if turns and all(isinstance(t, int) for t in turns) and not any("turns" in m.name for m in own):
         add(mean_metric("turns_mean", [float(t) for t in turns], unit="turns"))
     return out + own
 

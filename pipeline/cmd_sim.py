@@ -131,6 +131,11 @@ def metric_tables(metrics: list[Metric], title_prefix: str = "") -> list[Table]:
     tables = []
     for group in order:
         ms = groups[group]
+        loose = [m for m in ms if m.subject is None]
+        if loose and len(loose) < len(ms):  # a pivot table plus the group's overall figures
+            groups.setdefault(f"{group} overall", []).extend(loose)
+            order.insert(order.index(group) + 1, f"{group} overall")
+            ms = [m for m in ms if m.subject is not None]
         if all(m.subject is None for m in ms):
             t = Table(title=f"{title_prefix}{group} (95% intervals)")
             t.add_column("figure")
