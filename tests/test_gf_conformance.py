@@ -92,6 +92,7 @@ RARE_READINGS = [
     {"exorcist_hits_preachers": True, "exorcist_broken_family": "split_singletons"},
     {"maelstrom_scope": "opponents_only", "single_succubus_vs_exorcist": "return_to_hand"},
     {"dw_family_take": "any_and_split", "phrase_error_rate": 0.2},
+    {"out_of_turn_completion": True, "instants_from_mash": False, "max_eaters_per_family": 2},
 ]
 
 

@@ -870,15 +870,15 @@ class FeastState:
         N = g.num
         have = {N[c] for c in cards}
         seen = set()
+        blocked = self._blocked_cards(p) if g.rares else ()
         for c in self.hands[p]:
-            if g.kind[c] == HUMAN and g.food[c] == food:
+            if g.kind[c] == HUMAN and g.food[c] == food and c not in blocked:
                 x = N[c]
                 if x not in have and x not in seen and (x == lo - 1 or x == hi + 1 or lo < x < hi):
                     seen.add(x)
                     moves.append(EXTEND | fid << 5 | c << 15)
         if len(eaters) < g.max_eaters:
             ek = EATER_OF[food]
-            blocked = self._blocked_cards(p) if g.rares else ()
             for src in (self.hands[p], self.mash[p]):
                 e = self._first([c for c in src if c not in blocked], ek)
                 if e >= 0:
