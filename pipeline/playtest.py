@@ -118,7 +118,7 @@ def _extra_metrics(summaries: Sequence[Mapping[str, Any]], returns: Sequence[Seq
         ("decided_round", "decided_round_mean", "rounds"),
     ):
         vals = [s.get(key) for s in summaries]
-        if name not in have and vals and all(isinstance(v, (int, float)) for v in vals):
+        if name not in have and key not in have and vals and all(isinstance(v, (int, float)) for v in vals):
             out.append(mean_metric(name, [float(v) for v in vals], unit=unit))
     return out
 
