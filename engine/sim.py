@@ -490,6 +490,17 @@ def _events(state: State) -> list[str] | None:
     return events if isinstance(events, list) else None
 
 
+def _turn_header(state: State) -> str | None:
+    """``-- turn 3 (scores 12, 8) --`` from the public turn number and scores, if the state has them."""
+    turn = getattr(state, "turn", getattr(state, "turn_no", None))
+    if not isinstance(turn, int) or isinstance(turn, bool):
+        return None
+    scores = getattr(state, "scores", getattr(state, "score", None))
+    if isinstance(scores, list) and all(isinstance(v, int) for v in scores):
+        return f"-- turn {turn} (scores {', '.join(str(v) for v in scores)}) --"
+    return f"-- turn {turn} --"
+
+
 def replay(
     game: CardSet | Game, record: Mapping[str, Any], lines: list[str] | None = None
 ) -> State:
@@ -507,6 +518,7 @@ def replay(
         raise ReplayError(f"game {index}: not a game record ({exc})") from None
     seats = record.get("agents") or []
     seen = 0
+    last_turn: str | None = None
     if lines is not None:
         ev = _events(state) or []
         lines.extend(f"      {e}" for e in ev)
@@ -518,6 +530,10 @@ def replay(
             raise ReplayError(f"game {index}: action #{step + 1} ({action}) is not legal here")
         p = state.current_player()
         if lines is not None:
+            head = _turn_header(state)
+            if head is not None and head.split(" (")[0] != last_turn:
+                lines.append(head)
+                last_turn = head.split(" (")[0]
             who = f" ({seats[p]})" if p < len(seats) else ""
             lines.append(f"{step + 1:4d}  player {p + 1}{who}: {state.action_to_string(action)}")
         state.apply_action(action)
