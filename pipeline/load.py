@@ -52,14 +52,15 @@ class SetNotFoundError(CardDataError):
 def resolve_set(path_or_name: str | Path) -> Path:
     """The folder of a set: a bare name is looked up under ``cards/``, anything else is a path.
 
-    A path to a ``game.yaml`` is accepted too and means its folder.
+    A path to a ``game.yaml``, or to any card file next to one, means that folder: a designer
+    can validate "this file" straight from the editor, and the whole set is checked.
     """
     text = str(path_or_name)
     if isinstance(path_or_name, str) and "/" not in text and "\\" not in text \
             and (CARDS / text / GAME_FILE).is_file():
         return CARDS / text
     p = Path(path_or_name)
-    if p.is_file() and p.name == GAME_FILE:
+    if p.is_file() and (p.parent / GAME_FILE).is_file():
         return p.parent
     if p.is_dir() and (p / GAME_FILE).is_file():
         return p

@@ -271,6 +271,7 @@ def test_a_set_is_a_name_a_folder_or_its_game_yaml():
     assert resolve_set("grave-feast") == folder
     assert resolve_set(folder) == folder
     assert resolve_set(str(folder / "game.yaml")) == folder
+    assert resolve_set(folder / "rares.yaml") == folder  # a card file means its set
     with pytest.raises(SetNotFoundError) as info:
         load_set("no-such-set")
     assert info.value.exit_code == 2
