@@ -94,7 +94,7 @@ def power_table(card_set: CardSet) -> Table:
 def validate_command(sets: tuple[str, ...]) -> None:
     """Check card sets against the schema and the game's rules; list every problem.
 
-    SET is a name under cards/ or the path of a set folder; with none, every bundled set is
+    SET is a name under cards/, a set folder or a file in one; with none, every bundled set is
     checked. Exit code 1 if any set has a problem, each printed as file:line:column.
     """
     names = _resolve_all(sets)
@@ -164,7 +164,7 @@ def cards_json(card_set: CardSet, back: str | None = None) -> dict[str, Any]:
 def cards_command(set_name: str, back: str | None, as_json: bool) -> None:
     """List the cards of a set, as a table or as JSON.
 
-    SET is a name under cards/ or the path of a set folder.
+    SET is a name under cards/, a set folder or a file in one.
     """
     _resolve_all((set_name,))
     check = check_set(set_name)
