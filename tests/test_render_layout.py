@@ -386,3 +386,24 @@ def test_wrapped_lines_keep_every_word_in_order_and_within_the_box(tmp_path):
                 assert op.font in ("sans", "sans-bold")
 
     check()
+
+
+def test_grave_feast_faces_show_number_food_and_rare_frame():
+    from boneyard.pipeline.render.ops import Ellipse, Polygon, Rect
+
+    def fills(ops, kind):
+        return {op.fill for op in ops if isinstance(op, kind)}
+
+    blood = _layout(feast_set(), "blood-3")
+    brains = _layout(feast_set(), "brains-4")
+    # the number in two corners, the second upside down
+    threes = [op for op in blood if isinstance(op, Text) and op.text == "3"]
+    assert sorted(t.angle for t in threes) == [0, 180]
+    assert "#b3121f" in fills(blood, Polygon)  # red syringe
+    assert "#4c9a2a" in fills(brains, Ellipse)  # green brain
+    assert "#4c9a2a" not in fills(blood, Ellipse) and "#b3121f" not in fills(brains, Polygon)
+    gold = "#c9a227"
+    exorcist = _layout(feast_set(), "exorcist")
+    vampire = _layout(feast_set(), "vampire")
+    assert any(isinstance(op, Rect) and op.stroke == gold for op in exorcist)
+    assert not any(isinstance(op, Rect) and op.stroke == gold for op in vampire)
