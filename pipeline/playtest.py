@@ -504,6 +504,7 @@ def playtest(card_set: CardSet, cfg: PlaytestConfig, progress: Progress | None =
         "seed": cfg.seed,
         "agents": cfg.agents if isinstance(cfg.agents, str) else list(cfg.agents),
         "games": sum(r["games"] for r in runs),
+        "names": {c.id: c.name for c in card_set.characters},
         "config": cfg.to_json(),
         "runs": runs,
         "gates": [r.to_json() for r in results],

@@ -96,7 +96,17 @@ def _plt() -> Any:
     return plt
 
 
-def card_chart(rows: Mapping[str, Mapping[str, Metric]], bad: set[str]) -> str | None:
+def _gate_band(record: Mapping[str, Any], pattern: str) -> tuple[float | None, float | None] | None:
+    for g in record["gates"]:
+        gate = g["gate"]
+        if gate["metric"] == pattern:
+            return gate.get("min"), gate.get("max")
+    return None
+
+
+def card_chart(rows: Mapping[str, Mapping[str, Metric]], bad: set[str],
+               names: Mapping[str, str] | None = None,
+               band: tuple[float | None, float | None] | None = None) -> str | None:
     """Per-character win-rate deltas with their 95% intervals, most extreme on top."""
     kinds = [k for k in ("sub_delta", "win_delta") if any(k in r for r in rows.values())]
     if not kinds:
@@ -125,8 +135,14 @@ def card_chart(rows: Mapping[str, Mapping[str, Metric]], bad: set[str]) -> str |
         ax.errorbar(xs, yy, xerr=[lo, hi], fmt="o", ms=3.5, capsize=2, color=colours[kind],
                     label=labels[kind], lw=1)
     ax.axvline(0, color="black", lw=0.8)
+    if band:
+        lo, hi = ax.get_xlim()
+        if band[0] is not None:
+            ax.axvspan(min(lo, band[0] * 100), band[0] * 100, color="#c00000", alpha=0.12)
+        if band[1] is not None:
+            ax.axvspan(band[1] * 100, max(hi, band[1] * 100), color="#c00000", alpha=0.12, label="outside the gate")
     ax.set_yticks(list(ys))
-    ax.set_yticklabels([cid for cid, _ in items], fontsize=8)
+    ax.set_yticklabels([(names or {}).get(cid, cid) for cid, _ in items], fontsize=8)
     for tick, (cid, _) in zip(ax.get_yticklabels(), items, strict=True):
         if cid in bad:
             tick.set_color("#c00000")
@@ -137,7 +153,8 @@ def card_chart(rows: Mapping[str, Mapping[str, Metric]], bad: set[str]) -> str |
     return _svg(fig)
 
 
-def play_rate_chart(rows: Mapping[str, Mapping[str, Metric]], bad: set[str]) -> str | None:
+def play_rate_chart(rows: Mapping[str, Mapping[str, Metric]], bad: set[str],
+                    names: Mapping[str, str] | None = None) -> str | None:
     items = [(cid, r["play_rate"]) for cid, r in rows.items() if "play_rate" in r]
     if not items:
         return None
@@ -149,7 +166,7 @@ def play_rate_chart(rows: Mapping[str, Mapping[str, Metric]], bad: set[str]) -> 
     ax.barh(range(len(items)), vals, xerr=err, color=["#c00000" if c in bad else "#6d8fb3" for c, _ in items],
             capsize=2, error_kw={"lw": 0.8})
     ax.set_yticks(range(len(items)))
-    ax.set_yticklabels([c for c, _ in items], fontsize=8)
+    ax.set_yticklabels([(names or {}).get(c, c) for c, _ in items], fontsize=8)
     ax.set_xlabel("play rate (%, 95% interval)")
     ax.grid(axis="x", alpha=0.3)
     return _svg(fig)
@@ -255,7 +272,8 @@ def build_markdown(record: Mapping[str, Any]) -> str:
             extra = sorted({k for r in cards.values() for k in r} - set(cols))
             cols += extra
 
-            rows = [(cid, *[show(r[c]) if c in r else "" for c in cols])
+            names_ = record.get("names") or {}
+            rows = [(names_.get(cid, cid), *[show(r[c]) if c in r else "" for c in cols])
                     for cid, r in sorted(cards.items(), key=lambda it, k=cols[0]: _extremeness(it[1].get(k)))]
             out += _md_table(("card", *cols), rows)
             out.append("")
@@ -321,11 +339,12 @@ def build_html(record: Mapping[str, Any]) -> str:
                                      [(m.subject or m.name, show(m), f"{run['fair_share'] * 100:.0f}%") for m in strength]))
         parts += [f"<p>{esc(n)}</p>" for n in run.get("strength_notes", [])]
         cards = _card_rows(metrics)
-        chart = card_chart(cards, bad_cards)
+        chart = card_chart(cards, bad_cards, record.get("names"),
+                           _gate_band(record, "card.*.sub_delta") or _gate_band(record, "card.*.win_delta"))
         if chart:
             parts.append("<h3>Cards: win-rate change of the player who plays it</h3>")
             parts.append(f"<div class='chart'>{chart}</div>")
-        pr = play_rate_chart(cards, bad_cards)
+        pr = play_rate_chart(cards, bad_cards, record.get("names"))
         if pr:
             parts.append("<h3>Play rates</h3>")
             parts.append(f"<div class='chart'>{pr}</div>")
