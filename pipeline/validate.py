@@ -19,7 +19,7 @@ from typing import Any
 
 import jsonschema
 from boneyard.engine.cards import BACKS, COMPARATORS, COUNTERS, PRIMITIVES
-from boneyard.pipeline.validate_yaml import JsonPath, YamlDoc, display_path
+from boneyard.pipeline.validate_yaml import JsonPath, YamlDoc
 from jsonschema.exceptions import ValidationError, best_match
 
 from boneyard.errors import Problem
@@ -637,9 +637,9 @@ def gf_semantics(game: YamlDoc, docs: list[YamlDoc], rares: YamlDoc | None,
 __all__ = [
     "art_problem",
     "deck_size",
-    "display_path",
     "dotd_semantics",
     "gf_semantics",
+    "HAND_SAFE",
     "inside_set",
     "schema",
     "schema_defaults",
