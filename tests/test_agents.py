@@ -8,10 +8,9 @@ import random
 from typing import Any
 
 import pytest
-from toygame import ToyGame
-
 from boneyard.engine.agents import MctsAgent, make_agent
 from boneyard.engine.sim import simulate
+from toygame import ToyGame
 
 
 def _real_game(rules_dir: str, set_name: str, **kw: Any) -> Any:
@@ -132,7 +131,7 @@ def test_mcts_root_statistics_follow_the_budget():
     root = MctsAgent(120).search(obs, random.Random(3))
     assert root.visits == 120
     assert sum(c.visits for c in root.children.values()) == 120
-    assert set(root.children) == set(obs.legal_actions())
+    assert set(root.children) == {(0, a) for a in obs.legal_actions()}
 
 
 def test_mcts_beats_random_two_and_three_players():

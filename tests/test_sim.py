@@ -7,8 +7,6 @@ import json
 import random
 
 import pytest
-from toygame import ToyGame
-
 from boneyard.engine.agents import AgentSpecError, make_agent
 from boneyard.engine.sim import (
     ReplayError,
@@ -19,6 +17,8 @@ from boneyard.engine.sim import (
     simulate,
     transcript,
 )
+from toygame import ToyGame
+
 from boneyard.errors import RulesError
 
 

@@ -43,6 +43,6 @@ class SearchSettings:
 
 
 SETTINGS: dict[str, SearchSettings] = {
-    "day-of-the-dead": SearchSettings(default_budget=100),
+    "day-of-the-dead": SearchSettings(default_budget=50),
     "grave-feast": SearchSettings(default_budget=30, horizon=20, evaluate=_feast_race, prior_share=0.2),
 }

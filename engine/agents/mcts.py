@@ -24,7 +24,7 @@ from collections.abc import Callable
 
 from boneyard.engine.core import Agent, Observation, State
 
-DEFAULT_BUDGET = 100
+DEFAULT_BUDGET = 50
 """Simulations per decision; see bench/bench_agents.py for the time this costs per decision."""
 
 EXPLORATION = 0.7
@@ -39,7 +39,9 @@ class _Node:
         self.visits = 0
         self.total = 0.0
         self.avail = 0
-        self.children: dict[int, _Node] = {}
+        # keyed by (mover, action): in different samples the same action sequence can reach a
+        # decision of another player (e.g. a response window only some hands can use)
+        self.children: dict[tuple[int, int], _Node] = {}
 
 
 class MctsAgent:
@@ -78,8 +80,9 @@ class MctsAgent:
         root = self.search(obs, rng, favourite)
         best = legal[0]
         best_key = (-1, -math.inf)
+        me = obs.player
         for a in legal:
-            child = root.children.get(a)
+            child = root.children.get((me, a))
             if child is None:
                 continue
             key = (child.visits, child.total / child.visits)
@@ -91,7 +94,7 @@ class MctsAgent:
         """Run the budget of simulations; the root's children carry the statistics."""
         root = _Node(obs.player)
         if favourite is not None:
-            fav = root.children[favourite] = _Node(obs.player)
+            fav = root.children[(obs.player, favourite)] = _Node(obs.player)
             fav.visits = fav.avail = self.prior_visits
             fav.total = float(self.prior_visits)
         c = self.exploration
@@ -112,24 +115,25 @@ class MctsAgent:
                     state.apply_action(acts[0])
                     continue
                 children = node.children
-                untried = [a for a in acts if a not in children]
+                mover = state.current_player()
+                untried = [a for a in acts if (mover, a) not in children]
                 for a in acts:
-                    ch = children.get(a)
+                    ch = children.get((mover, a))
                     if ch is not None:
                         ch.avail += 1
                 if untried:
                     a = untried[rng.randrange(len(untried))]
-                    child = _Node(state.current_player())
+                    child = _Node(mover)
                     child.avail = 1
-                    children[a] = child
+                    children[(mover, a)] = child
                     state.apply_action(a)
                     path.append(child)
                     break
                 best_a = acts[0]
-                best_child = children[best_a]
+                best_child = children[(mover, best_a)]
                 best_u = -math.inf
                 for a in acts:
-                    ch = children[a]
+                    ch = children[(mover, a)]
                     u = ch.total / ch.visits + c * sqrt(log(ch.avail) / ch.visits)
                     if u > best_u:
                         best_u, best_a, best_child = u, a, ch
