@@ -246,6 +246,8 @@ def _paragraphs(el: dict[str, Any], ctx: _Ctx) -> list[_Para]:
     upper = el.get("upper", False)
     out = []
     for spec in specs:
+        if not _matches(spec.get("when"), ctx.face):
+            continue
         font = ids[spec["font"]] if "font" in spec else base_font
         kw_font = ids[spec["keyword_font"]] if "keyword_font" in spec else base_kw
         text: str = spec["text"]
