@@ -13,6 +13,7 @@ import statistics
 import time
 
 from boneyard.engine.agents import make_agent
+from boneyard.engine.agents.evaluators import SETTINGS
 from boneyard.engine.games import make_game
 from boneyard.pipeline.load import load_set
 
@@ -45,24 +46,27 @@ def time_agent(spec: str, game, points: list) -> list[float]:
     agent = make_agent(spec, game)
     times = []
     for k, obs in enumerate(points):
-        t = time.perf_counter()
+        t = time.process_time()  # CPU time: fair on a machine shared with other jobs
         agent.choose(obs, random.Random(k))
-        times.append(time.perf_counter() - t)
+        times.append(time.process_time() - t)
     return times
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--budgets", default="50,100,200,400")
+    ap.add_argument("--budgets", default="", help="mcts budgets, e.g. 30,60 (default: each game's "
+                    "default budget and its double)")
     ap.add_argument("--decisions", type=int, default=40)
     ap.add_argument("--only", default=",".join(CONFIGS))
     args = ap.parse_args()
-    print(f"{'game':6} {'agent':10} {'mean ms':>9} {'median':>8} {'max':>8}  decisions")
+    print(f"{'game':6} {'agent':10} {'mean ms':>9} {'median':>8} {'max':>8}  decisions (CPU time)")
     for key in args.only.split(","):
         set_name, kw = CONFIGS[key]
         game = make_game(load_set(set_name), **kw)
         points = decision_points(game, args.decisions)
-        specs = ["random", "greedy"] + [f"mcts:{b}" for b in args.budgets.split(",")]
+        default = SETTINGS[game.card_set.rules].default_budget
+        budgets = args.budgets.split(",") if args.budgets else [str(default), str(2 * default)]
+        specs = ["random", "greedy"] + [f"mcts:{b}" for b in budgets]
         for spec in specs:
             ts = [1000 * t for t in time_agent(spec, game, points)]
             print(f"{key:6} {spec:10} {statistics.fmean(ts):9.2f} {statistics.median(ts):8.2f} "

@@ -7,9 +7,12 @@ shared tree of action sequences on it. A child's UCB term uses its *availability
 it was legal when its parent was reached), the standard ISMCTS correction. Every node stores the
 return of the player who moved into it, so each player maximises their own share in multi-player
 games. Forced moves (a single legal action, e.g. "pass" in a response window) are applied without
-a tree node so the budget is spent on real choices. Playouts are uniformly random, to the end of
-the game or, for long games, to a ``horizon`` of actions where a cheap evaluation of the position
-(e.g. the race to the winning score) stands in for the result.
+a tree node so the budget is spent on real choices; children are keyed by (mover, action) because
+two samples can reach different players' decisions along the same actions. Playouts are uniformly
+random, to the end of the game or, for long games, to a ``horizon`` of actions where a cheap
+evaluation of the position (e.g. the race to the winning score) stands in for the result. An
+optional ``prior`` agent's choice starts with a few virtual winning visits at the root. Per-game
+settings live in :mod:`boneyard.engine.agents.evaluators`.
 
 Reproducible by construction: all randomness comes from the ``rng`` given to :meth:`choose`;
 children are scanned in the order of ``legal_actions()``, never a set or by time; the budget is a
