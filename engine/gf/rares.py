@@ -322,7 +322,7 @@ def _resolve_attack(s: FeastState, last: int) -> None:
             q = (owner + i) % s.n
             if s.hands[q]:
                 c = s.hands[q][int(s.rng.random() * len(s.hands[q]))]
-                s.log.append(("dw_pick", owner, q))
+                s._note(("dw_pick", owner, q))
                 ended = _take_from_hand(s, owner, q, c, target, lock=False)
                 if ended == "explosion":
                     return
@@ -360,7 +360,7 @@ def _take_from_hand(s: FeastState, p: int, q: int, c: int, dw: int, lock: bool) 
             s.dw[p].remove(dw)
             s.discard.append(dw)
         _bump(s, "dw_killed")
-        s.log.append(("dw_killed_by_preacher", p))
+        s._note(("dw_killed_by_preacher", p))
         return "killed"
     return ""
 
@@ -383,7 +383,7 @@ def _seduce(s: FeastState, p: int, src: int, c: int, victim: int, hand_mode: boo
         if c == 1023:
             hand = s.hands[victim]
             c = hand[int(s.rng.random() * len(hand))]
-        s.log.append(("dw_takes_from_hand", p, victim))
+        s._note(("dw_takes_from_hand", p, victim))
         ended = _take_from_hand(s, p, victim, c, dw, lock=hand_mode)
         if ended == "killed" and hand_mode and s.phase == DW_STEAL:
             s.steal_left = 0  # she is dead: no more steals
@@ -456,13 +456,13 @@ def _exorcise(s: FeastState, p: int, exo: int) -> None:
             else:
                 new.append(s._mkfam(f[0], f[1], odd, ()))
         s.fams[q] = new
-    s.log.append(("exorcist", p))
+    s._note(("exorcist", p))
 
 
 def _explosion(s: FeastState, o: int, x: int, exo: int, dw: int) -> None:
     """GF-27: the Devil Wife took an Exorcist from x's hand."""
     _bump(s, "explosions")
-    s.log.append(("explosion", o, x))
+    s._note(("explosion", o, x))
     if dw >= 0 and dw in s.dw[o]:
         s.dw[o].remove(dw)
         s.discard.append(dw)

@@ -80,8 +80,9 @@ class FeastState:
     """A Grave Feast position. Build one with ``FeastGame.new_initial_state(seed)``."""
 
     __slots__ = (
-        "g", "n", "rng", "hands", "draw", "discard", "fams", "mash", "grave", "score", "removed",
+        "g", "n", "hands", "draw", "discard", "fams", "mash", "grave", "score", "removed",
         "tp", "turn_no", "played", "phase", "queue", "actor", "announced", "chain", "chain_target",
+        "_rng", "_rng_owned", "_rng_seed", "_log_owned",
         "follow", "flubbed", "touched", "next_fid", "result", "capped", "stats", "log",
         "last_feast", "_legal", "dw", "locked", "confused", "hidden", "dw_used", "attack",
         "skip", "trim", "steal_left", "dw_card", "resume_tp", "held_rare",
@@ -95,7 +96,10 @@ class FeastState:
         n = game.num_players
         s.g = game
         s.n = n
-        s.rng = rng
+        s._rng = rng
+        s._rng_owned = True
+        s._rng_seed = 0
+        s._log_owned = True
         deck = list(range(game.size))
         rng.shuffle(deck)
         s.hands = [[] for _ in range(n)]
@@ -152,8 +156,11 @@ class FeastState:
         s = FeastState.__new__(FeastState)
         s.g = self.g
         s.n = self.n
-        s.rng = random.Random()
-        s.rng.setstate(self.rng.getstate())
+        # copy-on-use: both share the RNG until one of them needs a random number (see rng)
+        s._rng = self._rng
+        s._rng_seed = self._rng_seed
+        s._rng_owned = self._rng_owned = False
+        s._log_owned = self._log_owned = False
         s.hands = [h[:] for h in self.hands]
         s.draw = self.draw[:]
         s.discard = self.discard[:]
@@ -180,7 +187,7 @@ class FeastState:
         st = dict(self.stats)
         st["chains"] = st["chains"][:]
         s.stats = st
-        s.log = self.log[:]
+        s.log = self.log
         s.last_feast = self.last_feast[:]
         s._legal = self._legal
         s.dw = [d[:] for d in self.dw]
@@ -194,8 +201,35 @@ class FeastState:
         s.steal_left = self.steal_left
         s.dw_card = self.dw_card
         s.resume_tp = self.resume_tp
-        s.held_rare = {k: set(v) for k, v in self.held_rare.items()}
+        s.held_rare = {k: set(v) for k, v in self.held_rare.items()} if self.held_rare else {}
         return s
+
+    @property
+    def rng(self) -> random.Random:
+        """The state's own seeded RNG. Clones share it until one needs a number: then that one
+        forks a private copy, so neither's draws ever move the other's stream."""
+        r = self._rng
+        if r is None:  # a determinized state, seeded lazily
+            r = self._rng = random.Random(self._rng_seed)
+            self._rng_owned = True
+        elif not self._rng_owned:
+            fork = random.Random.__new__(random.Random)
+            fork.setstate(r.getstate())
+            r = self._rng = fork
+            self._rng_owned = True
+        return r
+
+    @rng.setter
+    def rng(self, value: random.Random) -> None:
+        self._rng = value
+        self._rng_owned = True
+
+    def _note(self, event: tuple) -> None:
+        """Append to the event log (coin flips, steals, feasts...), copying it if shared."""
+        if not self._log_owned:
+            self.log = self.log[:]
+            self._log_owned = True
+        self.log.append(event)
 
     # --- core verbs ---------------------------------------------------------------------------
 
@@ -316,7 +350,7 @@ class FeastState:
     def _flip(self, why: str) -> bool:
         """A logged coin flip from the state's seeded RNG; True is heads."""
         heads = self.rng.random() < self.g.p_heads
-        self.log.append(("coin", why, "heads" if heads else "tails"))
+        self._note(("coin", why, "heads" if heads else "tails"))
         return heads
 
     def _confused_attempt(self, p: int, card: int, why: str) -> bool:
@@ -404,7 +438,7 @@ class FeastState:
         self.discard = []
         self.draw = pile
         self.stats["reshuffles"] += 1
-        self.log.append(("reshuffle", len(pile)))
+        self._note(("reshuffle", len(pile)))
 
     def _end_turn(self) -> None:
         g = self.g
@@ -566,7 +600,7 @@ class FeastState:
         self.discard.extend(eaters)
         self.stats["feasts"] += 1
         self.last_feast[owner] = (FOOD_NAMES[f[1]], len(f[5]), KIND_NAMES[g.kind[eaters[0]]])
-        self.log.append(("feast", owner, len(f[5])))
+        self._note(("feast", owner, len(f[5])))
         if self.score[owner] >= g.win_score:
             self._win(owner)
             return
@@ -577,7 +611,7 @@ class FeastState:
                     if not self._flip("self-loathing"):
                         m.remove(c)
                         self.removed.append(c)
-                        self.log.append(("exorcist_suicide", q))
+                        self._note(("exorcist_suicide", q))
 
     # --- move generation ----------------------------------------------------------------------
 
@@ -1009,7 +1043,7 @@ class FeastState:
         if self._flub() and self.rng.random() < self.g.callout_rate:
             self._from_hand_or_mash(p, e)
             self.discard.append(e)  # GF-06: a flubbed 'Blood!'/'Brains!' that someone calls out
-            self.log.append(("flub", p, "eater"))
+            self._note(("flub", p, "eater"))
             self._event(p)
             return
         if self._confused_attempt(p, e, "attach"):
@@ -1020,7 +1054,7 @@ class FeastState:
         self.fams[owner][i] = (fid, f[1], f[2], f[3], f[4] + (e,), f[5])
         if announce:
             if self.g.race_prob and self.g.window_fresh and self.rng.random() >= self.g.race_p:
-                self.log.append(("race_lost", p))
+                self._note(("race_lost", p))
                 self._event(p)  # lost the race: the succubus window opens before the announcement
             else:
                 self._announce(p, fid)
@@ -1030,7 +1064,7 @@ class FeastState:
     def _announce(self, p: int, fid: int) -> None:
         if self._flub():
             self.flubbed.append(fid)  # an inexact 'N to the graveyard' blocks nothing
-            self.log.append(("flub", p, "announce"))
+            self._note(("flub", p, "announce"))
             self._event(p)
             return
         owner, i = self._find(fid)
@@ -1041,7 +1075,7 @@ class FeastState:
                 self._event(p)
                 return
         self.announced.append(fid)
-        self.log.append(("announce", p, len(f[5])))
+        self._note(("announce", p, len(f[5])))
         if self.g.preach_after_announce:
             self._event(p)
         else:
@@ -1062,7 +1096,7 @@ class FeastState:
         if self._flub():
             self._from_hand_or_mash(p, s)
             self.discard.append(s)
-            self.log.append(("flub", p, "succubus"))
+            self._note(("flub", p, "succubus"))
             self._reask(p)
             return
         if self._confused_attempt(p, s, "steal"):
@@ -1074,13 +1108,13 @@ class FeastState:
         if op == STEAL_MASH:
             self.mash[p].extend(self.mash[target])
             self.mash[target] = []
-            self.log.append(("steal_mash", p, target))
+            self._note(("steal_mash", p, target))
             self._event(p)
             return
         owner, i = self._find(target)
         f = self.fams[owner].pop(i)
         self.fams[p].append(f)
-        self.log.append(("steal", p, owner, len(f[5])))
+        self._note(("steal", p, owner, len(f[5])))
         if announce:
             self._announce(p, target)
         elif self.g.ooo_completion and p != self.tp:
@@ -1120,7 +1154,7 @@ class FeastState:
         self.discard.append(pr)
         self._instant_used(p)
         if self._flub():
-            self.log.append(("flub", p, "preacher"))  # the misspoken preacher fizzles
+            self._note(("flub", p, "preacher"))  # the misspoken preacher fizzles
             self._reask(p)
             return
         self.stats["preaches"] += 1
@@ -1143,7 +1177,7 @@ class FeastState:
         self._from_hand_or_mash(p, pr)
         self.discard.append(pr)
         if self._flub():
-            self.log.append(("flub", p, "counter"))
+            self._note(("flub", p, "counter"))
             if not self._usable(p, PREACHER):
                 q = self.queue
                 q.pop(0)
@@ -1177,14 +1211,14 @@ class FeastState:
                     fams[i] = (f[0], f[1], f[2], f[3], tuple(x for x in f[4] if x != e), f[5])
                     self.discard.append(e)
                     self.stats["kills"] += 1
-                    self.log.append(("kill", e))
+                    self._note(("kill", e))
                     return
         for m in self.mash:
             if e in m:
                 m.remove(e)
                 self.discard.append(e)
                 self.stats["kills"] += 1
-                self.log.append(("kill", e))
+                self._note(("kill", e))
                 return
 
     # --- text, summary ------------------------------------------------------------------------
@@ -1354,12 +1388,15 @@ class FeastObservation:
             if q != p:
                 pool.extend(s.hands[q])
                 sizes.append((q, len(s.hands[q])))
-        rng.shuffle(pool)
+        rnd = rng.random
+        pool.sort(key=lambda _c: rnd())  # a uniform shuffle, cheaper than rng.shuffle
         for q, k in sizes:
             s.hands[q] = pool[:k]
             del pool[:k]
         s.draw = pool
-        s.rng = random.Random(rng.getrandbits(64))
+        s._rng = None  # future chance is resampled too: a fresh seed, drawn lazily
+        s._rng_seed = rng.getrandbits(64)
+        s._rng_owned = True
         s._legal = None
         if s.g.rares:
             # hidden Exorcists and locked cards are public facts about a hand; keep them consistent
