@@ -153,6 +153,14 @@ class DotdGame:
         self.has_effect = [bool(e) for e in self.effect]
         # effects that never ask a player nor start a task can run without the task stack
         self.inline = [all(st[0] in INLINE_OPS for st in e) for e in self.effect]
+        # an effect made only of unconditional flat power changes is, per use, two sums
+        self.flat: list[tuple[int, int] | None] = []
+        for e in self.effect:
+            if e and all(st[0] == Op.POWER and st[3] < 0 and not st[5] for st in e):
+                mine = sum(st[1] for st in e if not st[2])
+                self.flat.append((mine, sum(st[1] for st in e if st[2])))
+            else:
+                self.flat.append(None)
         self.card_ids = [dc.id for dc in card_set.cards]
         self.card_index = {cid: i for i, cid in enumerate(self.card_ids)}
         self.deck_order = [[c for c in range(self.n) if self.back[c] == b] for b in range(3)]
@@ -488,9 +496,9 @@ class DotdState:
         g = self.g
         back = g.back
         chosen = self.chosen[p]
-        hand = [c for c in self.hands[p] if c not in chosen]
+        hand = [c for c in self.hands[p] if c not in chosen] if chosen else self.hands[p]
         if g.final_free and self.turn >= g.turns:
-            return hand
+            return hand[:]
         counts = [0, 0, 0]
         for c in self.lines[p]:
             counts[back[c]] += 1
@@ -499,6 +507,8 @@ class DotdState:
         if self.spirit[p] >= 0:
             counts[back[self.spirit[p]]] += 1
         lim = g.back_limit
+        if counts[0] < lim and counts[1] < lim and counts[2] < lim:
+            return hand[:]
         legal = [c for c in hand if counts[back[c]] < lim]
         if not legal:
             if not hand:
@@ -506,7 +516,7 @@ class DotdState:
                     f"player {p} has no card to play on turn {self.turn} "
                     "(a scenario can end earlier with end_turn)"
                 )
-            return hand  # no_legal_card = play_any
+            return hand[:]  # no_legal_card = play_any
         return legal
 
     def _reveal(self) -> None:
@@ -523,13 +533,11 @@ class DotdState:
             s = ch[-1]
             self.spirit[p] = s
             self.eff_back[p] = g.back[s]
-            played = self.stats[p][0]
-            for c in ch:
-                played.append(g.char[c])
+            self.stats[p][0].extend([g.char[c] for c in ch])
             self.chosen[p] = []
-            up = self.up[p]
-            for j, c in enumerate(self.lines[p]):  # step 3: the field flips face up
-                up[j] = True
+            line = self.lines[p]
+            self.up[p] = [True] * len(line)  # step 3: the field flips face up
+            for c in line:
                 pub[c] = True
         stack = self.stack
         stack.append((T_REWARDS,))
@@ -589,9 +597,12 @@ class DotdState:
                 t0 += g.pu_bonus
             if eb[1] == POWER_UP and not fx[F_SUP + 1]:
                 t1 += g.pu_bonus
-            aw0, al0, aw1, al1 = fx[F_AW], fx[F_AL], fx[F_AW + 1], fx[F_AL + 1]
-            w0 = (aw0 > al0) - (al0 > aw0)
-            w1 = (aw1 > al1) - (al1 > aw1)
+            aw0, aw1, al0, al1 = fx[F_AW : F_AL + 2]
+            if aw0 or aw1 or al0 or al1:
+                w0 = (aw0 > al0) - (al0 > aw0)
+                w1 = (aw1 > al1) - (al1 > aw1)
+            else:
+                w0 = w1 = 0
             if w0 == w1 and (w0 == 0 or (w0 == -1 and not g.both_lose)):
                 if t0 == t1:  # DD-12: win_ties breaks a power tie unless both have it
                     win0 = fx[F_WT] >= fx[F_WT + 1]
@@ -704,7 +715,12 @@ class DotdState:
 
     def _start_unearth(self, p: int, optional: bool) -> None:
         back = self.g.back
-        avail = [self._available(b) > 0 for b in range(3)]
+        decks = self.decks
+        if self.g.reshuffle:
+            discards = self.discards
+            avail = [bool(decks[b] or discards[b]) for b in (0, 1, 2)]
+        else:
+            avail = [bool(decks[b]) for b in (0, 1, 2)]
         opts = [c for c in self.lines[p] if avail[back[c]]]
         s = self.spirit[p]
         if s >= 0 and avail[back[s]]:
@@ -869,6 +885,12 @@ class DotdState:
         """All uses of an effect that needs no decision (same rules as the T_USE task)."""
         g = self.g
         fx = self.fx
+        flat = g.flat[card]
+        if flat is not None and not fx[F_NEG + p]:
+            uses = g.double_uses if self.eff_back[p] == DOUBLE and not fx[F_SUP + p] else 1
+            fx[F_BONUS + p] += flat[0] * uses
+            fx[F_BONUS + 1 - p] += flat[1] * uses
+            return
         steps = g.effect[card]
         for u in range(1, g.double_uses + 1):
             if fx[F_NEG + p] or (u > 1 and (self.eff_back[p] != DOUBLE or fx[F_SUP + p])):
