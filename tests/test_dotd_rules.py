@@ -368,7 +368,7 @@ def test_back_limit_and_final_turn_exception():
         data["players"], (["jinx@double", "hush@unearth", "twin@unearth"],
                           ["jinx@power_up", "hush@unearth", "twin@unearth"]), strict=True)]
     with pytest.raises(ScenarioError):
-        build_state(game(), data6)  # hush@unearth used twice: each card exists once
+        build_state(game(), data6)  # hush@unearth placed twice: the set has one
     data6["players"][1]["line"] = data["players"][1]["line"] + ["jinx@power_up", "hush@power_up", "twin@power_up"]
     s = build_state(game(), data6)
     assert len(s.legal_actions()) == 3  # turn 6: any back may be played
@@ -564,3 +564,16 @@ def test_retriggered_unearth_chain_ends():
         else:
             apply_choice(s, strings(s)[0])
     assert fired == 1 + 3  # the spirit's own Unearth, then at most 3 re-fires this turn
+
+
+def test_copies_are_separate_cards():
+    twice = character_from_dict({"id": "imp", "name": "Imp", "power": 4, "copies": 2})
+    g = DotdGame(make_card_set([*CHARACTERS, twice]))
+    data = {"turn": 1, "phase": "fight", "end_turn": 1,
+            "players": [{"line": ["imp@double"], "spirit": "imp@unearth"},
+                        {"line": ["imp@double"], "spirit": "imp@unearth"}]}
+    state, _ = play_scenario(g, data)
+    assert fights(state) == [(1, [4, 4], [True, True])]
+    data["players"][0]["hand"] = ["imp@double"]
+    with pytest.raises(ScenarioError, match=r"used more often than the set has it \(2\)"):
+        build_state(g, data)

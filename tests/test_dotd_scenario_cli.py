@@ -63,7 +63,7 @@ def test_failed_expectation_exits_1(run, tmp_path):
 def test_bad_scenarios_give_one_clear_message(run, tmp_path):
     cases = {
         "players: [{line: [oaf@dubble]}, {}]\n": "s.yaml:1:",
-        "players: [{line: [oaf@double]}, {line: [oaf@double]}]\n": "used twice",
+        "players: [{line: [oaf@double]}, {line: [oaf@double]}]\n": "used more often than the set has it",
         "turn: 1\nphase: fight\nplayers: [{line: [oaf@double], spirit: anger@double}, "
         "{line: [anger@unearth], spirit: oaf@unearth}]\nactions: [convert titan@double]\n": "is not legal",
         "players: [\n": "YAML syntax error",

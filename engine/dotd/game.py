@@ -162,7 +162,10 @@ class DotdGame:
             else:
                 self.flat.append(None)
         self.card_ids = [dc.id for dc in card_set.cards]
-        self.card_index = {cid: i for i, cid in enumerate(self.card_ids)}
+        # card id -> its physical cards (several when a character has copies: x 2)
+        self.card_index: dict[str, list[int]] = {}
+        for i, cid in enumerate(self.card_ids):
+            self.card_index.setdefault(cid, []).append(i)
         self.deck_order = [[c for c in range(self.n) if self.back[c] == b] for b in range(3)]
 
     def new_initial_state(self, seed: int) -> DotdState:

@@ -47,13 +47,17 @@ class _Cards:
             raise ScenarioError(
                 f"{self.where}: {what}: '{ref}' is not a card id (write character@back, e.g. oaf@double)"
             )
-        c = self.game.card_index.get(ref.strip().lower())
-        if c is None:
+        copies = self.game.card_index.get(ref.strip().lower())
+        if copies is None:
             raise ScenarioError(f"{self.where}: {what}: no card '{ref}' in this set")
-        if c in self.used:
-            raise ScenarioError(f"{self.where}: {what}: card '{ref}' is used twice (each card exists once)")
-        self.used.add(c)
-        return c
+        for c in copies:
+            if c not in self.used:
+                self.used.add(c)
+                return c
+        n = len(copies)
+        raise ScenarioError(
+            f"{self.where}: {what}: card '{ref}' is used more often than the set has it ({n})"
+        )
 
 
 def build_state(game: DotdGame, data: Mapping[str, Any], where: str = "scenario") -> DotdState:
