@@ -159,7 +159,8 @@ class _Context:
             # pre-attach when we hold the completing card: no steal window later
             food = f[1]
             if self.have[food].get(f[2] - 1) or self.have[food].get(f[3] + 1):
-                return 3.0 if size + 1 >= self.min_f else 1.0
+                # eater first, then "complete + N to the graveyard" in one breath: no steal window
+                return 50.0 if size + 1 >= self.min_f else 1.0
             return -1.0
         if op == MASH:
             k = self.K[x]
@@ -177,8 +178,10 @@ class _Context:
                 return 0.0
             t = self.threat(f, owner)
             src = 0.2 if x in self.mashes[me] else 0.0
-            if t >= 6 or len(f[5]) >= self.min_f:
-                return 20.0 + t + src
+            have = self.have[f[1]]
+            completes = bool(have.get(f[2] - 1) or have.get(f[3] + 1))
+            if t >= 6 or len(f[5]) >= self.min_f or (completes and len(f[5]) + 1 >= self.min_f):
+                return 20.0 + t + src + (5.0 if completes else 0.0)
             return -1.0
         if op == STEAL_MASH:
             m = self.mashes[y]
