@@ -400,12 +400,23 @@ class FeastState:
                 if x[0] == p:
                     x[2] -= 1
             self.hidden = [x for x in self.hidden if x[2] >= 0]
-        if g.rares and p in self.trim:
-            self.trim.remove(p)
-            if len(self.hands[p]) > 4:
-                self.phase = TRIMMING  # GF-26: she may discard down to 4 before drawing
-                return
-        self._draw_up(p)
+        if g.rares:
+            if p in self.trim:
+                self.trim.remove(p)
+                if len(self.hands[p]) > 4:
+                    self.phase = TRIMMING  # GF-26: she may discard down to 4 before drawing
+                    return
+            self._draw_up(p)
+            return
+        hand = self.hands[p]
+        k = g.hand_size - len(hand)
+        if k > 0:
+            draw = self.draw
+            if len(draw) >= k:  # the common case: one slice from the top of the pile
+                hand += draw[-k:][::-1]
+                del draw[-k:]
+            else:
+                self._draw_up(p)
 
     def _draw_up(self, p: int) -> None:
         g = self.g
