@@ -54,7 +54,8 @@ def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float, floa
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return p, max(0.0, centre - half), min(1.0, centre + half)
+    # Clamp to include p: rounding can put the bound a hair past 0% or 100%.
+    return p, min(p, max(0.0, centre - half)), max(p, min(1.0, centre + half))
 
 
 def mean_ci(values: Sequence[float], z: float = Z95) -> tuple[float, float, float]:
