@@ -81,7 +81,7 @@ def test_failed_build_still_writes_the_record_and_the_report_with_failures_first
     assert {"first_priority_win_rate", "card.oaf.sub_delta", "card.oaf.win_delta", "draw_rate"} <= names
     for m in record["runs"][0]["metrics"]:
         if m["value"] is not None:
-            assert m["low"] <= m["value"] <= m["high"], m
+            assert m["low"] - 1e-9 <= m["value"] <= m["high"] + 1e-9, m
     html = (folder / "report.html").read_text()
     md = (folder / "report.md").read_text()
     assert "FAILED" in html and "<svg" in html
@@ -105,9 +105,10 @@ def test_force_renders_marked_failed_playtest(overpowered):
 
 
 def test_useless_character_is_flagged(tmp_path):
-    outcome = build_set(fixture("dotd-useless"), out=tmp_path, jobs=1, render=False)
+    out = tmp_path
+    outcome = build_set(fixture("dotd-useless"), out=out, jobs=1, render=False)
     assert gate_status(outcome.record, "card.oaf.play_rate") in (FLAG, FAIL)
-    md = (tmp_path / outcome.card_set.slug / "report.md").read_text()
+    md = (out / outcome.card_set.slug / "report.md").read_text()
     section = md[md.index("## Broken or suspicious"):md.index("## Run main")]
     assert "card.oaf.play_rate" in section
 
@@ -121,21 +122,36 @@ def test_bundled_sets_pass_the_fast_profile_under_several_seeds(name, seed, tmp_
     assert outcome.record["profile"] == "fast"
 
 
+def small_passing_set():
+    """The useless fixture with a quick playtest and only the priority gate: it passes."""
+    from dataclasses import replace
+
+    from boneyard.engine.cards import freeze
+
+    section = {"agents": "greedy", "games": 200, "seed": 5, "substitution": {"games": 0},
+               "strength": {"games": 0},
+               "gates": [{"metric": "first_priority_win_rate", "min": 0.3, "max": 0.7}]}
+    return replace(fixture("dotd-useless"), playtest=freeze(section))
+
+
 def test_passing_record_is_reused_and_gates_render(tmp_path):
-    cs = load_set("grave-feast")
+    cs = small_passing_set()
     rec = Recorder()
-    first = build_set(cs, out=tmp_path, fast=True, jobs=1, renderer=rec)
+    first = build_set(cs, out=tmp_path, jobs=1, renderer=rec)
     assert first.passed and not first.reused
     note, mark = rec.calls[0]
-    assert mark is None and note == f"playtested: {first.record['games']} games, gates passed"
-    again = build_set(cs, out=tmp_path, fast=True, jobs=1, renderer=rec)
+    assert mark is None and note == "playtested: 200 games, gates passed"
+    again = build_set(cs, out=tmp_path, jobs=1, renderer=rec)
     assert again.reused and again.record["content_hash"] == cs.content_hash
+    assert rec.calls[1] == (note, None)
     assert render_permission(cs, tmp_path) == (note, None)
     # another content hash (a switch changed) has no passing record: refused, or NOT PLAYTESTED
-    other = cs.with_switches(must_act=False)
+    other = cs.with_switches(tie_break="chain")
     with pytest.raises(GateError, match="refusing to render"):
         render_permission(other, tmp_path)
     assert render_permission(other, tmp_path, force=True)[1] == NOT_PLAYTESTED
+    # other settings (a seed) are playtested afresh, not reused
+    assert not build_set(cs, out=tmp_path, jobs=1, seed=9, render=False).reused
 
 
 def test_precision_simulates_until_gated_intervals_are_narrow(tmp_path):
