@@ -19,14 +19,9 @@ from boneyard.engine.gf import FeastGame
 
 
 def card_set():
-    try:
-        from boneyard.pipeline.load import load_set
+    from boneyard.pipeline.load import load_set
 
-        return load_set("grave-feast")
-    except Exception:  # before the loader lands: the 54-card proposal
-        from test_gf_support import feast_set
-
-        return feast_set()
+    return load_set("grave-feast")
 
 
 def bench(players: int, games: int, rares: bool, observe: bool) -> tuple[float, float, float]:

@@ -490,10 +490,20 @@ class FeastState:
         if self.phase == OVER:
             return
         n = self.n
+        g = self.g
+        inst = g.instant.__getitem__
+        hands = self.hands
+        mash = self.mash if g.from_mash else None
+        fams = self.fams if g.gy_any_time else None
         q = []
         for i in range(1, n):
             p = (actor + i) % n
-            if self._can_respond(p):
+            # cheap pre-check inline: most players hold no instant and no family to announce
+            if (
+                any(map(inst, hands[p]))
+                or (mash is not None and mash[p] and any(map(inst, mash[p])))
+                or (fams is not None and fams[p])
+            ) and self._can_respond(p):
                 q.append(p)
         if q:
             self.phase = WINDOW
