@@ -360,3 +360,36 @@ def test_illegal_action_is_refused():
     with pytest.raises(RulesError, match="illegal action"):
         s.apply_action(123456)
     s.apply_action(random.Random(1).choice(s.legal_actions()))
+
+
+def test_hijack_steals_back_and_forth():
+    """'player 4 might steal the family player 3 just stole from player 2 who stole it from
+    player 1.' Each steal resolves at once and opens a new window (GF-10)."""
+    s = arrange(game(4), hands=[["zombie", "blood 9", "brains 9"], ["succubus", "blood 8", "brains 8"],
+                                ["succubus", "blood 7", "brains 7"], ["succubus", "blood 6", "brains 6"]],
+                families=[["brains 3 4"], [], [], []])
+    play(s, "attach zombie")
+    assert s.current_player() == 1
+    play(s, "steals family #1 (P0 brains 3-4+zombie)")
+    assert s.current_player() == 2  # a new window, from the thief
+    play(s, "steals family #1 (P1 brains 3-4+zombie)")
+    assert s.current_player() == 3
+    play(s, "steals family #1 (P2 brains 3-4+zombie)")
+    assert s.fams[3] and s.fams[3][0][0] == 1 and s.stats["steals"] == 3
+    assert s.current_player() == 0  # nobody holds a succubus any more: back to the turn
+    assert names(s, s.discard) == ["succubus"] * 3
+
+
+@pytest.mark.parametrize("cards, dies", [(1, True), (2, False), (3, True), (4, False)])
+def test_preacher_chains_of_any_length(cards, dies):
+    """Preacher, evil preacher, preacher, ...: an odd chain destroys the eater (GF-11)."""
+    s = arrange(game(3), hands=[["preacher", "preacher", "blood 9"], ["preacher", "preacher", "blood 8"],
+                                ["blood 7", "brains 7"]], families=[[], ["blood 3 4 +vampire"], []])
+    play(s, "preach: preacher")
+    for _ in range(1, cards):
+        play(s, "negates")
+    while s.phase == 2:  # the chain is open until everyone passes
+        play(s, "pass")
+    assert s.stats["chains"] == [cards]
+    assert (fam(s, 1)[1] == []) == dies
+    assert names(s, s.discard).count("preacher") == cards
