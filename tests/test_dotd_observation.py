@@ -35,9 +35,12 @@ def _swap_hidden(s, p):
         if c in t.chosen[o]:
             continue
         deck = t.decks[t.g.back[c]]
-        if deck:
-            k = len(deck) // 2
-            t.hands[o][j], deck[k] = deck[k], c
+        hidden = [k for k, d in enumerate(deck) if not t.pub[d]]  # not a reshuffled, known card
+        if hidden:
+            k = hidden[len(hidden) // 2]
+            new = deck[k]
+            t.hands[o][j], deck[k] = new, c
+            t.dl = [new if a == c else a for a in t.dl]  # a pending choice among hand cards
             return t
     raise AssertionError("nothing to swap")
 
@@ -172,3 +175,22 @@ def test_lead_changes_and_decided_turn():
     assert ms["first_priority_win_rate"].value == 0.0
     assert ms["card.b.fights_won_rate"].value == 1.0
     assert ms["card.a.play_rate"].value == 0.5
+
+
+def test_determinize_at_the_opponents_decision_hides_its_options(g):
+    checked = 0
+    for seed in range(60):
+        s = _advance(g.new_initial_state(seed), seed % 30, seed)
+        if s.is_terminal():
+            continue
+        p = 1 - s.current_player()  # p looks while the opponent decides
+        t = _swap_hidden(s, p)
+        a = s.observation(p).determinize(random.Random(3))
+        b = t.observation(p).determinize(random.Random(3))
+        assert a.to_json() == b.to_json()
+        a.check_invariants()
+        assert a.current_player() == s.current_player() and a.legal_actions()
+        c = a.clone()
+        c.apply_action(c.legal_actions()[0])  # the sampled options are playable
+        checked += 1
+    assert checked > 30

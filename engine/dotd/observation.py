@@ -111,7 +111,7 @@ class DotdObservation:
         """A full state consistent with this view; every hidden card drawn from ``rng``."""
         s = self._state.clone()
         g = s.g
-        me, opp = self.player, 1 - self.player
+        opp = 1 - self.player
         pub = s.pub
         back = g.back
         pool: list[list[int]] = [[], [], []]
@@ -148,17 +148,17 @@ class DotdObservation:
         for b in range(3):
             pool[b].sort()
             pool[b].sort(key=lambda _c: rnd())  # a uniform shuffle, cheaper than rng.shuffle
+        renamed: dict[int, int] = {}
         for zone, j in places:
-            zone[j] = pool[back[zone[j]]].pop()
+            new = pool[back[zone[j]]].pop()
+            renamed[zone[j]] = new
+            zone[j] = new
         for b in range(3):
             deck = pool[b]  # already in random order
             if deck_known[b]:
                 deck += deck_known[b]
                 deck.sort(key=lambda _c: rnd())
             s.decks[b] = deck
-        if look is not None:
-            s.dc = (s.dc[0], s.dc[1], tuple(look))
-            s.dl = list(look)
         if opp_chosen:
             if g.simultaneous:  # the choice itself is unknown: sample it among the legal plays
                 s.chosen[opp] = []
@@ -168,8 +168,14 @@ class DotdObservation:
                 s.chosen[opp] = [opp_hand[j] for j in chosen_at]
         s.seed = rng.getrandbits(64)
         s.nshuf = 0
-        if s.dk == D_SELECT and s.dp == me:
-            s.dl = s._selectable(me)
+        if s.dk == D_SELECT:
+            s.dl = s._selectable(s.dp)
+        elif look is not None:  # the opponent is choosing among cards only it has seen
+            s.dc = (renamed.get(s.dc[0], s.dc[0]), s.dc[1], tuple(look))
+            s.dl = list(look)
+        elif s.dk >= 0 and s.dp == opp:
+            # the opponent's pending choice may list cards hidden from me: follow the resample
+            s.dl = [renamed.get(a, a) for a in s.dl]
         return s
 
     def to_json(self) -> dict[str, Any]:
