@@ -68,10 +68,10 @@ def is_rate(m: Metric) -> bool:
 
 def too_wide(m: Metric, precision: float) -> bool:
     """True when ``m`` needs more games: rates need width <= precision, other figures (rounds,
-    reshuffles) width <= precision x |value|, since "0.02 rounds" means nothing."""
+    reshuffles) width <= precision x max(|value|, 1), since "0.02 rounds" means nothing."""
     if math.isnan(m.value) or math.isnan(m.width):
         return False
-    limit = precision if is_rate(m) else precision * max(abs(m.value), 1e-9)
+    limit = precision if is_rate(m) else precision * max(abs(m.value), 1.0)
     return m.width > limit + 1e-12
 
 
