@@ -156,3 +156,27 @@ def test_determinize_keeps_the_view_and_resamples_hidden_cards():
             d.apply_action(rng.choice(d.legal_actions()))
     assert changed
     assert "hands" not in view and len(view["hand"]) == len(s.hands[p])
+
+
+def test_determinized_rare_positions_play_on():
+    game = FeastGame(feast_set(), num_players=4, rares=True, decks=2)
+    rng = random.Random(8)
+    phases = set()
+    for seed in range(12):
+        s = game.new_initial_state(seed)
+        step = 0
+        while not s.is_terminal():
+            if step % 17 == 0:
+                p = s.current_player()
+                d = s.observation(p).determinize(random.Random(step))
+                phases.add(d.to_json()["phase"])
+                check_partition(d, game.size)
+                assert d.current_player() == p
+                assert d.observation(p).to_json()["hand"] == s.observation(p).to_json()["hand"]
+                for _ in range(30):
+                    if d.is_terminal():
+                        break
+                    d.apply_action(rng.choice(d.legal_actions()))
+            s.apply_action(rng.choice(s.legal_actions()))
+            step += 1
+    assert {"main", "window"} <= phases

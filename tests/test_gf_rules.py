@@ -345,8 +345,19 @@ def test_params_win_score_turn_cap_hand_size():
     assert [len(h) for h in s.hands].count(7) == 3
 
 
+def test_param_min_family():
+    hands = [["vampire", *X5[1:]], X5]
+    fams = [["blood 3 4"], []]
+    s = arrange(game(2, min_family=2, succubus_window_fresh_attach=False), hands=hands, families=fams)
+    play(s, "attach vampire to family #1 (P0 blood 3-4), to the graveyard")
+    assert s.score == [2, 0]
+    s = arrange(game(2, succubus_window_fresh_attach=False), hands=hands, families=fams)
+    assert not has(s, "to the graveyard")
+
+
 def test_decks_auto_and_bad_options():
     assert game(4).decks == 1 and game(5).decks == 2 and game(4, decks=2).size == 108
+    assert game(2, rares=True).decks == 2 and game(2, rares=True, decks=1).size == 56
     with pytest.raises(RulesError, match="no option"):
         game(2, flux_capacitor=True)
     with pytest.raises(RulesError, match="race_model"):

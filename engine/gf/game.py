@@ -146,8 +146,8 @@ class FeastGame:
         self.switches = switches
         self.params = params
         d = params["decks"]
-        if d in ("auto", None):
-            d = 1 if n <= 4 else 2
+        if d in ("auto", None):  # GF-01: two decks from 5 players, and whenever the rares are in
+            d = 2 if n > 4 or params["rares"] else 1
         if isinstance(d, bool) or d not in (1, 2, 3, 4):
             raise RulesError(f"grave-feast decks: expected auto, 1 or 2, got {params['decks']!r}")
         self.decks: int = d
