@@ -1,0 +1,52 @@
+"""The small pieces of a playtest: the stand-in, lead story, precision widths, rare deltas."""
+
+from __future__ import annotations
+
+from boneyard.engine.stats import Metric
+from boneyard.pipeline.load import load_set
+from boneyard.pipeline.playtest import lead_story, rare_metrics, stand_in, too_wide
+
+
+def test_stand_in_keeps_every_card_in_place_but_has_no_effect():
+    cs = load_set("day-of-the-dead")
+    anger = cs.character("anger")
+    sub = stand_in(cs, anger, {"power": 5})
+    plain = sub.character("anger")
+    assert plain.effect == () and plain.power == 5 and plain.backs == anger.backs
+    assert [c.id for c in sub.cards] == [c.id for c in cs.cards]  # same indices: same deals
+    assert [c.index for c in sub.cards] == [c.index for c in cs.cards]
+    assert all(dc.character is plain for dc in sub.cards if dc.character.id == "anger")
+    assert sub.content_hash != cs.content_hash
+    others = [c for c in cs.characters if c.id != "anger"]
+    assert others == [c for c in sub.characters if c.id != "anger"]
+    # the default stand-in power is the set's median printed power
+    powers = sorted(c.power for c in cs.characters)
+    median = (powers[17] + powers[18]) / 2
+    assert stand_in(cs, anger, {}).character("anger").power == round(median)
+
+
+def test_lead_story_counts_changes_and_when_the_winner_took_the_lead_for_good():
+    per_turn = [[0, 3], [5, 3], [5, 9], [12, 9], [12, 12], [20, 12]]
+    # leaders: 1, 0, 1, 0, (tie), 0 -> 3 changes; player 0 leads for good from turn 6 (tie at 5)
+    assert lead_story(per_turn, [1.0, 0.0]) == (3, 6)
+    assert lead_story([[3, 0], [6, 1], [9, 2]], [1.0, 0.0]) == (0, 1)
+    assert lead_story([[3, 0], [3, 3]], [0.5, 0.5]) == (0, 2)  # a draw is decided at the end
+
+
+def test_precision_width_is_absolute_for_rates_and_relative_otherwise():
+    rate = Metric("x", 0.5, 0.49, 0.515, 100, unit="%")
+    assert too_wide(rate, 0.02) and not too_wide(rate, 0.03)
+    rounds = Metric("mean_rounds", 12.0, 11.9, 12.1, 100, unit="rounds")
+    assert not too_wide(rounds, 0.02) and too_wide(rounds, 0.01)
+    small = Metric("reshuffles_per_game", 0.4, 0.39, 0.42, 100)
+    assert not too_wide(small, 0.05)  # 0.03 wide, limit 0.05 x max(0.4, 1)
+
+
+def test_rare_win_delta_compares_holders_with_the_others():
+    summaries = [{"rare_holders": {"devil_wife": [0], "exorcist": [1]}}] * 10
+    returns = [[1.0, 0.0, 0.0]] * 10
+    by = {m.name: m for m in rare_metrics(summaries, returns, set())}
+    dw = by["rare.devil_wife.win_delta"]
+    assert dw.value == 1.0 and dw.n == 10 and dw.low > 0.5
+    assert by["rare.exorcist.win_delta"].value == -0.5
+    assert rare_metrics([{}], [[1.0, 0.0]], set()) == []
