@@ -419,9 +419,10 @@ class DotdState:
                 c1, c2 = lines[first][i], lines[1 - first][i]
                 inline = g.inline
                 if inline[c1] and inline[c2]:  # no decision possible: no tasks needed
-                    if up[first][i] and g.has_effect[c1]:
+                    has = g.has_effect
+                    if has[c1] and up[first][i]:
                         self._use_inline(first, c1)
-                    if up[1 - first][i] and g.has_effect[c2]:
+                    if has[c2] and up[1 - first][i]:
                         self._use_inline(1 - first, c2)
                     self._resolve_fight(i)
                     continue
@@ -437,7 +438,11 @@ class DotdState:
                     self._resolve_fight(i)
             elif code == T_SELECT:
                 p = t[1]
-                self._decide(D_SELECT, p, self._selectable(p), t[2])
+                legal = self._selectable(p)
+                if len(legal) == 1:
+                    self.chosen[p].append(legal[0])
+                else:
+                    self.dk, self.dp, self.dl, self.dc = D_SELECT, p, legal, t[2]
             elif code == T_USE:
                 p, u, card = t[1], t[2], t[3]
                 i = self.fslot
@@ -554,13 +559,16 @@ class DotdState:
     def _rewards(self) -> None:
         g = self.g
         power = g.power
-        for p in (0, 1):
-            pts = 0
+        scores = self.scores
+        if g.score_won_only:
             wonc = self.wonc
-            for c, u in zip(self.lines[p], self.up[p], strict=True):
-                if u and (not g.score_won_only or c in wonc):
-                    pts += power[c]
-            self.scores[p] += pts
+            for p in (0, 1):
+                scores[p] += sum(
+                    [power[c] for c, u in zip(self.lines[p], self.up[p], strict=True) if u and c in wonc]
+                )
+        else:
+            for p in (0, 1):
+                scores[p] += sum([power[c] for c, u in zip(self.lines[p], self.up[p], strict=True) if u])
         self.score_log.append((self.scores[0], self.scores[1], self.prio))
         self.prio = 1 - self.prio  # pass priority
         self.fslot = -1
