@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -106,8 +107,44 @@ def config_for(card_set: CardSet, *, fast: bool = False, precision: float | None
     """The playtest settings of ``card_set`` (profile ``fast`` with ``fast``), plus overrides."""
     overrides: dict[str, Any] = {"precision": precision, "seed": seed, "games": games, "agents": agents}
     overrides["jobs"] = jobs or default_jobs()
-    return resolve(card_set.playtest, default_players=None, profile="fast" if fast else "default",
-                   overrides=overrides, where=f"{card_set.root or card_set.slug}/game.yaml: playtest")
+    where = f"{Path(card_set.root or card_set.slug) / 'game.yaml'}: playtest"
+    try:
+        cfg = resolve(card_set.playtest, default_players=None, profile="fast" if fast else "default",
+                      overrides=overrides, where=where)
+    except GateError as exc:
+        raise GateError(_located(str(exc), card_set)) from None
+    if not cfg.gates:
+        raise GateError(
+            f"{where}.gates: '{card_set.name}' has no balance gates, so a playtest would prove nothing "
+            "(add gates to the playtest section; see docs/playtest.md)"
+        )
+    return cfg
+
+
+_PROBLEM = re.compile(r"^(?P<file>.*?): (?P<path>playtest(?:\.[A-Za-z_]+|\[\d+\])*): (?P<msg>.*)$")
+
+
+def _located(text: str, card_set: CardSet) -> str:
+    """Rewrite ``game.yaml: playtest.gates[2]: ...`` as ``game.yaml:41:7: playtest.gates[2]: ...``
+    using the positions the YAML reader recorded, so each problem points at its line."""
+    game = Path(card_set.root) / "game.yaml" if card_set.root else None
+    if game is None or not game.is_file():
+        return text
+    from boneyard.pipeline.validate_yaml import read_yaml
+
+    doc, _ = read_yaml(game)
+    out = []
+    for line in text.splitlines():
+        m = _PROBLEM.match(line)
+        if not m:
+            out.append(line)
+            continue
+        path: list[str | int] = []
+        for part in re.findall(r"[A-Za-z_]+|\[\d+\]", m["path"]):
+            path.append(int(part[1:-1]) if part.startswith("[") else part)
+        row, col = doc.where(tuple(path))
+        out.append(f"{doc.file}:{row}:{col}: {m['path']}: {m['msg']}")
+    return "\n".join(out)
 
 
 def _reusable(record: Mapping[str, Any] | None, card_set: CardSet, cfg: PlaytestConfig) -> bool:

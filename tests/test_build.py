@@ -206,3 +206,20 @@ def test_bad_playtest_section_is_a_clear_error(tmp_path):
         config_for(bad)
     with pytest.raises(GateError, match="no profile 'fast'"):
         config_for(cs, fast=True)
+    with pytest.raises(GateError, match="has no balance gates"):
+        config_for(replace(cs, playtest=freeze({"games": 10})))
+
+
+def test_gate_problems_point_at_their_line(tmp_path):
+    import shutil
+
+    folder = tmp_path / "bad"
+    shutil.copytree(FIXTURES / "dotd-useless", folder)
+    game = folder / "game.yaml"
+    text = game.read_text().replace("      min: 0.40\n      max: 0.60", "      min: 0.60\n      max: 0.40")
+    game.write_text(text)
+    line = text.splitlines().index("    - metric: first_priority_win_rate") + 1
+    res = CliRunner().invoke(cli, ["build", str(folder), "--out", str(tmp_path / "out")])
+    assert isinstance(res.exception, GateError)
+    assert f"game.yaml:{line}:7: playtest.gates[0]: min 0.6 is above max 0.4 (swap them)" in str(res.exception)
+    assert not (tmp_path / "out").exists()  # nothing simulated, nothing written
