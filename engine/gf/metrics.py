@@ -13,6 +13,7 @@ Names are stable: the gates of issue 6 and the diff reports refer to them.
                              winner's last feast
     rare.<card>.held_rate    games where some player held the rare (devil_wife, exorcist)
     rare.<card>.holder_win_rate  of those, games a player who held it won
+    rare.<card>.win_delta    per player-game, holders' win share minus the others' (the gate)
     rare_event.<event>.per_game  e.g. dw_seductions, exorcist_blasts, dw_killed, explosions, confused
     coin_flips_per_game      (the rare figures only when the rares are in the deck)
 """
@@ -78,6 +79,17 @@ def _rare_metrics(games: list[dict[str, Any]]) -> list[Metric]:
         won = sum(1 for s in held if s.get("winner") in s["rare_holders"][name])
         out.append(proportion_metric(f"rare.{name}.holder_win_rate", won, len(held), group="rare",
                                      subject=name))
+        # per player-game: the win share of players who held it minus that of those who did not
+        w_in = n_in = w_out = n_out = 0.0
+        for s in games:
+            seats = set(s["rare_holders"].get(name, ()))
+            for k, share in enumerate(s["returns"]):
+                if k in seats:
+                    w_in, n_in = w_in + share, n_in + 1
+                else:
+                    w_out, n_out = w_out + share, n_out + 1
+        d, lo, hi = diff_proportions(w_in, int(n_in), w_out, int(n_out))
+        out.append(Metric(f"rare.{name}.win_delta", d, lo, hi, int(n_in), "rare", name, "%"))
     events = sorted({k for s in games for k in s.get("rare_events", {})})
     for key in events:
         values = [float(s["rare_events"].get(key, 0)) for s in games]

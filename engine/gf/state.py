@@ -1328,10 +1328,8 @@ class FeastState:
             "decks": self.g.decks,
         }
         if self.g.rares:
-            names = self.g.names
-            out["rare_holders"] = {
-                names[c].replace(" ", "_"): sorted(ps) for c, ps in self.held_rare.items()
-            }
+            g = self.g
+            out["rare_holders"] = {g.faces[g.face[c]].id: sorted(ps) for c, ps in self.held_rare.items()}
             out["rare_events"] = {
                 k: v for k, v in st.items() if k not in out and not isinstance(v, list)
             }
