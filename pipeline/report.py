@@ -28,7 +28,12 @@ GAME_LEVEL = (
     ("draw_rate", "Draw rate"),
     ("mean_rounds", "Game length (rounds)"),
     ("turns_mean", "Game length (turns)"),
+    ("mean_turns", "Game length (turns, all players)"),
+    ("cap_rate", "Games stopped by the turn cap"),
     ("reshuffles_per_game", "Reshuffles per game"),
+    ("steals_per_game", "Steals per game"),
+    ("preaches_per_game", "Preaches per game"),
+    ("mean_chain_length", "Instant chain length"),
     ("lead_changes", "Lead changes per game"),
     ("lead_changes_mean", "Lead changes per game"),
     ("decided_turn", "Turn after which the winner led for good"),
@@ -149,6 +154,26 @@ def card_chart(rows: Mapping[str, Mapping[str, Metric]], bad: set[str],
             tick.set_fontweight("bold")
     ax.set_xlabel("change in the win rate of the player who plays it (percentage points, 95% interval)")
     ax.legend(loc="lower right", fontsize=8)
+    ax.grid(axis="x", alpha=0.3)
+    return _svg(fig)
+
+
+def kind_chart(metrics: Sequence[Metric]) -> str | None:
+    """Per card kind (Grave Feast) figures with their intervals: feast shares, rares' deltas."""
+    items = [m for m in metrics if m.group in ("card", "rare") and not m.name.startswith("card.")
+             and m.unit == "%" and not math.isnan(m.value)]
+    if not items:
+        return None
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(7.5, 0.3 * len(items) + 1.2))
+    ys = range(len(items))
+    ax.errorbar([m.value * 100 for m in items], list(ys),
+                xerr=[[(m.value - m.low) * 100 for m in items], [(m.high - m.value) * 100 for m in items]],
+                fmt="o", ms=4, capsize=2, color="#1f4e79", lw=1)
+    ax.axvline(0, color="black", lw=0.8)
+    ax.set_yticks(list(ys))
+    ax.set_yticklabels([m.name for m in items], fontsize=8)
+    ax.set_xlabel("percent (95% interval)")
     ax.grid(axis="x", alpha=0.3)
     return _svg(fig)
 
@@ -348,6 +373,10 @@ def build_html(record: Mapping[str, Any]) -> str:
         if pr:
             parts.append("<h3>Play rates</h3>")
             parts.append(f"<div class='chart'>{pr}</div>")
+        kinds = kind_chart(metrics)
+        if kinds:
+            parts.append("<h3>Card kinds: share of winning feasts, rares' effect on who wins</h3>")
+            parts.append(f"<div class='chart'>{kinds}</div>")
         by = {m.name: m for m in metrics}
         names = dict(GAME_LEVEL)
         rows = [(names[n], show(by[n])) for n, _ in GAME_LEVEL if n in by]
