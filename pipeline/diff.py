@@ -103,6 +103,22 @@ def describe(move: Move, names: Mapping[str, str]) -> str:
     return f"{label}{where} {val(move.before)} -> {val(move.after)}"
 
 
+def gate_changes(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[str]:
+    """Gates whose verdict changed: 'gate card.*.sub_delta on card.oaf.sub_delta: pass -> fail'."""
+    def key(g: Mapping[str, Any]) -> tuple[str, str, str]:
+        name = g["metric"]["name"] if g.get("metric") else g["gate"]["metric"]
+        return g["run"], g["gate"]["metric"], name
+
+    old = {key(g): g["status"] for g in before["gates"]}
+    out = []
+    for g in after["gates"]:
+        k = key(g)
+        if k in old and old[k] != g["status"]:
+            where = "" if k[0] in ("main", "*") else f" [{k[0]}]"
+            out.append(f"gate {k[1]} on {k[2]}{where}: {old[k]} -> {g['status']}")
+    return out
+
+
 # --- the other version -----------------------------------------------------------------------
 
 
@@ -201,6 +217,8 @@ def diff_cmd(set_name: str, against: str, fast: bool, games: int | None, jobs: i
                f"(content {after['content_hash']}), {after['games']} games each, seed {after['seed']}")
     for label, rec in (("before", before), ("after", after)):
         click.echo(f"  gates {label}: {rec['gates_passed']}/{rec['gates_total']} passed")
+    for line in gate_changes(before, after):
+        click.echo(f"  {line}")
     shown = moved(moves)
     if not shown:
         click.echo("No metric moved beyond its interval.")

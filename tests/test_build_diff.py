@@ -85,3 +85,4 @@ def test_cli_diff_and_bad_revision(repo):
     res = CliRunner().invoke(cli, ["diff", str(folder), "--against", "HEAD", "--games", "200", "--jobs", "1"])
     assert res.exit_code == 0, res.output
     assert "moved beyond their intervals" in res.output and "Overlord:" in res.output
+    assert "gate card.*.sub_delta on card.oaf.sub_delta: pass -> fail" in res.output
