@@ -22,7 +22,6 @@ from typing import Any
 
 from boneyard.engine.core import TERMINAL
 from boneyard.engine.gf.game import (
-    BLOOD,
     DEVIL_WIFE,
     EATER_OF,
     EXORCIST,
@@ -85,7 +84,7 @@ class FeastState:
         "_rng", "_rng_owned", "_rng_seed", "_log_owned",
         "follow", "flubbed", "touched", "next_fid", "result", "capped", "stats", "log",
         "last_feast", "_legal", "dw", "locked", "confused", "hidden", "dw_used", "attack",
-        "skip", "trim", "steal_left", "dw_card", "resume_tp", "held_rare",
+        "skip", "trim", "steal_left", "dw_card", "held_rare",
     )  # fmt: skip
 
     # --- construction -------------------------------------------------------------------------
@@ -145,7 +144,6 @@ class FeastState:
         s.trim = []  # players who may discard down to 4 at their next turn
         s.steal_left = 0
         s.dw_card = -1
-        s.resume_tp = -1
         s.held_rare = {}  # rare card -> players who held it (metrics)
         s.tp = rng.randrange(n)
         s._note_rares()
@@ -200,7 +198,6 @@ class FeastState:
         s.trim = self.trim[:]
         s.steal_left = self.steal_left
         s.dw_card = self.dw_card
-        s.resume_tp = self.resume_tp
         s.held_rare = {k: set(v) for k, v in self.held_rare.items()} if self.held_rare else {}
         return s
 
@@ -460,8 +457,7 @@ class FeastState:
         if self.turn_no >= g.turn_cap * self.n:
             self._finish_capped()
             return
-        nxt = (p + 1) % self.n if self.resume_tp < 0 else self.resume_tp
-        self.resume_tp = -1
+        nxt = (p + 1) % self.n
         while nxt in self.skip:
             self.skip.remove(nxt)
             self.turn_no += 1
@@ -1522,4 +1518,4 @@ class FeastObservation:
         }
 
 
-__all__ = ["BLOOD", "FeastObservation", "FeastState", "pack", "unpack"]
+__all__ = ["FeastObservation", "FeastState", "pack", "unpack"]
