@@ -23,3 +23,16 @@ def test_bundled_deck_sizes():
     )
     assert FeastGame(feast_set(), num_players=6).size == 108
     assert FeastGame(feast_set(), num_players=6, rares=True).size == 110
+
+
+def test_game_yaml_switches_match_the_engine_and_the_rulings_doc(root):
+    """Every switch in game.yaml is one the engine honours, with the engine's default, and is
+    documented in docs/rules/grave-feast.md."""
+    import yaml
+    from boneyard.engine.gf.game import SWITCHES
+
+    data = yaml.safe_load((root / "cards" / "grave-feast" / "game.yaml").read_text())
+    assert data["switches"] == {k: d for k, (d, _) in SWITCHES.items()}
+    doc = (root / "docs" / "rules" / "grave-feast.md").read_text()
+    for name in SWITCHES:
+        assert f"`{name}`" in doc, name
