@@ -25,7 +25,7 @@ CONFIGS = {
 
 
 def decision_points(game, count: int, seed: int = 1) -> list:
-    """Observations at real decisions along greedy games."""
+    """States at real decisions along greedy games."""
     greedy = make_agent("greedy", game)
     rng = random.Random(seed)
     out = []
@@ -37,7 +37,7 @@ def decision_points(game, count: int, seed: int = 1) -> list:
             p = state.current_player()
             obs = state.observation(p)
             if len(obs.legal_actions()) > 1 and rng.random() < 0.25:
-                out.append(obs)
+                out.append(state.clone())  # an observation may be a live view of the state
             state.apply_action(greedy.choose(obs, rng))
     return out
 
@@ -45,7 +45,8 @@ def decision_points(game, count: int, seed: int = 1) -> list:
 def time_agent(spec: str, game, points: list) -> list[float]:
     agent = make_agent(spec, game)
     times = []
-    for k, obs in enumerate(points):
+    for k, state in enumerate(points):
+        obs = state.observation(state.current_player())
         t = time.process_time()  # CPU time: fair on a machine shared with other jobs
         agent.choose(obs, random.Random(k))
         times.append(time.process_time() - t)
