@@ -50,3 +50,23 @@ def test_rare_win_delta_compares_holders_with_the_others():
     assert dw.value == 1.0 and dw.n == 10 and dw.low > 0.5
     assert by["rare.exorcist.win_delta"].value == -0.5
     assert rare_metrics([{}], [[1.0, 0.0]], set()) == []
+
+
+def test_substituting_a_card_by_itself_changes_no_game():
+    """Pairing is exact: Dud (vanilla, power 0, in the 'useless' fixture) replaced by a power-0
+    stand-in replays every paired game identically: the effect is exactly zero, zero-width."""
+    from dataclasses import replace
+    from pathlib import Path
+
+    from boneyard.engine.cards import freeze
+    from boneyard.pipeline.build import config_for
+    from boneyard.pipeline.playtest import playtest
+
+    cs = load_set(Path(__file__).parent / "fixtures" / "sets" / "dotd-useless")
+    assert cs.character("oaf").effect == () and cs.character("oaf").power == 0
+    section = {"agents": "greedy", "games": 400, "seed": 11, "strength": {"games": 0},
+               "substitution": {"games": 12, "cards": ["oaf"], "stand_in": {"power": 0}},
+               "gates": [{"metric": "card.*.sub_delta", "min": -0.2, "max": 0.2}]}
+    record = playtest(replace(cs, playtest=freeze(section)), config_for(replace(cs, playtest=freeze(section)), jobs=1))
+    m = next(x for x in record["runs"][0]["metrics"] if x["name"] == "card.oaf.sub_delta")
+    assert m["n"] == 12 and (m["value"], m["low"], m["high"]) == (0.0, 0.0, 0.0)
