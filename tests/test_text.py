@@ -413,3 +413,35 @@ def test_characters_doc_lists_every_character_with_power_and_text(dotd) -> None:
         row = next(line for line in doc.splitlines() if f"| {character.name} |" in line)
         assert f"| {character.power} |" in row
         assert rules_text(character, dotd).replace("|", "\\|") in row
+
+
+def test_characters_doc_notes_restricted_backs_and_extra_copies(tmp_path) -> None:
+    from boneyard.pipeline.text import characters_table_markdown, write_characters_doc
+
+    card_set = CardSet(
+        name="Tiny",
+        slug="tiny",
+        rules="day-of-the-dead",
+        params=freeze({}),
+        switches=freeze({}),
+        content_hash="x",
+        backs=(
+            BackDef("double", "Double", "#000000", "black"),
+            BackDef("power_up", "Power Up", "#888888", "gray"),
+            BackDef("unearth", "Unearth", "#ffffff", "white"),
+        ),
+        characters=(
+            Character(id="oaf", name="Oaf", power=7, flavor="An | oaf."),
+            Character(
+                id="ghoul", name="Ghoul", power=4, effect=(PLUS5,), backs=("double",), copies=2
+            ),
+        ),
+    )
+    doc = characters_table_markdown(card_set)
+    assert "| 1 | Oaf | 7 | — | An \\| oaf. |" in doc
+    assert "| 2 | Ghoul (backs: Double; 2 copies per back) | 4 | +5 power this fight. |  |" in doc
+    assert "Printed powers (characters per power): 4: 1, 7: 1; mean 5.50." in doc
+    target = tmp_path / "characters.md"
+    write_characters_doc(card_set, target)
+    assert target.read_text(encoding="utf-8") == doc
+    assert [p.name for p in tmp_path.iterdir()] == ["characters.md"]
