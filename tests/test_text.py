@@ -65,7 +65,7 @@ PRIMITIVE_CASES: list[tuple[Step, str]] = [
     (Step("win_ties"), "This fighter wins ties."),
     (Step("win_ties", who="opponent"), "The opposing fighter wins ties."),
     (Step("gain_vp", amount=5), "Gain 5 victory points."),
-    (Step("gain_vp", amount=2), "Gain 2 victory points."),
+    (Step("gain_vp", amount=3), "Gain 3 victory points."),
     (Step("gain_vp", amount=1), "Gain 1 victory point."),
     (Step("gain_vp", amount=-2), "Lose 2 victory points."),
     (Step("gain_vp", amount=2, who="opponent"), "Your opponent gains 2 victory points."),
