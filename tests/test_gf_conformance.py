@@ -67,7 +67,7 @@ SWITCH_READINGS = [
     {"phrase_error_rate": 0.3, "callout_rate": 0.5},
     {"graveyard_any_time": False},
     {"instants_use_action": True},
-    {"instants_from_mash": False},
+    {"instants_from_mash": False, "turn_start_window": False},
     {"preacher_after_announce": False},
     {"succubus_window_fresh_attach": False, "succubus_window_preattached": True},
     {"race_model": "probabilistic", "race_p": 0.3},

@@ -99,6 +99,8 @@ def test_cathy_turn():
                 families=[[], ["blood 4 5 +vampire"]], draw=["brains 3", "preacher"])
     play(s, "discard blood 7")
     assert len(s.hands[0]) == 4
+    assert s.current_player() == 0  # John's turn starts: Cathy could preach his fed family now
+    play(s, "pass")
     play(s, "extend family #1 (P1 blood 4-5+vampire) with blood 6, to the graveyard")
     assert s.current_player() == 0  # no succubus window (pre-attached), but a preacher one
     assert not has(s, "seduce")
@@ -237,6 +239,19 @@ def test_switch_instants_from_mash():
     assert has(arrange(game(2), hands=hands, families=fams, mashes=mashes), "preach")
     assert not has(arrange(game(2, instants_from_mash=False), hands=hands, families=fams,
                            mashes=mashes), "preach")
+
+
+def test_switch_turn_start_window():
+    hands = [["blood 1", "blood 3", "blood 5", "blood 7", "blood 9"], ["succubus", *X5[:4]]]
+    fams = [["brains 3 4 +zombie"], []]
+    s = arrange(game(2), hands=hands, families=fams, turn_player=1)
+    play(s, "discard blood 9")
+    assert s.current_player() == 1 and s.tp == 0  # the start of P0's turn is an event
+    play(s, "steals family #1")
+    assert s.fams[1] and s.current_player() == 0
+    s = arrange(game(2, turn_start_window=False), hands=hands, families=fams, turn_player=1)
+    play(s, "discard blood 9")
+    assert s.current_player() == 0 and not has(s, "pass")
 
 
 def test_switch_preacher_after_announce():

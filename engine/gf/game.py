@@ -47,6 +47,7 @@ SWITCHES: dict[str, tuple[Any, tuple[Any, ...] | tuple[float, float]]] = {
     "graveyard_any_time": (True, (True, False)),
     "instants_use_action": (False, (True, False)),
     "instants_from_mash": (True, (True, False)),
+    "turn_start_window": (True, (True, False)),
     "preacher_after_announce": (True, (True, False)),
     "succubus_window_fresh_attach": (True, (True, False)),
     "succubus_window_preattached": (False, (True, False)),
@@ -171,6 +172,7 @@ class FeastGame:
         self.gy_any_time: bool = s["graveyard_any_time"]
         self.instants_use_action: bool = s["instants_use_action"]
         self.from_mash: bool = s["instants_from_mash"]
+        self.turn_start_window: bool = s["turn_start_window"]
         self.preach_after_announce: bool = s["preacher_after_announce"]
         self.window_fresh: bool = s["succubus_window_fresh_attach"]
         self.window_pre: bool = s["succubus_window_preattached"]

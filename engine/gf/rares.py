@@ -181,14 +181,12 @@ def apply(s: FeastState, a: int) -> None:
     ph = s.phase
     if ph == TRIMMING:
         if op == DONE:
-            s.phase = MAIN
-            s._draw_up(s.tp)
+            s._turn_begins()
         else:
             s.hands[s.tp].remove(x)
             s.discard.append(x)
             if len(s.hands[s.tp]) <= 4:
-                s.phase = MAIN
-                s._draw_up(s.tp)
+                s._turn_begins()
         return
     if ph == ATTACK:
         if op == PASS:

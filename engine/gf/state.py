@@ -404,16 +404,25 @@ class FeastState:
                     self.phase = TRIMMING  # GF-26: she may discard down to 4 before drawing
                     return
             self._draw_up(p)
-            return
-        hand = self.hands[p]
-        k = g.hand_size - len(hand)
-        if k > 0:
-            draw = self.draw
-            if len(draw) >= k:  # the common case: one slice from the top of the pile
-                hand += draw[-k:][::-1]
-                del draw[-k:]
-            else:
-                self._draw_up(p)
+        else:
+            hand = self.hands[p]
+            k = g.hand_size - len(hand)
+            if k > 0:
+                draw = self.draw
+                if len(draw) >= k:  # the common case: one slice from the top of the pile
+                    hand += draw[-k:][::-1]
+                    del draw[-k:]
+                else:
+                    self._draw_up(p)
+        if g.turn_start_window:
+            self._event(p)  # GF-08: the start of a turn is an event the others may answer
+
+    def _turn_begins(self) -> None:
+        """After a Devil Wife owner's trim: draw, then the start-of-turn window."""
+        self.phase = MAIN
+        self._draw_up(self.tp)
+        if self.g.turn_start_window:
+            self._event(self.tp)
 
     def _draw_up(self, p: int) -> None:
         g = self.g
