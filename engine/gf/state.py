@@ -504,12 +504,14 @@ class FeastState:
         for i in range(1, n):
             p = (actor + i) % n
             # cheap pre-check inline: most players hold no instant and no family to announce
-            if (
-                any(map(inst, hands[p]))
-                or (mash is not None and mash[p] and any(map(inst, mash[p])))
-                or (fams is not None and fams[p])
-            ) and self._can_respond(p):
-                q.append(p)
+            if any(map(inst, hands[p])) or (mash is not None and mash[p] and any(map(inst, mash[p]))):
+                if self._can_respond(p):
+                    q.append(p)
+            elif fams is not None and fams[p]:
+                for f in fams[p]:
+                    if f[4] and self._eligible(f) and f[0] not in self.announced and f[0] not in self.flubbed:
+                        q.append(p)
+                        break
         if q:
             self.phase = WINDOW
             self.queue = q
