@@ -310,7 +310,8 @@ def _wrap(para: _Para, size: float, width: float, wrap: bool) -> tuple[list[list
             if ww > width + 1e-6:
                 text = "".join(t for t, _ in word)
                 return [], f"the word {text!r} is {ww:.1f} pt wide, the box {width:.1f} pt"
-            space = fonts.width(" ", word[0][1], size) if line else 0.0
+            # the space is painted in the font of the word before it (see _segments)
+            space = fonts.width(" ", line[-1][-1][1], size) if line else 0.0
             if line and (not wrap or used + space + ww <= width + 1e-6):
                 line.append(word)
                 used += space + ww
@@ -323,6 +324,16 @@ def _wrap(para: _Para, size: float, width: float, wrap: bool) -> tuple[list[list
             return [], f"the line is {used:.1f} pt wide, the box {width:.1f} pt"
         out.append(line)
     return out, ""
+
+
+def _para_size(size: float, para: _Para, top: float, low: float) -> float:
+    """A paragraph's font size when the element is set at ``size``.
+
+    Shrinking never takes a scaled paragraph (flavor text at 0.85) below ``min_size``: the
+    smallest readable size is a promise about every line on the card. Only a scale the designer
+    chose at full size (``size * scale`` already under ``min_size``) stays as drawn.
+    """
+    return max(size * para.scale, min(low, top * para.scale))
 
 
 def _fit(paras: list[_Para], el: dict[str, Any], box: Box, ctx: _Ctx
@@ -338,11 +349,12 @@ def _fit(paras: list[_Para], el: dict[str, Any], box: Box, ctx: _Ctx
         laid = []
         height = 0.0
         for i, p in enumerate(paras):
-            lines, why = _wrap(p, size * p.scale, box.w, wrap)
+            psize = _para_size(size, p, top, low)
+            lines, why = _wrap(p, psize, box.w, wrap)
             if not lines:
                 break
             laid.append(lines)
-            height += len(lines) * size * p.scale * leading + (gap * size * leading if i else 0)
+            height += len(lines) * psize * leading + (gap * size * leading if i else 0)
         else:
             if height <= box.h + 1e-6:
                 return size, laid
@@ -358,16 +370,19 @@ def _text_ops(el: dict[str, Any], box: Box, ctx: _Ctx) -> list[DrawOp]:
     if not paras:
         return []
     size, laid = _fit(paras, el, box, ctx)
+    top = ctx.length(el, "size", 9.0)
+    low = ctx.length(el, "min_size", top)
     leading = float(el.get("leading", 1.2))
     gap = float(el.get("paragraph_gap", 0.4))
     align = el.get("align", "left")
     valign = el.get("valign", "top")
-    block = sum(len(lines) * size * p.scale * leading for p, lines in zip(paras, laid, strict=True))
+    block = sum(len(lines) * _para_size(size, p, top, low) * leading
+                for p, lines in zip(paras, laid, strict=True))
     block += gap * size * leading * (len(paras) - 1)
     y = box.y + {"top": 0.0, "middle": (box.h - block) / 2, "bottom": box.h - block}[valign]
     ops: list[DrawOp] = []
     for i, (para, lines) in enumerate(zip(paras, laid, strict=True)):
-        psize = size * para.scale
+        psize = _para_size(size, para, top, low)
         line_h = psize * leading
         if i:
             y += gap * size * leading
