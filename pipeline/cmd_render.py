@@ -40,7 +40,8 @@ def _formats(value: str) -> tuple[str, ...]:
               help="Card size (default: the template's, normally poker 63.5 x 88.9 mm).")
 @click.option("--bleed", is_flag=True, help="PDF: keep a 1/8 inch bleed around the cut.")
 @click.option("--gutter", default="0", show_default=True,
-              help="PDF: space between cards, e.g. 3mm (0: butted, one cut between cards).")
+              help="PDF: space between cards, e.g. 3mm or 0.125in; a bare number is points "
+                   "(0: butted, one cut between cards).")
 @click.option("--duplex", type=click.Choice(DUPLEX), default="long", show_default=True,
               help="PDF backs: mirrored for long-edge or short-edge duplex, or unmirrored (none).")
 @click.option("--fronts-only", is_flag=True, help="PDF: no back pages.")
@@ -63,9 +64,13 @@ def render_cmd(set_name: str, formats: str, paper: str, size: str | None, bleed:
     from boneyard.pipeline.load import load_set
 
     try:
-        gutter_pt = parse_length(gutter, "--gutter")
-    except RenderError as exc:
-        raise click.BadParameter(str(exc), param_hint="--gutter") from None
+        gutter_pt = parse_length(gutter, "gutter")
+    except RenderError:
+        raise click.BadParameter(f"expected a length such as 3mm, 0.125in or 4pt, got {gutter!r}",
+                                 param_hint="--gutter") from None
+    if gutter_pt < 0:
+        raise click.BadParameter(f"the space between cards cannot be negative, got {gutter!r}",
+                                 param_hint="--gutter")
     options = RenderOptions(formats=_formats(formats), paper=paper, size=size, bleed=bleed,
                             gutter=gutter_pt, duplex=duplex, fronts_only=fronts_only,
                             profile=profile)

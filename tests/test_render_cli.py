@@ -70,6 +70,18 @@ def test_bad_options_are_usage_errors(run):
     assert res.exit_code == 2 and "gif" in res.output
     res = run("render", "grave-feast", "--gutter", "wide", "--force")
     assert res.exit_code == 2 and "--gutter" in res.output
+    res = run("render", "grave-feast", "--gutter", "-3mm", "--force")
+    assert res.exit_code == 2 and "cannot be negative" in res.output
+    assert "Traceback" not in res.output
+
+
+def test_an_output_folder_that_cannot_be_made_is_a_message_not_a_traceback(run, tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("in the way")
+    res = run("render", "grave-feast", "--force", "--format", "proof", "--out",
+              str(blocker / "sub"))
+    assert res.exit_code == 1 and "Traceback" not in res.output
+    assert "cannot create the output folder" in res.stderr and "--out" in res.stderr
 
 
 def test_broken_template_gives_one_clear_message_and_no_output(run, tmp_path):

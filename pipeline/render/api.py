@@ -151,9 +151,22 @@ def render_set(card_set: CardSet, out_dir: str | Path | None = None,
                           footer_note=footer_note if footer_note is not None
                           else options.footer_note)
     prep = prepare(card_set, options, rules_runs)
-    deck, size, layouts = prep.deck, prep.size, prep.layouts
     out = Path(out_dir) if out_dir is not None else OUTPUT / card_set.slug
-    out.mkdir(parents=True, exist_ok=True)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise RenderError(f"{out}: cannot create the output folder: {exc.strerror or exc} "
+                          "(choose another --out)") from None
+    try:
+        return _write_outputs(card_set, prep, out, options, progress)
+    except OSError as exc:  # a full disk, a file in the way: the temporary files are gone
+        where = exc.filename or out
+        raise RenderError(f"{where}: cannot write: {exc.strerror or exc}") from None
+
+
+def _write_outputs(card_set: CardSet, prep: Prepared, out: Path, options: RenderOptions,
+                   progress: Progress | None) -> RenderResult:
+    deck, size, layouts = prep.deck, prep.size, prep.layouts
     result = RenderResult(out, faces=len(deck.faces))
 
     def task(label: str, total: int) -> Callable[[], None] | None:
