@@ -1414,6 +1414,9 @@ class FeastObservation:
             if q != p:
                 pool.extend(s.hands[q])
                 sizes.append((q, len(s.hands[q])))
+        # Canonical order first: the pool's order must not depend on where the hidden cards
+        # really are, or the sample would leak them (the no-peeking test checks this).
+        pool.sort()
         rnd = rng.random
         pool.sort(key=lambda _c: rnd())  # a uniform shuffle, cheaper than rng.shuffle
         for q, k in sizes:
