@@ -190,3 +190,35 @@ def fmt_value(v: float, unit: str = "") -> str:
 def fmt_metric(m: Metric) -> str:
     """``52.1% [49.9% .. 54.3%]``."""
     return f"{fmt_value(m.value, m.unit)} [{fmt_value(m.low, m.unit)} .. {fmt_value(m.high, m.unit)}]"
+
+
+def outliers(metrics: Sequence[Metric], families: Sequence[str] = ("play_rate", "sub_delta", "win_delta"),
+             z: float = 3.0) -> list[tuple[Metric, str]]:
+    """Cards far from the rest of their set, whatever the gates say: for each family
+    ``card.*.<family>``, a card whose value is more than ``z`` robust standard deviations
+    (1.4826 x median absolute deviation) from the set's median, with its whole interval on
+    that side of the median. These are flagged in the report, never failed."""
+    out: list[tuple[Metric, str]] = []
+    for fam in families:
+        group = [m for m in metrics if m.name.startswith("card.") and m.name.endswith("." + fam)
+                 and not math.isnan(m.value)]
+        if len(group) < 5:
+            continue
+        values = sorted(m.value for m in group)
+        med = _median(values)
+        spread = 1.4826 * _median(sorted(abs(v - med) for v in values))
+        if spread <= 0:
+            continue
+        for m in group:
+            dist = (m.value - med) / spread
+            if abs(dist) > z and (m.low > med or m.high < med):
+                side = "above" if dist > 0 else "below"
+                out.append((m, f"{fmt_value(m.value, m.unit)} is far {side} the set's median "
+                               f"{fmt_value(med, m.unit)} ({abs(dist):.1f} robust sd)"))
+    return out
+
+
+def _median(values: Sequence[float]) -> float:
+    n = len(values)
+    return values[n // 2] if n % 2 else (values[n // 2 - 1] + values[n // 2]) / 2
+

@@ -27,7 +27,7 @@ from boneyard.engine.cards import CardSet, Character
 from boneyard.engine.games import make_game
 from boneyard.engine.sim import game_metrics, game_seed, play_game, seat_agents, simulate
 from boneyard.engine.stats import Metric, diff_proportions, mean_metric, proportion_metric
-from boneyard.pipeline.gates import PASS, evaluate, gated_metrics
+from boneyard.pipeline.gates import PASS, evaluate, gated_metrics, outliers
 from boneyard.pipeline.playtest_config import PlaytestConfig, Run
 
 from boneyard import __version__
@@ -245,6 +245,18 @@ def played_by_seat(summary: Mapping[str, Any], players: int) -> list[set[str]] |
 # --- paired-seed substitution ----------------------------------------------------------------
 
 
+def dealt_by_seat(game: Any, seed_of_game: int, players: int) -> list[set[str]] | None:
+    """Character ids in each seat's opening hand (from each player's own observation)."""
+    state = game.new_initial_state(seed_of_game)
+    out = []
+    for k in range(players):
+        hand = state.observation(k).to_json().get("hand")
+        if not isinstance(hand, list):
+            return None
+        out.append({str(c).split("@")[0] for c in hand})
+    return out
+
+
 def stand_in(card_set: CardSet, character: Character, settings: Mapping[str, Any]) -> CardSet:
     """The set with ``character`` replaced by a neutral stand-in: same id, name, backs and
     copies (so every deal and shuffle is identical), no effect, printed power = the set's budget
@@ -300,7 +312,12 @@ def substitution_metrics(
     cfg: PlaytestConfig, progress: Progress | None = None,
 ) -> list[Metric]:
     """``card.<id>.sub_delta`` for every character: over the main games in which exactly one
-    seat played it, that seat's result minus its result in the same game with the stand-in."""
+    seat was dealt it, that seat's result minus its result in the same game with the stand-in.
+
+    The games are chosen by the deal, which the substitution does not change (a choice made
+    during the game, such as playing the card, would select games by an outcome of the card
+    itself and bias the comparison). Engines whose observation shows no ``hand`` fall back to
+    the seat that played the card."""
     if not card_set.characters or cfg.substitution_games <= 0:
         return []
     players = len(returns[0]) if returns else (run.players or 2)
@@ -310,8 +327,9 @@ def substitution_metrics(
     if unknown:
         raise GateError(f"playtest.substitution.cards: no character {', '.join(sorted(unknown))} in '{card_set.name}'")
     picks: dict[str, list[tuple[int, int]]] = {c.id: [] for c in chosen}
+    game = make_game(card_set, run.players, **dict(run.options))
     for i, s in enumerate(summaries):
-        seats = played_by_seat(s, players)
+        seats = dealt_by_seat(game, game_seed(seed, i), players) or played_by_seat(s, players)
         if seats is None:
             return []
         for c in chosen:
@@ -452,6 +470,7 @@ def run_one(card_set: CardSet, run: Run, cfg: PlaytestConfig, progress: Progress
             "stand_in": dict(cfg.stand_in) or {"power": "median printed power"},
         },
         "metrics": [m.to_json() for m in metrics],
+        "outliers": [{"metric": m.name, "subject": m.subject, "why": why} for m, why in outliers(metrics)],
         "strength": [m.to_json() for m in strength],
         "strength_notes": notes,
         "distributions": distributions(summaries, returns),

@@ -267,6 +267,12 @@ def build_markdown(record: Mapping[str, Any]) -> str:
     else:
         out.append("Nothing: every gate passed with its point value inside the bound.")
     out.append("")
+    odd = _outlier_rows(record)
+    if odd:
+        out.append("### Outliers (flagged, not failed): cards far from the rest of the set")
+        out.append("")
+        out += _md_table(("run", "card", "metric", "value [95% interval]", "why flagged"), odd)
+        out.append("")
     for run in record["runs"]:
         metrics = _metrics(run)
         out.append(f"## Run {run['label']}: {run['players']} players, {run['games']} games"
@@ -309,6 +315,18 @@ def build_markdown(record: Mapping[str, Any]) -> str:
     return "\n".join(out)
 
 
+def _outlier_rows(record: Mapping[str, Any]) -> list[tuple[str, str, str, str, str]]:
+    names = record.get("names") or {}
+    rows = []
+    for run in record["runs"]:
+        by = {m["name"]: Metric.from_json(m) for m in run["metrics"]}
+        for o in run.get("outliers", []):
+            m = by.get(o["metric"])
+            rows.append((run["label"], names.get(o["subject"], o["subject"] or ""), o["metric"],
+                         show(m) if m else "", o["why"]))
+    return rows
+
+
 def _extremeness(m: Metric | None) -> float:
     return -abs(m.value) if m is not None and not math.isnan(m.value) else 0.0
 
@@ -337,6 +355,7 @@ def build_html(record: Mapping[str, Any]) -> str:
     results = _ordered(_results(record))
     esc = html.escape
     bad_cards = {r.metric.subject for r in results if r.metric and r.metric.subject and r.status in (FAIL, FLAG)}
+    bad_cards |= {o["subject"] for run in record["runs"] for o in run.get("outliers", []) if o.get("subject")}
     parts = [
         "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
         f"<title>Balance report: {esc(record['name'])}</title><style>{CSS}</style></head><body>",
@@ -353,6 +372,11 @@ def build_html(record: Mapping[str, Any]) -> str:
         parts.append(_html_table(head, [_gate_line(r) for r in worst], classes=[r.status.upper() for r in worst]))
     else:
         parts.append("<p>Nothing: every gate passed with its point value inside the bound.</p>")
+    odd = _outlier_rows(record)
+    if odd:
+        parts.append("<h3>Outliers (flagged, not failed): cards far from the rest of the set</h3>")
+        parts.append(_html_table(("run", "card", "metric", "value [95% interval]", "why flagged"), odd,
+                                 classes=["FLAG"] * len(odd)))
     for run in record["runs"]:
         metrics = _metrics(run)
         parts.append(f"<h2>Run {esc(run['label'])}: {run['players']} players, {run['games']} games"
