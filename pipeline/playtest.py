@@ -432,20 +432,13 @@ def run_one(card_set: CardSet, run: Run, cfg: PlaytestConfig, progress: Progress
         seats += res.seats
         if batch == 0:
             first_summaries, first_returns = list(res.summaries), list(res.returns)
-        metrics = game_metrics(card_set.rules, summaries, returns, seats, players)
+        metrics = _measure(card_set, summaries, returns, seats, players)
         batch += 1
         if cfg.precision is None or len(returns) >= cfg.cap:
             break
         wide = [m for m in gated_metrics(run_gates, metrics) if too_wide(m, cfg.precision)]
         if not wide:
             break
-    metrics += _extra_metrics(summaries, returns, {m.name for m in metrics})
-    metrics += rare_metrics(summaries, returns, {m.name for m in metrics})
-    metrics += fallback_metrics(card_set, summaries, returns, {m.name for m in metrics})
-    if players > 1:
-        seat_rates = [m for m in metrics if m.name.startswith("seat.") and m.name.endswith(".win_rate")]
-        if seat_rates and "seat_win_spread" not in {m.name for m in metrics}:
-            metrics.append(_spread(seat_rates, len(returns)))
     t_games = time.perf_counter() - started
     sub = substitution_metrics(card_set, run, specs, seeds0, first_summaries, first_returns, cfg, progress)
     if cfg.precision is not None and sub:
@@ -476,6 +469,20 @@ def run_one(card_set: CardSet, run: Run, cfg: PlaytestConfig, progress: Progress
         "distributions": distributions(summaries, returns),
         "fair_share": _fair_share(players),
     }
+
+
+def _measure(card_set: CardSet, summaries: list[dict[str, Any]], returns: list[list[float]],
+             seats: list[list[str]], players: int) -> list[Metric]:
+    """Every metric of a run: the simulator's and engine's, then the ones computed here."""
+    metrics = game_metrics(card_set.rules, summaries, returns, seats, players)
+    metrics += _extra_metrics(summaries, returns, {m.name for m in metrics})
+    metrics += rare_metrics(summaries, returns, {m.name for m in metrics})
+    metrics += fallback_metrics(card_set, summaries, returns, {m.name for m in metrics})
+    if players > 1:
+        seat_rates = [m for m in metrics if m.name.startswith("seat.") and m.name.endswith(".win_rate")]
+        if seat_rates and "seat_win_spread" not in {m.name for m in metrics}:
+            metrics.append(_spread(seat_rates, len(returns)))
+    return metrics
 
 
 def _spread(seat_rates: Sequence[Metric], n: int) -> Metric:
