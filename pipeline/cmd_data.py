@@ -47,7 +47,7 @@ def summary_table(card_set: CardSet) -> Table:
     """What a valid set contains: per back (Day of the Dead) or per kind (Grave Feast)."""
     title = f"{card_set.name} ({card_set.slug}, content {card_set.content_hash})"
     if card_set.rules == "day-of-the-dead":
-        table = Table(title=title)
+        table = Table(title=title, min_width=len(title))
         for col in ("back", "colour", "cards", "characters", "mean power"):
             table.add_column(col, justify="right" if col in ("cards", "characters",
                                                              "mean power") else "left")
@@ -60,7 +60,7 @@ def summary_table(card_set: CardSet) -> Table:
         table.add_row("total", "", str(len(card_set.cards)), str(len(card_set.characters)),
                       "", style="bold")
         return table
-    table = Table(title=title)
+    table = Table(title=title, min_width=len(title))
     for col in ("kind", "faces", "cards per deck", "rares"):
         table.add_column(col, justify="left" if col == "kind" else "right")
     for kind in GF_KINDS:
@@ -74,6 +74,13 @@ def summary_table(card_set: CardSet) -> Table:
                   str(sum(f.copies for f in card_set.feast_cards)),
                   str(sum(f.copies for f in card_set.rares)), style="bold")
     return table
+
+
+def _backs_text(ch: Any, names: dict[str, str]) -> str:
+    """"all" for the usual character (once on every back), else each back with its copies."""
+    if ch.copies == 1 and set(ch.backs) == set(names):
+        return "all"
+    return ", ".join(names[b] + (f" x{ch.copies}" if ch.copies > 1 else "") for b in ch.backs)
 
 
 def power_table(card_set: CardSet) -> Table:
@@ -188,7 +195,7 @@ def cards_command(set_name: str, back: str | None, as_json: bool) -> None:
     if card_set.rules == "day-of-the-dead":
         text = _rules_text(card_set)
         names = {b.id: b.name for b in card_set.backs}
-        table.add_column("id")
+        table.add_column("id", no_wrap=True)
         table.add_column("name")
         table.add_column("power", justify="right")
         table.add_column("back" if back else "backs")
@@ -196,15 +203,14 @@ def cards_command(set_name: str, back: str | None, as_json: bool) -> None:
         if back:
             rows = [(c.character, names[c.back]) for c in card_set.cards if c.back == back]
         else:
-            rows = [(ch, ", ".join(names[b] + (f" x{ch.copies}" if ch.copies > 1 else "")
-                                   for b in ch.backs)) for ch in card_set.characters]
+            rows = [(ch, _backs_text(ch, names)) for ch in card_set.characters]
         for ch, backs in rows:
             table.add_row(ch.id, ch.name, str(ch.power), backs, text[ch.id] or "-")
     else:
         for col in ("id", "name", "kind", "food", "number", "copies", "rare"):
             table.add_column(col, justify="right" if col in ("number", "copies") else "left")
         for f in (*card_set.feast_cards, *card_set.rares):
-            table.add_row(f.id, f.name, f.kind, f.food or "-", str(f.number or "-"),
+            table.add_row(f.id, f.name, f.kind.replace("_", " "), f.food or "-", str(f.number or "-"),
                           str(f.copies), "yes" if f.rare else "")
     console.print(table)
 

@@ -318,6 +318,24 @@ def test_cards_table_for_both_games():
     assert result.exit_code == 0 and "Nemesis" in result.output
 
 
+def test_cards_table_says_all_backs_once_and_spells_out_the_exceptions(tmp_path):
+    """The usual character (once on each back) reads "all"; restricted or extra copies are listed,
+    so the rules text keeps the width of the table."""
+    folder = tmp_path / "set"
+    shutil.copytree(CARDS / "day-of-the-dead", folder)
+    text = (folder / "characters.yaml").read_text()
+    text = text.replace("  name: Oaf\n", "  name: Oaf\n  copies: 2\n", 1)
+    (folder / "characters.yaml").write_text(text)
+    (folder / "game.yaml").write_text((folder / "game.yaml").read_text().replace(
+        "cards_per_back: 36", "cards_per_back: 37"))
+    result = CliRunner().invoke(cli, ["cards", str(folder)], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    rows = {line.split("│")[1].strip(): line.split("│")[4].strip()
+            for line in result.output.splitlines() if line.startswith("│") and line.split("│")[1].strip()}
+    assert rows["oaf"] == "Double x2, Power Up x2, Unearth x2"
+    assert rows["anger"] == "all"
+
+
 @pytest.mark.parametrize("args, message", [
     (["cards", "day-of-the-dead", "--back", "gold"], "no back 'gold'"),
     (["cards", "grave-feast", "--back", "double"], "have no backs"),

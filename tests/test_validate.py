@@ -117,6 +117,9 @@ EXPECTED: dict[str, list[str]] = {
     "food-on-monster": [
         "deck.yaml:10:9: card 'vampire': food: only humans have a food",
     ],
+    "kind-misspelt": [
+        "deck.yaml:5:9: card 'blood': kind must be one of: human, vampire, zombie, succubus, preacher, devil_wife, exorcist; got 'humann' (did you mean 'human'?)",
+    ],
     "human-without-food": [
         "deck.yaml:2:3: card 'blood': missing required key 'food' (add it)",
     ],
