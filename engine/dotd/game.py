@@ -5,7 +5,7 @@ run effect steps, resolve a fight, offer a conversion, score...). ``_advance`` p
 one needs a player's choice; that choice becomes the pending decision (``legal_actions``) and
 ``apply_action`` resumes from it. So every choice inside an effect is a decision point, never a
 callback, and ``clone`` is a handful of list copies. Effects run through one interpreter
-(``_run_step``, a ``match`` on the compiled primitive); no card has its own code path.
+(``_run_step``, one branch per compiled primitive); no card has its own code path.
 
 Rulings (DD-xx) are in docs/rules/day-of-the-dead.md; the switches are in engine/dotd/rules.py.
 """
@@ -80,6 +80,20 @@ MAX_RETRIGGERS = 3  # re-fired Unearth spirits per player and turn: a chain must
 FIGHT_RESET = [0, 0, NO_SETP, NO_SETP, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
 
 BACK_NAMES = {"double": "Double", "power_up": "Power Up", "unearth": "Unearth"}
+
+# Op and Test codes as module globals: the hot loops compare against these, and a module global is
+# a specialized (cached) load where a class attribute is a full lookup every time (CPython 3.11).
+OP_POWER, OP_SET_POWER, OP_AUTO_WIN, OP_AUTO_LOSE, OP_WIN_TIES = (
+    Op.POWER, Op.SET_POWER, Op.AUTO_WIN, Op.AUTO_LOSE, Op.WIN_TIES)
+OP_GAIN_VP, OP_COPY_EFFECT, OP_DIG, OP_UNEARTH, OP_FORCE_UNEARTH = (
+    Op.GAIN_VP, Op.COPY_EFFECT, Op.DIG, Op.UNEARTH, Op.FORCE_UNEARTH)
+OP_FLIP, OP_SUPPRESS_SPIRIT, OP_NEGATE, OP_TAKE_PRIORITY, OP_GIVE_PRIORITY = (
+    Op.FLIP, Op.SUPPRESS_SPIRIT, Op.NEGATE, Op.TAKE_PRIORITY, Op.GIVE_PRIORITY)
+TS_PRIORITY, TS_TURN, TS_SLOT, TS_OWN_SPIRIT, TS_OPPONENT_SPIRIT, TS_OWN_BACK = (
+    Test.PRIORITY, Test.TURN, Test.SLOT, Test.OWN_SPIRIT, Test.OPPONENT_SPIRIT, Test.OWN_BACK)
+TS_OPPOSING_BACK, TS_OPPOSING_POWER, TS_OPPOSING_HAS_EFFECT, TS_COUNT, TS_SCORE_DIFF, TS_LOSING = (
+    Test.OPPOSING_BACK, Test.OPPOSING_POWER, Test.OPPOSING_HAS_EFFECT, Test.COUNT, Test.SCORE_DIFF,
+    Test.LOSING)
 
 INLINE_OPS = frozenset(
     (
@@ -156,7 +170,7 @@ class DotdGame:
         # an effect made only of unconditional flat power changes is, per use, two sums
         self.flat: list[tuple[int, int] | None] = []
         for e in self.effect:
-            if e and all(st[0] == Op.POWER and st[3] < 0 and not st[5] for st in e):
+            if e and all(st[0] == OP_POWER and st[3] < 0 and not st[5] for st in e):
                 mine = sum(st[1] for st in e if not st[2])
                 self.flat.append((mine, sum(st[1] for st in e if st[2])))
             else:
@@ -597,33 +611,32 @@ class DotdState:
         a, b = lines[0][i], lines[1][i]
         ua, ub = up[0][i], up[1][i]
         if ua and ub:
-            fx = self.fx
+            # the whole fight context in one unpack (see F_BONUS ... F_NEG)
+            bo0, bo1, sp0, sp1, aw0, aw1, al0, al1, wt0, wt1, su0, su1, _n0, _n1 = self.fx
             power = g.power
-            sp = fx[F_SETP]
-            t0 = (power[a] if sp == NO_SETP else sp) + fx[F_BONUS]
-            sp = fx[F_SETP + 1]
-            t1 = (power[b] if sp == NO_SETP else sp) + fx[F_BONUS + 1]
-            eb = self.eff_back
-            if eb[0] == POWER_UP and not fx[F_SUP]:
+            t0 = (power[a] if sp0 == NO_SETP else sp0) + bo0
+            t1 = (power[b] if sp1 == NO_SETP else sp1) + bo1
+            eb0, eb1 = self.eff_back
+            if eb0 == POWER_UP and not su0:
                 t0 += g.pu_bonus
-            if eb[1] == POWER_UP and not fx[F_SUP + 1]:
+            if eb1 == POWER_UP and not su1:
                 t1 += g.pu_bonus
-            aw0, aw1, al0, al1 = fx[F_AW : F_AL + 2]
             if aw0 or aw1 or al0 or al1:
                 w0 = (aw0 > al0) - (al0 > aw0)
                 w1 = (aw1 > al1) - (al1 > aw1)
-            else:
-                w0 = w1 = 0
-            if w0 == w1 and (w0 == 0 or (w0 == -1 and not g.both_lose)):
-                if t0 == t1:  # DD-12: win_ties breaks a power tie unless both have it
-                    win0 = fx[F_WT] >= fx[F_WT + 1]
-                    win1 = fx[F_WT + 1] >= fx[F_WT]
+                if w0 == w1 and (w0 == 0 or (w0 == -1 and not g.both_lose)):
+                    if t0 == t1:  # DD-12: win_ties breaks a power tie unless both have it
+                        win0, win1 = wt0 >= wt1, wt1 >= wt0
+                    else:
+                        win0, win1 = t0 > t1, t1 > t0
+                elif w0 == w1:
+                    win0 = win1 = w0 == 1  # both auto_win: tie; both auto_lose: both lose
                 else:
-                    win0, win1 = t0 > t1, t1 > t0
-            elif w0 == w1:
-                win0 = win1 = w0 == 1  # both auto_win: tie; both auto_lose: both lose
+                    win0, win1 = w0 > w1, w1 > w0
+            elif t0 == t1:  # DD-12: win_ties breaks a power tie unless both have it
+                win0, win1 = wt0 >= wt1, wt1 >= wt0
             else:
-                win0, win1 = w0 > w1, w1 > w0
+                win0, win1 = t0 > t1, t1 > t0
             self.fight_log.append((self.turn, i, a, b, t0, t1, win0, win1))
         elif not ua and not ub:  # DD-13: no fight between two fallen cards
             return
@@ -858,33 +871,33 @@ class DotdState:
         i = self.fslot
         o = 1 - p
         for test, cmp, value, subject in conds:
-            if test == Test.COUNT:
+            if test == TS_COUNT:
                 x = self.count(p, subject)
-            elif test == Test.OPPOSING_POWER:
+            elif test == TS_OPPOSING_POWER:
                 x = g.power[self.lines[o][i]]
-            elif test == Test.TURN:
+            elif test == TS_TURN:
                 x = self.turn
-            elif test == Test.PRIORITY:
+            elif test == TS_PRIORITY:
                 x = 0 if self.prio == p else 1
-            elif test == Test.SLOT:
+            elif test == TS_SLOT:
                 if value == SLOT_NEWEST:
                     x, value = i == len(self.lines[p]) - 1, True
                 elif value == SLOT_OLDEST:
                     x, value = i == 0, True
                 else:
                     x = i + 1
-            elif test == Test.OWN_SPIRIT or test == Test.OPPONENT_SPIRIT:
-                s = self.spirit[p if test == Test.OWN_SPIRIT else o]
+            elif test in (TS_OWN_SPIRIT, TS_OPPONENT_SPIRIT):
+                s = self.spirit[p if test == TS_OWN_SPIRIT else o]
                 x = g.back[s] if s >= 0 else -1
-            elif test == Test.OWN_BACK:
+            elif test == TS_OWN_BACK:
                 x = g.back[self.lines[p][i]]
-            elif test == Test.OPPOSING_BACK:
+            elif test == TS_OPPOSING_BACK:
                 x = g.back[self.lines[o][i]]
-            elif test == Test.OPPOSING_HAS_EFFECT:
+            elif test == TS_OPPOSING_HAS_EFFECT:
                 x = int(g.has_effect[self.lines[o][i]])
-            elif test == Test.SCORE_DIFF:
+            elif test == TS_SCORE_DIFF:
                 x = self.scores[p] - self.scores[o]
-            elif test == Test.LOSING:
+            elif test == TS_LOSING:
                 x = int(self.fight_total(p) < self.fight_total(o))
             else:
                 return False
@@ -893,25 +906,35 @@ class DotdState:
         return True
 
     def _use_inline(self, p: int, card: int) -> None:
-        """All uses of an effect that needs no decision (same rules as the T_USE task)."""
+        """All uses of an effect that needs no decision (same rules as the T_USE task).
+
+        An inline effect never changes the spirit backs, so whether a Double repeats it is known
+        up front; negation and suppression (which an effect may set) are checked before each use.
+        """
         g = self.g
         fx = self.fx
+        if fx[12 + p]:  # F_NEG: negated, no use at all
+            return
+        double = self.eff_back[p] == DOUBLE
         flat = g.flat[card]
-        if flat is not None and not fx[F_NEG + p]:
-            uses = g.double_uses if self.eff_back[p] == DOUBLE and not fx[F_SUP + p] else 1
-            fx[F_BONUS + p] += flat[0] * uses
-            fx[F_BONUS + 1 - p] += flat[1] * uses
+        if flat is not None:  # two sums; a flat effect sets neither negation nor suppression
+            uses = g.double_uses if double and not fx[10 + p] else 1  # F_SUP
+            fx[p] += flat[0] * uses  # F_BONUS
+            fx[1 - p] += flat[1] * uses
             return
         steps = g.effect[card]
-        for u in range(1, g.double_uses + 1):
-            if fx[F_NEG + p] or (u > 1 and (self.eff_back[p] != DOUBLE or fx[F_SUP + p])):
-                return
+        uses = g.double_uses if double else 1
+        u = 1
+        while True:
             for step in steps:
-                if step[0] == Op.POWER and step[3] < 0:  # a flat power change needs no call
+                if step[0] == OP_POWER and step[3] < 0:  # a flat power change needs no call
                     if not step[5] or self._conds_hold(p, step[5]):
-                        fx[F_BONUS + (1 - p if step[2] else p)] += step[1]
+                        fx[1 - p if step[2] else p] += step[1]  # F_BONUS
                 else:
                     self._run_step(p, step, 0)
+            if u >= uses or fx[12 + p] or fx[10 + p]:  # F_NEG, F_SUP
+                return
+            u += 1
 
     def _run_steps(self, p: int, steps: tuple, idx: int, depth: int) -> None:
         """Run ``steps`` from ``idx`` on; stop (leaving a continuation) at a decision or task."""
@@ -920,7 +943,7 @@ class DotdState:
         last = len(steps) - 1
         while True:
             step = steps[idx]
-            if step[0] == Op.POWER and step[3] < 0:
+            if step[0] == OP_POWER and step[3] < 0:
                 # the commonest step, a flat power change, needs no call
                 if not step[5] or self._conds_hold(p, step[5]):
                     self.fx[F_BONUS + (1 - p if step[2] else p)] += step[1]
@@ -941,62 +964,61 @@ class DotdState:
             return
         side = 1 - p if opp else p
         fx = self.fx
-        i = self.fslot
-        match op:
-            case Op.POWER:
-                fx[F_BONUS + side] += amount * (self.count(p, per) if per >= 0 else 1)
-            case Op.SET_POWER:
-                fx[F_SETP + side] = amount
-            case Op.AUTO_WIN:
-                fx[F_AW + side] += 1
-            case Op.AUTO_LOSE:
-                fx[F_AL + side] += 1
-            case Op.WIN_TIES:
-                fx[F_WT + side] = 1
-            case Op.GAIN_VP:
-                self.scores[side] += amount * (self.count(p, per) if per >= 0 else 1)
-            case Op.COPY_EFFECT:
-                if depth >= 1:  # DD-10: copy depth 1
-                    return
-                g = self.g
-                has = g.has_effect
-                line, up = self.lines[p], self.up[p]
-                if target == 0:
-                    c = self.lines[1 - p][i]
-                    opts = [c] if self.up[1 - p][i] and has[c] else []
-                elif target == 1:
-                    opts = [
-                        line[j] for j in (i - 1, i + 1) if 0 <= j < len(line) and up[j] and has[line[j]]
-                    ]
-                else:
-                    opts = [c for j, c in enumerate(line) if j != i and up[j] and has[c]]
-                if opts:
-                    self._decide(D_COPY, p, opts, None)
-            case Op.DIG:
-                self._start_dig(p, amount, self.lines[p][i])
-            case Op.UNEARTH:
-                self._start_unearth(p, False)
-            case Op.FORCE_UNEARTH:
+        if op == OP_POWER:
+            fx[F_BONUS + side] += amount * (self.count(p, per) if per >= 0 else 1)
+        elif op == OP_AUTO_WIN:
+            fx[F_AW + side] += 1
+        elif op == OP_AUTO_LOSE:
+            fx[F_AL + side] += 1
+        elif op == OP_UNEARTH:
+            self._start_unearth(p, False)
+        elif op == OP_DIG:
+            self._start_dig(p, amount, self.lines[p][self.fslot])
+        elif op == OP_GAIN_VP:
+            self.scores[side] += amount * (self.count(p, per) if per >= 0 else 1)
+        elif op == OP_SET_POWER:
+            fx[F_SETP + side] = amount
+        elif op == OP_WIN_TIES:
+            fx[F_WT + side] = 1
+        elif op == OP_SUPPRESS_SPIRIT:
+            fx[F_SUP + side] = 1
+        elif op == OP_NEGATE:
+            fx[F_NEG + 1 - p] = 1
+        elif op == OP_TAKE_PRIORITY:
+            self.prio = p
+        elif op == OP_GIVE_PRIORITY:
+            self.prio = 1 - p
+        elif op == OP_FORCE_UNEARTH:
+            o = 1 - p
+            c = self.lines[o][self.fslot]
+            if self._available(self.g.back[c]) > 0:
+                self._look(p, c, o)
+        elif op == OP_FLIP:
+            i = self.fslot
+            if target == 0:
+                opts = [c for c, u in zip(self.lines[p], self.up[p], strict=True) if not u]
+            else:
                 o = 1 - p
-                c = self.lines[o][i]
-                if self._available(self.g.back[c]) > 0:
-                    self._look(p, c, o)
-            case Op.FLIP:
-                if target == 0:
-                    opts = [c for c, u in zip(self.lines[p], self.up[p], strict=True) if not u]
-                else:
-                    o = 1 - p
-                    opts = [c for j, c in enumerate(self.lines[o]) if j > i and self.up[o][j]]
-                if opts:
-                    self._decide(D_FLIP, p, opts, target)
-            case Op.SUPPRESS_SPIRIT:
-                fx[F_SUP + side] = 1
-            case Op.NEGATE:
-                fx[F_NEG + 1 - p] = 1
-            case Op.TAKE_PRIORITY:
-                self.prio = p
-            case Op.GIVE_PRIORITY:
-                self.prio = 1 - p
+                opts = [c for j, c in enumerate(self.lines[o]) if j > i and self.up[o][j]]
+            if opts:
+                self._decide(D_FLIP, p, opts, target)
+        elif op == OP_COPY_EFFECT:
+            if depth >= 1:  # DD-10: copy depth 1
+                return
+            i = self.fslot
+            has = self.g.has_effect
+            line, up = self.lines[p], self.up[p]
+            if target == 0:
+                c = self.lines[1 - p][i]
+                opts = [c] if self.up[1 - p][i] and has[c] else []
+            elif target == 1:
+                opts = [
+                    line[j] for j in (i - 1, i + 1) if 0 <= j < len(line) and up[j] and has[line[j]]
+                ]
+            else:
+                opts = [c for j, c in enumerate(line) if j != i and up[j] and has[c]]
+            if opts:
+                self._decide(D_COPY, p, opts, None)
 
     # --- facts ---------------------------------------------------------------------------------
 
