@@ -231,3 +231,80 @@ def test_same_bytes_across_processes(tmp_path):
         subprocess.run([sys.executable, "-c", code, str(out)], check=True, env=env, timeout=120)
         outs.append((out / "grave-feast-poker-letter-fronts.pdf").read_bytes())
     assert outs[0] == outs[1]
+
+
+def _art_set(tmp_path):
+    """Two characters with art: a half-transparent PNG and a JPEG a camera stored sideways."""
+    from boneyard.engine.cards import Character
+    from PIL import Image
+
+    art = tmp_path / "set" / "art"
+    art.mkdir(parents=True)
+    cut_out = Image.new("RGBA", (160, 100), (0, 0, 0, 0))  # invisible black ...
+    cut_out.paste((20, 160, 20, 255), (0, 0, 80, 100))  # ... with an opaque green left half
+    cut_out.save(art / "cutout.png")
+    # stored 100 wide x 160 high, red on top; EXIF 6 = "turn 90 degrees clockwise to view":
+    # upright it is 160 x 100 with the red half on the right
+    stored = Image.new("RGB", (100, 160), (20, 20, 200))
+    stored.paste((200, 20, 20), (0, 0, 100, 80))
+    exif = Image.Exif()
+    exif[0x0112] = 6
+    stored.save(art / "sideways.jpg", exif=exif, quality=95)
+    chars = (Character("cutout", "Cutout", 2, art="art/cutout.png"),
+             Character("sideways", "Sideways", 3, art="art/sideways.jpg"))
+    return dotd_set(chars, root=str(tmp_path / "set"))
+
+
+def test_art_alpha_and_camera_orientation_are_honoured_in_png_and_pdf(tmp_path):
+    """Transparent parts of the art show the card beneath (not the hidden black), and a photo
+    stored sideways prints upright, in the PNG and the PDF alike."""
+    from PIL import Image
+
+    cs = _art_set(tmp_path)
+    out = tmp_path / "out"
+    render_set(cs, out, RenderOptions(formats=("pdf", "png"), profile="trimmed"),
+               rules_runs=lambda ch: [])
+    k = 300 / 72  # trimmed PNG: the card's points at 300 dpi; the art box is x 10..170, y 46..146
+    with Image.open(out / "png-trimmed" / "cutout@double.png") as im:
+        left, right = im.getpixel((int(50 * k), int(96 * k))), im.getpixel((int(130 * k), int(96 * k)))
+    assert left[1] > 120 and left[0] < 60  # the opaque green half
+    assert min(right) > 200  # the parchment shows through, not black
+    with Image.open(out / "png-trimmed" / "sideways@double.png") as im:
+        left, right = im.getpixel((int(50 * k), int(96 * k))), im.getpixel((int(130 * k), int(96 * k)))
+    assert left[2] > 150 and right[0] > 150  # blue on the left, red on the right: upright
+
+    reader = PdfReader(out / "day-of-the-dead-poker-letter.pdf")
+    images = {}
+    for name, ref in reader.pages[0]["/Resources"]["/XObject"].items():
+        obj = ref.get_object()
+        if obj.get("/Subtype") == "/Image":
+            images[name] = obj
+    shapes = sorted((int(o["/Width"]), int(o["/Height"]), "/SMask" in o) for o in images.values()
+                    if int(o["/Width"]) != 1)
+    # the cut-out keeps a soft mask; the photo is embedded upright (160 wide, 100 high)
+    assert (160, 100, True) in shapes and (160, 100, False) in shapes
+
+
+@pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="poppler-utils not installed")
+def test_pdf_shows_the_transparent_and_turned_art_like_the_png(tmp_path):
+    from PIL import Image
+
+    cs = _art_set(tmp_path)
+    render_set(cs, tmp_path / "out", RenderOptions(formats=("pdf",)), rules_runs=lambda ch: [])
+    pdf = tmp_path / "out" / "day-of-the-dead-poker-letter.pdf"
+    subprocess.run(["pdftoppm", "-r", "72", "-f", "1", "-l", "1", "-png", str(pdf),
+                    str(tmp_path / "page")], check=True, capture_output=True)
+    (png,) = tmp_path.glob("page*.png")
+    plan = plan_sheet("letter", POKER)
+    with Image.open(png) as page:
+        page = page.convert("RGB")
+        for slot, (lx, rx) in ((0, ("green", "paper")), (1, ("blue", "red"))):
+            x, y, w, h = card_box(plan, slot)
+            top = plan.page_h - y - h
+            left = page.getpixel((int(x + 50), int(top + 96)))
+            right = page.getpixel((int(x + 130), int(top + 96)))
+            colours = {"green": lambda c: c[1] > 120 and c[0] < 60,
+                       "paper": lambda c: min(c) > 200,
+                       "blue": lambda c: c[2] > 150 and c[0] < 100,
+                       "red": lambda c: c[0] > 150 and c[2] < 100}
+            assert colours[lx](left) and colours[rx](right), (slot, left, right)

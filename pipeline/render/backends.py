@@ -116,21 +116,35 @@ class PdfPainter:
                 p.rect(ox + op.x, top - op.y - op.h, op.w, op.h)
                 c.clipPath(p, stroke=0, fill=0)
                 c.drawImage(reader, ox + op.x - (dw - op.w) / 2, top - op.y - op.h - (dh - op.h) / 2,
-                            dw, dh)
+                            dw, dh, mask="auto")  # "auto": the image's own alpha channel
                 c.restoreState()
                 self._fill = self._stroke = None
                 self._lw = -1.0
 
 
+def _has_alpha(im: Image.Image) -> bool:
+    return im.mode in ("RGBA", "LA", "PA", "La", "RGBa") or "transparency" in im.info
+
+
 @lru_cache(maxsize=64)
 def _reader(path: str) -> ImageReader:
-    return ImageReader(path)
+    """The art for reportlab. A plain JPEG goes in as its file (embedded as is, small); a picture
+    a camera stored sideways (EXIF orientation) is turned upright first, as in the PNG."""
+    with Image.open(path) as im:
+        turned = im.getexif().get(0x0112, 1) not in (0, 1)
+        if not turned:
+            return ImageReader(path)
+        upright = ImageOps.exif_transpose(im)
+        return ImageReader(upright.convert("RGBA" if _has_alpha(upright) else "RGB"))
 
 
 @lru_cache(maxsize=64)
 def _picture(path: str) -> Image.Image:
+    """The art for Pillow, upright, RGB or RGBA: transparent parts show what lies beneath,
+    as they do in the PDF."""
     with Image.open(path) as im:
-        return im.convert("RGB")
+        upright = ImageOps.exif_transpose(im)
+        return upright.convert("RGBA" if _has_alpha(upright) else "RGB")
 
 
 class PngPainter:
@@ -195,7 +209,7 @@ class PngPainter:
                 x0, y0 = self._xy(op.x, op.y)
                 w, h = max(1, round(op.w * s)), max(1, round(op.h * s))
                 pic = ImageOps.fit(_picture(op.path), (w, h), Image.Resampling.LANCZOS)
-                self.im.paste(pic, (round(x0), round(y0)))
+                self.im.paste(pic, (round(x0), round(y0)), pic if pic.mode == "RGBA" else None)
 
     def _text(self, op: Text) -> None:
         font = fonts.pillow_font(op.font, round(op.size * self.s, 2))
