@@ -3,6 +3,8 @@
 legal_actions, a uniformly random choice from a seeded Random, apply_action.
 
     .venv/bin/python bench/bench_gf.py [--games N] [--rares]
+
+A decision is a choice among two or more legal actions (forced moves are made by the engine).
 """
 
 from __future__ import annotations
@@ -24,11 +26,12 @@ def card_set():
     return load_set("grave-feast")
 
 
-def bench(players: int, games: int, rares: bool, observe: bool) -> tuple[float, float, float]:
+def bench(players: int, games: int, rares: bool, observe: bool) -> tuple[float, float, float, float]:
     game = FeastGame(card_set(), num_players=players, rares=rares, decks=2 if rares else None)
     rng = random.Random(1)
     steps = turns = 0
     t0 = time.process_time()  # CPU time of this process: one core, whatever else runs
+    w0 = time.perf_counter()  # wall time: what a user waits, noisy when others load the machine
     for i in range(games):
         s = game.new_initial_state(i)
         while not s.is_terminal():
@@ -41,7 +44,8 @@ def bench(players: int, games: int, rares: bool, observe: bool) -> tuple[float, 
         s.summary()
         turns += s.turn_no
     dt = time.process_time() - t0
-    return games / dt, steps / games, turns / games
+    wall = time.perf_counter() - w0
+    return games / dt, games / wall, steps / games, turns / games
 
 
 def main() -> None:
@@ -51,10 +55,11 @@ def main() -> None:
     args = ap.parse_args()
     for players in (2, 4):
         for observe in (False, True):
-            rate, steps, turns = bench(players, args.games, args.rares, observe)
+            rate, wall, steps, turns = bench(players, args.games, args.rares, observe)
             how = "via observation" if observe else "state verbs"
             print(f"{players} players{' + rares' if args.rares else ''} ({how}): "
-                  f"{rate:,.0f} random games/s, {steps:.0f} decisions and {turns:.0f} turns per game")
+                  f"{rate:,.0f} random games/s CPU, {wall:,.0f}/s wall; "
+                  f"{steps:.0f} decisions and {turns:.0f} turns per game")
 
 
 if __name__ == "__main__":

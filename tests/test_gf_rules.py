@@ -42,7 +42,8 @@ def fam(state, p, i=0):
 def test_basic_example_three_to_the_graveyard():
     """'starts a brains family by laying down the 3-4 of brains. On her next turn, she draws the 5
     ... plays it along with a zombie ... Someone notes her score -- 3.'"""
-    s = arrange(game(2), hands=[["brains 3", "brains 4", "zombie", "blood 1", "blood 5"], X5],
+    # (a vampire to mash keeps her turn open after the feast: a turn with nothing left ends itself)
+    s = arrange(game(2), hands=[["brains 3", "brains 4", "zombie", "blood 1", "vampire"], X5],
                 draw=["brains 9", "brains 5"])
     play(s, "start family brains 3-4")
     play(s, "end play")
@@ -64,7 +65,7 @@ def test_game_flow_example_steal_before_announcement_then_two_preachers():
     preacher with the phrase "Christ compels you!" ... fizzles ... This same player has a second
     preacher ... Now the zombie explodes ... Player two ... keeps the brains family.'"""
     g = game(3)
-    s = arrange(g, hands=[["zombie", "blood 1", "blood 3", "blood 5", "blood 7"],
+    s = arrange(g, hands=[["zombie", "blood 1", "blood 3", "blood 5", "vampire"],
                           ["succubus", "blood 2", "blood 4", "blood 6", "blood 8"],
                           ["preacher", "preacher", "blood 9", "brains 9", "vampire"]],
                 families=[["brains 1 2 3 4 5"], [], []])
@@ -110,9 +111,8 @@ def test_cathy_turn():
     assert sorted(names(s, s.hands[0])) == ["blood 9", "brains 2", "brains 3", "preacher", "vampire"]
     play(s, "start family brains 2-3")
     play(s, "mash preacher")
-    play(s, "mash vampire")
-    play(s, "end play")
-    assert len(s.hands[0]) == 1
+    play(s, "mash vampire")  # nothing left to play: her turn ends by itself (no decision)
+    assert len(s.hands[0]) == 1 and s.current_player() == 1
     play(s, "discard brains 7")
     assert len(s.hands[0]) == 5  # she drew 4
 
@@ -131,7 +131,7 @@ def test_stolen_three_four_zombie_completed_on_the_thiefs_turn():
 
 
 def test_family_rules_start_extend_join_never_break():
-    s = arrange(game(2), hands=[["blood 1", "blood 2", "blood 4", "blood 5", "blood 9"], X5])
+    s = arrange(game(2), hands=[["blood 1", "blood 2", "blood 4", "blood 5", "blood 9", "zombie"], X5])
     t = texts(s)
     assert "start family blood 1-2" in t and "start family blood 4-5" in t
     assert not any("blood 9" in x and "start" in x for x in t)  # one card cannot start a family
@@ -141,6 +141,17 @@ def test_family_rules_start_extend_join_never_break():
     assert not has(s, "join")  # 1-2 and 4-5 do not touch
     assert not has(s, "with blood 9")  # no wrap-around
     play(s, "end play")
+
+
+def test_a_forced_move_is_no_decision():
+    """With nothing left to play, ending the turn is the only legal move: the engine makes it at
+    once, so agents, logs and replays only ever see real choices (two or more actions)."""
+    s = arrange(game(2), hands=[["blood 1", "blood 2", "blood 4", "blood 5", "blood 9"], X5])
+    play(s, "start family blood 1-2")
+    play(s, "start family blood 4-5")  # only blood 9 left: it cannot be played after a play
+    assert s.current_player() == 1 and s.turn_no == 1
+    assert len(s.hands[0]) == 1  # blood 9 stays in her hand until her next turn
+    assert len(s.legal_actions()) >= 2
 
 
 def test_join_whole_families_and_two_fed_families_do_not_join():
@@ -391,7 +402,7 @@ def test_illegal_action_is_refused():
 def test_hijack_steals_back_and_forth():
     """'player 4 might steal the family player 3 just stole from player 2 who stole it from
     player 1.' Each steal resolves at once and opens a new window (GF-10)."""
-    s = arrange(game(4), hands=[["zombie", "blood 9", "brains 9"], ["succubus", "blood 8", "brains 8"],
+    s = arrange(game(4), hands=[["zombie", "vampire", "brains 9"], ["succubus", "blood 8", "brains 8"],
                                 ["succubus", "blood 7", "brains 7"], ["succubus", "blood 6", "brains 6"]],
                 families=[["brains 3 4"], [], [], []])
     play(s, "attach zombie")

@@ -148,6 +148,7 @@ class FeastState:
         s.tp = rng.randrange(n)
         s._note_rares()
         s._start_turn()
+        s._settle()
         return s
 
     def clone(self) -> FeastState:
@@ -251,13 +252,13 @@ class FeastState:
     def legal_actions(self) -> list[int]:
         legal = self._legal
         if legal is None:
-            legal = self._legal = self._main_moves(self.tp) if self.phase == MAIN else self._moves()
+            legal = self._settle()
         return legal[:]
 
     def apply_action(self, action: int) -> None:
         legal = self._legal
         if legal is None:
-            legal = self._legal = self._moves()
+            legal = self._settle()
         if action not in legal:
             if self.phase == OVER:
                 raise RulesError("the game is over: no action is legal")
@@ -267,6 +268,17 @@ class FeastState:
             )
         self._legal = None
         self._apply(action)
+        self._settle()
+
+    def _settle(self) -> list[int]:
+        """Play forced moves (a single legal action) at once and cache the next real decision's
+        actions: a move nobody can choose is no decision, so agents, logs and replays never see it."""
+        legal = self._moves()
+        while len(legal) == 1:
+            self._apply(legal[0])
+            legal = self._moves()
+        self._legal = legal
+        return legal
 
     def observation(self, player: int) -> FeastObservation:
         return FeastObservation(self, player)
