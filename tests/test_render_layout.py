@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -110,6 +111,60 @@ def test_broken_template_lists_every_problem_with_its_line(tmp_path):
     assert "unknown emblem 'unicorn'" in msg and ":9:" in msg
 
 
+def test_a_mistake_inherited_by_many_layouts_is_reported_once_where_it_is_written(tmp_path):
+    path = write(tmp_path, """layouts:
+  front:
+    elements:
+      - {name: bg, type: rect, box: bleed, fill: mauve}
+  front-double: {extends: front}
+  front-power_up: {extends: front}
+  front-unearth: {extends: front}
+  back:
+    elements: []
+""")
+    with pytest.raises(RenderError) as err:
+        load_template(path)
+    assert str(err.value).splitlines() == [
+        f"{path}:4:50: layout 'front' element 'bg': unknown colour 'mauve' (use #rrggbb or a "
+        "name defined under 'colours:')"]
+
+
+def test_text_that_could_never_be_read_is_refused_when_the_template_loads(tmp_path):
+    """A text box past the card's cut, or a min_size above the size: said at load time with the
+    line, not discovered on paper."""
+    path = write(tmp_path, """layouts:
+  front:
+    elements:
+      - {name: name, type: text, x: 14cm, y: 10, w: 100, h: 20, text: "{name}"}
+      - {name: rules, type: text, x: 10, y: 40, w: 160, h: 100, text: "{rules}", size: 8,
+         min_size: 10}
+      - {name: power, type: text, x: 0, y: 0, w: 100%, h: 10%, text: "{power}"}
+  back:
+    elements: []
+""")
+    with pytest.raises(RenderError) as err:
+        load_template(path)
+    lines = str(err.value).splitlines()
+    assert len(lines) == 2
+    assert lines[0].startswith(f"{path}:4:") and "reaches past the card's cut" in lines[0]
+    assert lines[1].startswith(f"{path}:6:") and "min_size 10 pt is above size 8 pt" in lines[1]
+
+
+def test_a_card_field_mistake_names_the_template_line(tmp_path):
+    path = write(tmp_path, """layouts:
+  front:
+    elements:
+      - {name: title, type: text, x: 10, y: 10, w: 160, h: 20, text: "{nmae}"}
+  front-double: {extends: front}
+  back:
+    elements: []
+""")
+    with pytest.raises(RenderError) as err:
+        prepare(dotd_set(), template=load_template(path), rules_runs=rules_runs)
+    first = str(err.value).splitlines()[0]
+    assert f"{path}:4:9: layout 'front' element 'title': unknown field {{nmae}}" in first
+
+
 def test_extends_loop_is_an_error(tmp_path):
     path = write(tmp_path, "layouts:\n  a: {extends: b}\n  b: {extends: a}\n")
     with pytest.raises(RenderError, match="extends itself through"):
@@ -187,8 +242,11 @@ def test_overflow_from_prepare_lists_each_card_once_grouped():
     with pytest.raises(RenderError) as err:
         prepare(dotd_set(chars), rules_runs=lambda ch: [("x " * 900, "plain")])
     msg = str(err.value)
-    assert msg.startswith("cards 'c0@double', 'c1@double', 'c2@double'")
-    assert len(msg.splitlines()) == 3  # one line per back layout, not one per card
+    assert msg.startswith("cards 'c0@double', 'c1@double', 'c2@double', 'c0@power_up' and 5 more: ")
+    # one line for the one box that is too small, placed where it is written (the three back
+    # layouts inherit it from 'front'), not one per card or per layout
+    assert len(msg.splitlines()) == 1
+    assert re.search(r"template\.yaml:\d+:\d+: layout 'front' element 'rules'", msg)
 
 
 def test_missing_art_is_a_clear_error(tmp_path):
@@ -347,10 +405,11 @@ def test_template_images_stay_inside_the_set_folder(tmp_path):
         _layout(dotd_set(), "anger@double", write(tmp_path, body.format(art="nope.png")))
 
 
-WRAP_TEMPLATE = """layouts:
+WRAP_TEMPLATE = """size: tarot
+layouts:
   front:
     elements:
-      - {name: rules, type: text, x: 10, y: 10, w: 120, h: 400, text: "{rules}", size: 9,
+      - {name: rules, type: text, x: 10, y: 10, w: 120, h: 320, text: "{rules}", size: 9,
          min_size: 9, keyword_font: sans-bold}
   back:
     elements: []
@@ -375,7 +434,8 @@ def test_wrapped_lines_keep_every_word_in_order_and_within_the_box(tmp_path):
         # pieces are separated by a space, as the rules generator does between sentences
         pieces = [(t + " ", s) for t, s in pieces]
         deck = build_deck(dotd_set(CHARACTERS[:1]), lambda ch: pieces)
-        ops = [op for op in layout_card(deck.fronts[0], template, POKER) if isinstance(op, Text)]
+        ops = [op for op in layout_card(deck.fronts[0], template, CARD_SIZES["tarot"])
+               if isinstance(op, Text)]
         words = " ".join(t for t, _ in pieces).split()
         assert " ".join(op.text for op in ops).split() == words
         lines: dict[float, list[Text]] = {}

@@ -174,8 +174,13 @@ class _Ctx:
         self.element = ""
 
     def error(self, message: str) -> RenderError:
-        return RenderError(f"card '{self.face.id}': {self.template.file}: layout "
-                           f"'{self.layout}' element '{self.element}': {message}")
+        origin = self.template.origins.get((self.layout, self.element))
+        if origin is None:
+            return RenderError(f"card '{self.face.id}': {self.template.file}: layout "
+                               f"'{self.layout}' element '{self.element}': {message}")
+        layout, line, col = origin
+        return RenderError(f"card '{self.face.id}': {self.template.file}:{line}:{col}: layout "
+                           f"'{layout}' element '{self.element}': {message}")
 
     def format(self, text: str) -> str:
         if "{" not in text:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -47,6 +47,8 @@ class Template:
     colours: dict[str, str]
     fonts: dict[str, str]  # the template's font names -> font ids (see fonts.register)
     layouts: dict[str, tuple[dict[str, Any], ...]]
+    # (layout, element) -> (the layout that wrote the element, line, column), for messages
+    origins: dict[tuple[str, str], tuple[str, int, int]] = field(default_factory=dict)
 
 
 @lru_cache(maxsize=1)
@@ -91,17 +93,20 @@ def load_template(path: str | Path) -> Template:
         resolved = _resolve(name, raw_layouts, doc, problems, ())
         if resolved is not None:
             layouts[name] = resolved
+    # a value (colour, font, length, emblem) is checked where it is written, once, however
+    # many layouts inherit it; the shape of an element (its type, box, required keys) once its
+    # extends chain is merged, in the layouts that write part of it
+    for lname, spec in raw_layouts.items():
+        for idx, el in enumerate(spec.get("elements", [])):
+            _check_values(el, lname, colours, font_ids, doc, ("layouts", lname, "elements", idx),
+                          problems)
+    card = CARD_SIZES.get(data.get("size", "poker"), CARD_SIZES["poker"])
     for lname, elements in layouts.items():
-        own = {e.get("name") for e in raw_layouts[lname].get("elements", [])}
+        own = [e.get("name") for e in raw_layouts[lname].get("elements", [])]
         for el in elements:
-            # point problems at the layout that introduced the element
             if el["name"] in own:
-                idx = next(j for j, e in enumerate(raw_layouts[lname]["elements"])
-                           if e.get("name") == el["name"])
-                where = ("layouts", lname, "elements", idx)
-            else:
-                where = ("layouts", lname)
-            _check_element(el, lname, colours, font_ids, doc, where, problems)
+                where = ("layouts", lname, "elements", own.index(el["name"]))
+                _check_shape(el, lname, (card.width, card.height), doc, where, problems)
     try:
         bleed = parse_length(data.get("bleed", "0.125in"), "bleed")
     except RenderError as exc:
@@ -113,7 +118,25 @@ def load_template(path: str | Path) -> Template:
         unique = [p for p in problems if not (str(p) in seen or seen.add(str(p)))]
         raise RenderError("\n".join(str(p) for p in unique))
     root = str(Path(path).resolve().parent)
-    return Template(doc.file, root, data.get("size", "poker"), bleed, colours, font_ids, layouts)
+    origins = {(lname, el["name"]): _origin(lname, el["name"], raw_layouts, doc)
+               for lname, elements in layouts.items() for el in elements}
+    return Template(doc.file, root, data.get("size", "poker"), bleed, colours, font_ids, layouts,
+                    origins)
+
+
+def _origin(lname: str, ename: str, raw: dict[str, dict[str, Any]], doc: Any
+            ) -> tuple[str, int, int]:
+    """Where an element of a resolved layout was last written: the nearest layout up its
+    extends chain that names it."""
+    seen = set()
+    name: str | None = lname
+    while name is not None and name in raw and name not in seen:
+        seen.add(name)
+        for idx, el in enumerate(raw[name].get("elements", [])):
+            if el.get("name") == ename:
+                return (name, *doc.where(("layouts", name, "elements", idx)))
+        name = raw[name].get("extends")
+    return (lname, *doc.where(("layouts", lname)))
 
 
 def _schema_message(err: Any) -> str:
@@ -174,7 +197,18 @@ def _resolve(
     return tuple(elements)
 
 
-def _check_element(
+def _reporter(el: dict[str, Any], layout: str, doc: Any, where: tuple[str | int, ...],
+              problems: list[Problem]) -> Any:
+    label = f"layout {layout!r} element {el.get('name')!r}"
+
+    def bad(key: str, message: str, hint: str | None = None) -> None:
+        problems.append(doc.problem((*where, key) if key in el else where,
+                                    f"{label}: {message}", hint=hint))
+
+    return bad
+
+
+def _check_values(
     el: dict[str, Any],
     layout: str,
     colours: dict[str, str],
@@ -183,30 +217,14 @@ def _check_element(
     where: tuple[str | int, ...],
     problems: list[Problem],
 ) -> None:
-    label = f"layout {layout!r} element {el['name']!r}"
-
-    def bad(key: str, message: str, hint: str | None = None) -> None:
-        problems.append(doc.problem((*where, key) if len(where) > 2 else where,
-                                    f"{label}: {message}", hint=hint))
-
-    etype = el.get("type")
-    if etype is None:
-        bad("type", f"has no 'type' (one of {', '.join(ELEMENT_TYPES)})")
-        return
-    if "box" not in el:
-        for key in _GEOMETRY_KEYS:
-            if key not in el:
-                bad(key, f"needs '{key}' (or 'box: trim' / 'box: bleed')")
+    """The values an element writes: lengths, colours, fonts, emblem names."""
+    bad = _reporter(el, layout, doc, where, problems)
     for key in (*_GEOMETRY_KEYS, "stroke_width", "radius", "size", "min_size"):
         if key in el and not (isinstance(el[key], str) and el[key].endswith("%")):
             try:
                 parse_length(el[key], key)
             except RenderError as exc:
                 bad(key, str(exc))
-    for req in _REQUIRED.get(etype, ()):
-        if not any(k in el for k in req.split("|")):
-            wanted = "' or '".join(req.split("|"))
-            bad(req, f"a {etype} element needs '{wanted}'")
     for key in ("fill", "stroke", "colour", "accent"):
         if key in el:
             _check_colour(el[key], colours, lambda m, k=key: bad(k, m))
@@ -220,9 +238,65 @@ def _check_element(
     for key in ("font", "keyword_font"):
         if key in el:
             _check_font(el[key], font_ids, lambda m, k=key: bad(k, m))
-    if etype == "emblem" and "{" not in str(el.get("emblem", "{")) and el["emblem"] not in EMBLEMS:
+    if "emblem" in el and "{" not in str(el["emblem"]) and el["emblem"] not in EMBLEMS:
         bad("emblem", f"unknown emblem {el['emblem']!r}",
             hint=f"emblems are: {', '.join(sorted(EMBLEMS))}")
+
+
+def _length_or_none(el: dict[str, Any], key: str, of: float) -> float | None:
+    v = el.get(key)
+    if isinstance(v, str) and v.strip().endswith("%"):
+        try:
+            return float(v.strip()[:-1]) / 100.0 * of
+        except ValueError:
+            return None
+    try:
+        return parse_length(v, key) if v is not None else None
+    except RenderError:
+        return None  # reported by _check_values
+
+
+def _check_shape(
+    el: dict[str, Any],
+    layout: str,
+    card: tuple[float, float],
+    doc: Any,
+    where: tuple[str | int, ...],
+    problems: list[Problem],
+) -> None:
+    """An element after its extends chain: a type, a box, what its type needs; text that
+    could never be read (off the card, a minimum size above its size)."""
+    bad = _reporter(el, layout, doc, where, problems)
+    etype = el.get("type")
+    if etype is None:
+        bad("type", f"has no 'type' (one of {', '.join(ELEMENT_TYPES)})")
+        return
+    if "box" not in el:
+        for key in _GEOMETRY_KEYS:
+            if key not in el:
+                bad(key, f"needs '{key}' (or 'box: trim' / 'box: bleed')")
+    for req in _REQUIRED.get(etype, ()):
+        if not any(k in el for k in req.split("|")):
+            wanted = "' or '".join(req.split("|"))
+            bad(req, f"a {etype} element needs '{wanted}'")
+    if etype != "text":
+        return
+    size, low = _length_or_none(el, "size", 0), _length_or_none(el, "min_size", 0)
+    if size is not None and low is not None and low > size:
+        bad("min_size", f"min_size {low:g} pt is above size {size:g} pt",
+            hint="min_size is the smallest the text may shrink to")
+    if "box" in el:
+        return
+    w, h = card
+    x, y = _length_or_none(el, "x", w), _length_or_none(el, "y", h)
+    bw, bh = _length_or_none(el, "w", w), _length_or_none(el, "h", h)
+    if None in (x, y, bw, bh):
+        return
+    eps = 0.5
+    if x < -eps or y < -eps or x + bw > w + eps or y + bh > h + eps:  # type: ignore[operator]
+        bad("x", f"the text box ({x:g}, {y:g}, {bw:g} x {bh:g} pt) reaches past the card's cut "
+                 f"({w:g} x {h:g} pt), so its text would be cut off",
+            hint="keep text boxes inside the card")
 
 
 def _check_colour(value: Any, colours: dict[str, str], bad: Any) -> None:
