@@ -78,6 +78,9 @@ def test_tts_sheets_and_slot_index(tmp_path):
     assert s["slots"] == {"0": "oaf@double", "1": "anger@double", "2": "gravedigger@double",
                           "3": "skeleton_butler@double"}
     assert (s["columns"], s["rows"]) == (5, 1) and s["hidden_slot"] == 4
+    assert (s["face"], s["back"]) == ("double-fronts-1.png", "back-double.png")
+    assert s["copies"] == {"oaf@double": 1, "anger@double": 1, "gravedigger@double": 1,
+                           "skeleton_butler@double": 1}
     with Image.open(folder / s["face"]) as im:
         assert im.width == 5 * s["card_width"] <= 4096
         assert im.height == s["card_height"]
@@ -86,6 +89,19 @@ def test_tts_sheets_and_slot_index(tmp_path):
             hx = s["hidden_slot"] * s["card_width"]
             assert im.crop((hx, 0, hx + s["card_width"], s["card_height"])).tobytes() == \
                 back.tobytes()
+
+
+def test_tts_grave_feast_sheet_names_and_copies(tmp_path):
+    """One common back: the sheet is not called 'back-...' (that is the back image), and the
+    index says how many of each face make the deck."""
+    result = render(feast_set(), tmp_path, formats=("tts",))
+    (folder,) = result.files
+    (sheet,) = json.loads((folder / "deck.json").read_text())["sheets"]
+    assert (sheet["face"], sheet["back"]) == ("deck-fronts-1.png", "back-deck.png")
+    assert sheet["copies"] == {"blood-3": 2, "brains-4": 2, "vampire": 2, "preacher": 2,
+                               "exorcist": 1}
+    assert sorted(p.name for p in folder.iterdir()) == ["back-deck.png", "deck-fronts-1.png",
+                                                        "deck.json"]
 
 
 def test_tts_full_sheet_is_10_by_7_with_the_70th_slot_hidden(tmp_path):

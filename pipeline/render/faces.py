@@ -152,7 +152,7 @@ def _feast_face(card: FeastCard, card_set: CardSet, base: dict[str, Any]) -> Fac
     layouts.append("front")
     kind_name = _KIND_NAMES.get(card.kind, card.kind.replace("_", " ").title())
     return Face(
-        id=card.id, side="front", layouts=tuple(layouts), group="back",
+        id=card.id, side="front", layouts=tuple(layouts), group="deck",
         fields={**base, "id": card.id, "name": card.name, "kind": card.kind,
                 "kind_name": kind_name, "food": card.food or "",
                 "food_name": (card.food or "").title(),
@@ -162,7 +162,7 @@ def _feast_face(card: FeastCard, card_set: CardSet, base: dict[str, Any]) -> Fac
 
 
 def _feast_deck(card_set: CardSet, base: dict[str, Any]) -> Deck:
-    back = Face(id="back", side="back", layouts=("back",), group="back",
+    back = Face(id="back", side="back", layouts=("back",), group="deck",
                 fields={**base, "name": card_set.name})
     fronts = []
     cards = []

@@ -80,6 +80,9 @@ def write_tts(folder: Path, deck: Deck, layouts: dict[str, tuple[DrawOp, ...]], 
     out: list[Path] = []
     sheets = []
     backs = {f.group: f for f in deck.backs}
+    copies: dict[str, int] = {}
+    for card in deck.cards:
+        copies[card.front.id] = copies.get(card.front.id, 0) + 1
     for group, back in backs.items():
         fronts = [f for f in deck.fronts if f.group == group]
         back_file = f"back-{group}.png"
@@ -100,12 +103,14 @@ def write_tts(folder: Path, deck: Deck, layouts: dict[str, tuple[DrawOp, ...]], 
                     advance()
             hidden = cols * rows - 1
             sheet.paste(back_im, ((hidden % cols) * card_w, (hidden // cols) * card_h))
-            name = f"{group}-{n}.png"
+            name = f"{group}-fronts-{n}.png"  # not "back-...": that is the back image
             save_png(sheet, folder / name)
             out.append(folder / name)
             sheets.append({"face": name, "back": back_file, "back_type": group,
                            "columns": cols, "rows": rows, "card_width": card_w,
-                           "card_height": card_h, "hidden_slot": hidden, "slots": slots})
+                           "card_height": card_h, "hidden_slot": hidden, "slots": slots,
+                           # physical cards of each face, to build the whole deck in TTS
+                           "copies": {fid: copies.get(fid, 0) for fid in slots.values()}})
     index = {"set": deck.set_name, "content_hash": deck.content_hash, "sheets": sheets}
     (folder / "deck.json").write_text(json.dumps(index, indent=1, sort_keys=True) + "\n")
     out.append(folder / "deck.json")
