@@ -13,6 +13,7 @@ Rulings (DD-xx) are in docs/rules/day-of-the-dead.md; the switches are in engine
 from __future__ import annotations
 
 import random
+from itertools import compress
 from typing import Any
 
 from boneyard.engine.cards import BACKS, CardSet
@@ -78,6 +79,8 @@ F_BONUS, F_SETP, F_AW, F_AL, F_WT, F_SUP, F_NEG = 0, 2, 4, 6, 8, 10, 12
 NO_SETP = -10_000
 MAX_RETRIGGERS = 3  # re-fired Unearth spirits per player and turn: a chain must end
 FIGHT_RESET = [0, 0, NO_SETP, NO_SETP, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+ALL_AVAILABLE = (True, True, True)
+FIGHT_TASKS = [(T_FIGHT, i) for i in range(16)]  # a turn's fights, shared tuples
 
 BACK_NAMES = {"double": "Double", "power_up": "Power Up", "unearth": "Unearth"}
 
@@ -198,11 +201,13 @@ class DotdGame:
         rnd = rng.random
         for d in decks:  # a sort on random keys: a uniform shuffle, cheaper than rng.shuffle
             d.sort(key=lambda _c: rnd())
+        # deal from the top of each deck alternately, first card to player 0 (as pops would)
+        h2 = 2 * self.hand_per_back
         hands: list[list[int]] = [[], []]
-        for b in range(3):
-            for _ in range(self.hand_per_back):
-                for p in (0, 1):
-                    hands[p].append(decks[b].pop())
+        for d in decks:
+            hands[0] += d[-1 : -h2 - 1 : -2]
+            hands[1] += d[-2 : -h2 - 1 : -2]
+            del d[-h2:]
         s.decks = decks
         s.hands = hands
         s.prio = rng.randrange(2)
@@ -440,16 +445,22 @@ class DotdState:
                         self._use_inline(1 - first, c2)
                     self._resolve_fight(i)
                     continue
-                n0 = len(stack)
-                stack.append((T_RESOLVE, i))
                 has = g.has_effect
-                for p in (1 - first, first):  # pushed last runs first: the priority holder
-                    c = lines[p][i]
-                    if up[p][i] and has[c]:
-                        stack.append((T_USE, p, 1, c))
-                if len(stack) == n0 + 1:  # no effects to use: resolve at once
-                    stack.pop()
-                    self._resolve_fight(i)
+                if inline[c1]:  # the priority holder's effect asks nothing: use it now
+                    if has[c1] and up[first][i]:
+                        self._use_inline(first, c1)
+                    # then the other's, which may ask (c2 is not inline)
+                    if up[1 - first][i]:
+                        stack.append((T_RESOLVE, i))
+                        stack.append((T_USE, 1 - first, 1, c2))
+                    else:
+                        self._resolve_fight(i)
+                    continue
+                stack.append((T_RESOLVE, i))
+                if has[c2] and up[1 - first][i]:  # pushed first runs last
+                    stack.append((T_USE, 1 - first, 1, c2))
+                if up[first][i]:  # c1 is not inline: it has an effect
+                    stack.append((T_USE, first, 1, c1))
             elif code == T_SELECT:
                 p = t[1]
                 legal = self._selectable(p)
@@ -462,6 +473,9 @@ class DotdState:
                 i = self.fslot
                 fx = self.fx
                 if self.lines[p][i] != card or not self.up[p][i] or fx[F_NEG + p]:
+                    continue
+                if u == 1 and g.inline[card]:  # every use at once: it cannot stop for a decision
+                    self._use_inline(p, card)
                     continue
                 if u > 1 and (self.eff_back[p] != DOUBLE or fx[F_SUP + p] or u > g.double_uses):
                     continue
@@ -521,14 +535,14 @@ class DotdState:
         hand = [c for c in self.hands[p] if c not in chosen] if chosen else self.hands[p]
         if g.final_free and self.turn >= g.turns:
             return hand[:]
-        counts = [0, 0, 0]
-        for c in self.lines[p]:
-            counts[back[c]] += 1
-        for c in chosen:
-            counts[back[c]] += 1
+        get = back.__getitem__
+        backs = list(map(get, self.lines[p]))
+        if chosen:
+            backs += map(get, chosen)
         if self.spirit[p] >= 0:
-            counts[back[self.spirit[p]]] += 1
+            backs.append(back[self.spirit[p]])
         lim = g.back_limit
+        counts = [backs.count(0), backs.count(1), backs.count(2)]
         if counts[0] < lim and counts[1] < lim and counts[2] < lim:
             return hand[:]
         legal = [c for c in hand if counts[back[c]] < lim]
@@ -555,7 +569,7 @@ class DotdState:
             s = ch[-1]
             self.spirit[p] = s
             self.eff_back[p] = g.back[s]
-            self.stats[p][0].extend([g.char[c] for c in ch])
+            self.stats[p][0].extend(map(g.char.__getitem__, ch))
             self.chosen[p] = []
             line = self.lines[p]
             self.up[p] = [True] * len(line)  # step 3: the field flips face up
@@ -563,8 +577,11 @@ class DotdState:
                 pub[c] = True
         stack = self.stack
         stack.append((T_REWARDS,))
-        for i in range(len(self.lines[0])):
-            stack.append((T_FIGHT, i))
+        n = len(self.lines[0])
+        if n <= len(FIGHT_TASKS):  # pushed oldest first: the newest slot fights first
+            stack += FIGHT_TASKS[:n]
+        else:
+            stack += [(T_FIGHT, i) for i in range(n)]
         first = self.prio
         for p in (1 - first, first):  # DD-06: Unearth spirits resolve in priority order
             if g.back[self.spirit[p]] == UNEARTH:
@@ -581,8 +598,9 @@ class DotdState:
                     [power[c] for c, u in zip(self.lines[p], self.up[p], strict=True) if u and c in wonc]
                 )
         else:
-            for p in (0, 1):
-                scores[p] += sum([power[c] for c, u in zip(self.lines[p], self.up[p], strict=True) if u])
+            lines, up, get = self.lines, self.up, power.__getitem__
+            scores[0] += sum(compress(map(get, lines[0]), up[0]))
+            scores[1] += sum(compress(map(get, lines[1]), up[1]))
         self.score_log.append((self.scores[0], self.scores[1], self.prio))
         self.prio = 1 - self.prio  # pass priority
         self.fslot = -1
@@ -738,17 +756,23 @@ class DotdState:
     # --- Unearth (DD-07, DD-08) ----------------------------------------------------------------
 
     def _start_unearth(self, p: int, optional: bool) -> None:
-        back = self.g.back
-        decks = self.decks
-        if self.g.reshuffle:
-            discards = self.discards
-            avail = [bool(decks[b] or discards[b]) for b in (0, 1, 2)]
+        g = self.g
+        d0, d1, d2 = self.decks
+        if g.reshuffle:
+            x0, x1, x2 = self.discards
+            avail = (bool(d0 or x0), bool(d1 or x1), bool(d2 or x2))
         else:
-            avail = [bool(decks[b]) for b in (0, 1, 2)]
-        opts = [c for c in self.lines[p] if avail[back[c]]]
+            avail = (bool(d0), bool(d1), bool(d2))
         s = self.spirit[p]
-        if s >= 0 and avail[back[s]]:
-            opts.append(s)
+        if avail == ALL_AVAILABLE:  # the usual case: every card can be unearthed
+            opts = self.lines[p][:]
+            if s >= 0:
+                opts.append(s)
+        else:
+            back = g.back
+            opts = [c for c in self.lines[p] if avail[back[c]]]
+            if s >= 0 and avail[back[s]]:
+                opts.append(s)
         if not opts:
             return
         if optional:
