@@ -68,6 +68,15 @@ PHASE_NAMES = ("main", "window", "chain", "followup", "over", "dw_steal", "attac
 
 NO_EATERS = (-1, -1, -1)
 
+# kind bits of FeastGame.bits
+_SUCC_BIT = 1 << (32 + SUCCUBUS)
+_PREACH_BIT = 1 << (32 + PREACHER)
+_EXO_BIT = 1 << (32 + EXORCIST)
+_DW_BIT = 1 << (32 + DEVIL_WIFE)
+_SP_BITS = _SUCC_BIT | _PREACH_BIT
+_INSTANT_BITS = _SP_BITS | _EXO_BIT | _DW_BIT
+_EATER_BITS = 1 << (32 + VAMPIRE) | 1 << (32 + ZOMBIE)
+
 # family tuple fields
 FID, FFOOD, LO, HI, EAT, CARDS = range(6)
 
@@ -506,17 +515,15 @@ class FeastState:
         """A public event by ``actor``: open a response window for everyone else, in seat order."""
         if self.phase == OVER:
             return
-        n = self.n
         g = self.g
-        inst = g.instant.__getitem__
+        free = g.instants.isdisjoint
         hands = self.hands
         mash = self.mash if g.from_mash else None
         fams = self.fams if g.gy_any_time else None
         q = []
-        for i in range(1, n):
-            p = (actor + i) % n
+        for p in g.after[actor]:
             # cheap pre-check inline: most players hold no instant and no family to announce
-            if any(map(inst, hands[p])) or (mash is not None and mash[p] and any(map(inst, mash[p]))):
+            if not free(hands[p]) or (mash is not None and mash[p] and not free(mash[p])):
                 if self._can_respond(p):
                     q.append(p)
             elif fams is not None and fams[p]:
@@ -529,7 +536,12 @@ class FeastState:
             self.queue = q
             self.actor = actor
         else:
-            self._close_window()
+            self.queue = []
+            if self.announced:
+                self._resolve_announcements()
+                if self.phase == OVER:
+                    return
+            self.phase = MAIN
 
     def _advance_window(self) -> None:
         q = self.queue
@@ -550,67 +562,48 @@ class FeastState:
     def _can_respond(self, p: int) -> bool:
         """Has p any instant with a target (or a graveyard announcement) right now?"""
         g = self.g
-        inst = g.instant.__getitem__
-        if not any(map(inst, self.hands[p])) and not (g.from_mash and any(map(inst, self.mash[p]))):
-            # the common case: no instant, so only an announcement could answer
-            if g.gy_any_time and self.fams[p]:
-                ann = self.announced
-                for f in self.fams[p]:
-                    if f[4] and f[0] not in ann and f[0] not in self.flubbed and self._eligible(f):
-                        return True
-            return False
-        K = g.kind
-        succ = preach = exo = dwh = False
-        for c in self.hands[p]:
-            k = K[c]
-            if k >= SUCCUBUS:
-                if k == SUCCUBUS:
-                    succ = True
-                elif k == PREACHER:
-                    preach = True
-                elif k == EXORCIST:
-                    exo = True
-                else:
-                    dwh = True
-        if self.g.from_mash:
-            for c in self.mash[p]:
-                k = K[c]
-                if k == SUCCUBUS:
-                    succ = True
-                elif k == PREACHER:
-                    preach = True
-        if self.g.gy_any_time and self.fams[p]:
-            for f in self.fams[p]:
-                if f[0] not in self.announced and f[0] not in self.flubbed and self._eligible(f):
+        fams = self.fams[p]
+        if g.gy_any_time and fams:
+            ann = self.announced
+            for f in fams:
+                if f[4] and f[0] not in ann and f[0] not in self.flubbed and self._eligible(f):
                     return True
-        if not (succ or preach or exo or dwh):
+        B = g.bits
+        kb = 0
+        for c in self.hands[p]:
+            kb |= B[c]
+        if g.from_mash:
+            for c in self.mash[p]:
+                kb |= B[c] & _SP_BITS  # from the mash: succubi and preachers
+        if not kb & _INSTANT_BITS:
             return False
-        if self.g.rares:
+        succ = kb & _SUCC_BIT
+        preach = kb & _PREACH_BIT
+        exo = kb & _EXO_BIT
+        dwh = kb & _DW_BIT
+        if g.rares:
             return bool(self._instant_moves(p, []))
         if exo or dwh:
             return True
-        n = self.n
+        fams = self.fams
+        mash = self.mash
         if succ:
             ann = self.announced
-            for q in range(n):
-                if q == p:
-                    continue
-                for f in self.fams[q]:
+            for q in g.after[p]:
+                if mash[q]:  # no Exorcist protects a mash without the rares
+                    return True
+                for f in fams[q]:
                     if f[0] not in ann:
                         return True
-                if self.mash[q] and not self._protected(q):
-                    return True
         if preach:
-            ok_ann = self.g.preach_after_announce
-            for q in range(n):
-                if q == p:
-                    continue
-                for f in self.fams[q]:
+            ok_ann = g.preach_after_announce
+            B = g.bits
+            for q in g.after[p]:
+                for f in fams[q]:
                     if f[4] and (ok_ann or f[0] not in self.announced):
                         return True
-                for c in self.mash[q]:
-                    k = K[c]
-                    if k in (VAMPIRE, ZOMBIE):
+                for c in mash[q]:
+                    if B[c] & _EATER_BITS:
                         return True
                 if self.dw[q]:
                     return True
