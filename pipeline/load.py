@@ -121,14 +121,15 @@ def check_set(path_or_name: str | Path) -> SetCheck:
     docs: list[YamlDoc] = []
     files = g.get("card_files") if isinstance(g.get("card_files"), list) else []
     complete = bool(files)
+    seen: dict[Path, tuple[Any, ...]] = {}
     for i, rel in enumerate(files):
-        doc = _open_card_file(root, game, ("card_files", i), rel, rules, result)
+        doc = _open_card_file(root, game, ("card_files", i), rel, rules, result, seen)
         if doc is not None:
             docs.append(doc)
         complete = complete and doc is not None and isinstance(doc.data, list)
     rares: YamlDoc | None = None
     if rules == "grave-feast" and isinstance(g.get("rares_file"), str):
-        rares = _open_card_file(root, game, ("rares_file",), g["rares_file"], rules, result)
+        rares = _open_card_file(root, game, ("rares_file",), g["rares_file"], rules, result, seen)
 
     if rules == "day-of-the-dead":
         result.problems += v.dotd_semantics(game, docs, root, complete=complete)
@@ -141,7 +142,7 @@ def check_set(path_or_name: str | Path) -> SetCheck:
 
 
 def _open_card_file(root: Path, game: YamlDoc, at: tuple[Any, ...], rel: Any, rules: str,
-                    result: SetCheck) -> YamlDoc | None:
+                    result: SetCheck, seen: dict[Path, tuple[Any, ...]]) -> YamlDoc | None:
     if not isinstance(rel, str) or not rel:
         return None  # reported by the schema
     target, why = v.inside_set(root, rel)
@@ -152,9 +153,31 @@ def _open_card_file(root: Path, game: YamlDoc, at: tuple[Any, ...], rel: Any, ru
         result.problems.append(game.problem(at, f"card file {rel!r} does not exist",
                                             hint=f"create it next to {GAME_FILE} or fix the name"))
         return None
+    # a file read twice would make every card in it a duplicate of itself
+    key = target.resolve()
+    if key == (root / GAME_FILE).resolve():
+        result.problems.append(game.problem(at, f"{rel!r} is the set's settings file, not a "
+                                            "card file", hint="list the files that hold cards"))
+        return None
+    if key in seen:
+        first = seen[key]
+        # the same name twice in card_files: the schema says so already
+        if not (first[0] == at[0] == "card_files" and _value_at(game.data, first) == rel):
+            line, col = game.where(first)
+            result.problems.append(game.problem(at, f"card file {rel!r} is the file already "
+                                                f"listed at {line}:{col}",
+                                                hint="list each card file once"))
+        return None
+    seen[key] = at
     doc, problems = _read(target, RULES_SCHEMAS[rules], is_card_list=True)
     result.problems += problems
     return doc if doc.data is not None else None
+
+
+def _value_at(data: Any, path: tuple[Any, ...]) -> Any:
+    for step in path:
+        data = data[step]
+    return data
 
 
 def load_set(path_or_name: str | Path) -> CardSet:

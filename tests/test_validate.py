@@ -75,6 +75,12 @@ EXPECTED: dict[str, list[str]] = {
     "card-file-missing": [
         "game.yaml:5:14: card file 'charcters.yaml' does not exist (create it next to game.yaml or fix the name)",
     ],
+    "card-file-twice": [
+        "game.yaml:5:31: card file './characters.yaml' is the file already listed at 5:14 (list each card file once)",
+    ],
+    "card-file-is-game": [
+        "game.yaml:5:31: 'game.yaml' is the set's settings file, not a card file (list the files that hold cards)",
+    ],
     "card-file-outside": [
         "game.yaml:5:14: card file '../duplicate-id/characters.yaml' goes outside the set folder with '..'",
     ],
