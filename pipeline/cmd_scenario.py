@@ -9,37 +9,56 @@ file lists ``expect:`` facts, each one that does not hold is reported and the ex
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
 import click
-import jsonschema
 from boneyard.engine.dotd import DotdGame
 from boneyard.engine.dotd.scenario import check_expect, play_scenario
 from boneyard.engine.dotd.sets import character_from_dict, make_card_set
 from boneyard.pipeline.load import load_set
-from boneyard.pipeline.validate import schema
-from boneyard.pipeline.validate_yaml import read_yaml
+from boneyard.pipeline.validate import schema_problems
+from boneyard.pipeline.validate_yaml import YamlDoc, read_yaml
 
 from boneyard.errors import BoneyardError, ScenarioError
 
 
-def _schema_problems(doc: Any) -> list[str]:
-    validator = jsonschema.Draft202012Validator(schema("scenario"))
-    out = []
-    for err in sorted(validator.iter_errors(doc.data), key=lambda e: list(map(str, e.absolute_path))):
-        path = tuple(err.absolute_path)
-        line, col = doc.where(path)
-        where = "/".join(map(str, path)) or "top level"
-        out.append(f"{doc.file}:{line}:{col}: {where}: {err.message}")
+def _schema_problems(doc: YamlDoc) -> list[str]:
+    """Schema problems worded and located as in card files; invented characters are checked
+    against the characters schema, positions kept."""
+    out = [str(p) for p in schema_problems(doc, "scenario", is_card_list=False)]
     chars = doc.data.get("characters") if isinstance(doc.data, dict) else None
     if isinstance(chars, list):
-        cv = jsonschema.Draft202012Validator(schema("characters"))
-        for err in cv.iter_errors(chars):
-            path = ("characters", *err.absolute_path)
-            line, col = doc.where(path)
-            out.append(f"{doc.file}:{line}:{col}: {'/'.join(map(str, path))}: {err.message}")
+        def inner(table: dict[Any, tuple[int, int]]) -> dict[Any, tuple[int, int]]:
+            return {p[1:]: pos for p, pos in table.items() if p[:1] == ("characters",)}
+
+        sub = YamlDoc(doc.file, chars, inner(doc.values), inner(doc.keys))
+        out += [str(p) for p in schema_problems(sub, "characters", is_card_list=True)]
     return out
+
+
+_PATH = re.compile(r"(expect )?([A-Za-z_]\w*(?:\[\d+\]|\.[A-Za-z_]\w*)*)")
+
+
+def _located(doc: YamlDoc, message: str) -> str:
+    """``file: actions[2]: ...`` / ``file: expect scores[0]: ...`` as ``file:line:col: ...``,
+    at the action or the expected fact in the scenario file."""
+    head = f"{doc.file}: "
+    if not message.startswith(head):
+        return message
+    m = _PATH.match(message, len(head))
+    if m is None or message[m.end():m.end() + 1] != ":":
+        return message
+    path: list[str | int] = ["expect"] if m.group(1) else []
+    for part in re.findall(r"\[(\d+)\]|\.?([A-Za-z_]\w*)", m.group(2)):
+        path.append(int(part[0]) if part[0] else part[1])
+    if path[:2] == ["expect", "state"]:
+        path = ["expect", *path[2:]]
+    if (m.group(1) or path[0] == "actions") and doc.data is not None:
+        line, col = doc.where(tuple(path))
+        return f"{doc.file}:{line}:{col}: {message[len(head):]}"
+    return message
 
 
 def run_scenario(path: str | Path) -> tuple[dict[str, Any], list[str]]:
@@ -64,8 +83,8 @@ def run_scenario(path: str | Path) -> tuple[dict[str, Any], list[str]]:
     try:
         game = DotdGame(card_set, **(data.get("switches") or {}))
         state, log = play_scenario(game, data, doc.file)
-    except ScenarioError:
-        raise
+    except ScenarioError as exc:
+        raise ScenarioError(_located(doc, str(exc))) from None
     except BoneyardError as exc:
         raise ScenarioError(f"{doc.file}: {exc}") from None
     out = state.to_json()
@@ -73,14 +92,21 @@ def run_scenario(path: str | Path) -> tuple[dict[str, Any], list[str]]:
     if state.is_terminal():
         out["summary"] = state.summary()
     failed = check_expect(out, data.get("expect") or {})
-    return out, [f"{doc.file}: expect {m}" for m in failed]
+    return out, [_located(doc, f"{doc.file}: expect {m}") for m in failed]
 
 
 def register(group: click.Group) -> None:
     @group.command("scenario")
     @click.argument("file", type=click.Path(dir_okay=False))
     def scenario(file: str) -> None:
-        """Play a Day of the Dead scenario FILE and print the resulting state as JSON."""
+        """Play a Day of the Dead scenario FILE and print the resulting state as JSON.
+
+        FILE sets up a position (cards in each line, hand, deck and discard pile; turn, phase,
+        priority, scores; optional invented characters and switches), lists the choices to make
+        and may state facts under `expect:`. Every expectation that does not hold is printed
+        and the exit code is 1. Format: schema/scenario.schema.json; examples: tests/scenarios/;
+        rules and switches: docs/rules/day-of-the-dead.md.
+        """
         if not Path(file).exists():
             raise click.UsageError(f"no scenario file '{file}'")
         out, failed = run_scenario(file)

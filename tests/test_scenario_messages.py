@@ -1,0 +1,53 @@
+"""Scenario files get the card files' messages: file:line:column, the key or value named, a hint.
+
+A scenario is typed by hand like a card file, so its mistakes read the same way, and a failed
+choice or expectation points at the line in the scenario that states it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from boneyard.pipeline.cli import main
+
+CONVERSION = Path(__file__).parent / "scenarios" / "rulebook-conversion-turn5.yaml"
+
+
+def run(tmp_path: Path, capsys: pytest.CaptureFixture[str], old: str, new: str) -> tuple[int, str]:
+    text = CONVERSION.read_text()
+    assert old in text
+    f = tmp_path / "s.yaml"
+    f.write_text(text.replace(old, new, 1))
+    with pytest.raises(SystemExit) as done:
+        main(["scenario", str(f)])
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    return done.value.code, err.replace(str(f), "s.yaml")
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ("turn: 5", "turn: five", "s.yaml:15:7: turn must be a whole number, got 'five'"),
+    ("phase: fight", "phse: fight", "s.yaml:16:1: unknown key 'phse' (did you mean 'phase'?)"),
+    ("[amber@double, bones@unearth", "[amber@dbl, bones@unearth",
+     "s.yaml:21:12: players item 1 line item 1 'amber@dbl' is not valid: a card is written "
+     "character@back, the back one of double, power_up, unearth (e.g. oaf@double)"),
+    ("{id: amber, name: Amber, power: 4}", "{id: amber, name: Amber, power: 14}",
+     "s.yaml:8:37: card 'amber': power must be at most 9, got 14"),
+    ("actions: [convert crumb@power_up]", "actions: [convert crumb@double]",
+     "s.yaml:25:11: actions[0]: choice 'convert crumb@double' is not legal for player 0 now"),
+    ("{turn: 5, slot: 2, power: [6, 6]", "{turn: 5, slot: 2, power: [7, 6]",
+     "s.yaml:39:34: expect fights[1].power[0]: expected 7, got 6"),
+])
+def test_scenario_mistakes_read_like_card_file_mistakes(tmp_path, capsys, old, new, message):
+    code, err = run(tmp_path, capsys, old, new)
+    assert code == 1
+    assert message in err, err
+
+
+def test_scenario_help_says_what_is_checked_and_where_the_format_is(capsys):
+    with pytest.raises(SystemExit):
+        main(["scenario", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "expect:" in out and "exit code is 1" in out
+    assert "schema/scenario.schema.json" in out and "tests/scenarios/" in out
