@@ -223,3 +223,17 @@ def test_gate_problems_point_at_their_line(tmp_path):
     assert isinstance(res.exception, GateError)
     assert f"game.yaml:{line}:7: playtest.gates[0]: min 0.6 is above max 0.4 (swap them)" in str(res.exception)
     assert not (tmp_path / "out").exists()  # nothing simulated, nothing written
+
+
+def test_rules_change_handing_the_first_player_an_edge_fails_the_priority_gate(tmp_path):
+    cs = fixture("dotd-first-player-edge")
+    assert cs.params["first_player_power"] == 1  # the only change from the bundled set
+    outcome = build_set(cs, out=tmp_path, jobs=1, render=False)
+    assert gate_status(outcome.record, "first_priority_win_rate") == FAIL
+    m = next(g["metric"] for g in outcome.record["gates"]
+             if g["metric"] and g["metric"]["name"] == "first_priority_win_rate")
+    assert m["low"] > 0.60
+    # the same cards under the rulebook's rules pass that gate
+    fair = build_set(load_set("day-of-the-dead"), out=tmp_path, fast=True, jobs=1, render=False)
+    assert gate_status(fair.record, "first_priority_win_rate") == PASS
+

@@ -134,6 +134,7 @@ class DotdGame:
         self.pu_bonus = int(p["power_up_bonus"])
         self.double_uses = int(p["double_uses"])
         self.look_n = int(p["unearth_look"])
+        self.fp_power = int(p["first_player_power"])  # handicap knob, 0 = the rulebook
         sw = self.switches
         self.simultaneous = sw["selection"] == "simultaneous"
         self.unearth_optional = bool(sw["unearth_optional"])
@@ -621,6 +622,8 @@ class DotdState:
         total = (g.power[c] if sp == NO_SETP else sp) + fx[F_BONUS + p]
         if self.eff_back[p] == POWER_UP and not fx[F_SUP + p]:
             total += g.pu_bonus
+        if g.fp_power and p == self.first_prio:
+            total += g.fp_power
         return total
 
     def _resolve_fight(self, i: int) -> None:
@@ -639,6 +642,11 @@ class DotdState:
                 t0 += g.pu_bonus
             if eb1 == POWER_UP and not su1:
                 t1 += g.pu_bonus
+            if g.fp_power:  # first_player_power: the turn-1 priority holder's handicap
+                if self.first_prio == 0:
+                    t0 += g.fp_power
+                else:
+                    t1 += g.fp_power
             if aw0 or aw1 or al0 or al1:
                 w0 = (aw0 > al0) - (al0 > aw0)
                 w1 = (aw1 > al1) - (al1 > aw1)

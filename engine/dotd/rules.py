@@ -46,6 +46,7 @@ PARAMS: dict[str, Any] = {
     "power_up_bonus": 2,
     "double_uses": 2,
     "unearth_look": 3,
+    "first_player_power": 0,  # fight power for the turn-1 priority holder's fighters (a handicap knob)
 }
 
 
