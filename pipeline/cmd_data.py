@@ -109,18 +109,46 @@ def validate_command(sets: tuple[str, ...]) -> None:
     bad = 0
     for name in names:
         check = check_set(name)
-        if check.ok:
+        playtest = _playtest_problems(check.card_set) if check.ok and check.card_set else []
+        if check.ok and not playtest:
             assert check.card_set is not None
             console.print(summary_table(check.card_set))
             if check.card_set.characters:
                 console.print(power_table(check.card_set))
             console.print(f"ok: {check.card_set.name} is valid")
+        elif playtest:
+            bad += 1
+            assert check.card_set is not None
+            n = len(playtest)
+            click.echo(f"{check.card_set.name}: {n} problem{'s' if n != 1 else ''} in the playtest "
+                       "section", err=True)
+            for line in playtest:
+                click.echo(line, err=True)
         else:
             bad += 1
             _report_problems(check)
     if bad:
         click.echo(f"{bad} of {len(names)} set{'s' if len(names) != 1 else ''} invalid", err=True)
         raise SystemExit(1)
+
+
+def _playtest_problems(card_set: CardSet) -> list[str]:
+    """What ``boneyard build`` would refuse in the ``playtest:`` section (gate bounds, profiles,
+    runs), found now rather than after validate said "ok"; a set without the section has none."""
+    if not card_set.playtest:
+        return []
+    from boneyard.pipeline.build import config_for
+
+    from boneyard.errors import GateError
+
+    profiles = card_set.playtest.get("profiles") or {}
+    out: list[str] = []
+    for fast in (False, True) if "fast" in profiles else (False,):
+        try:
+            config_for(card_set, fast=fast, jobs=1)
+        except GateError as exc:
+            out += [line for line in str(exc).splitlines() if line not in out]
+    return out
 
 
 def _step_json(step: Step) -> dict[str, Any]:

@@ -363,3 +363,21 @@ def test_the_console_entry_point_exits_with_a_message_never_a_traceback(args, co
     assert info.value.code == code
     err = capsys.readouterr().err
     assert err.strip() and "Traceback" not in err
+
+
+def test_validate_also_checks_the_playtest_section_build_would_refuse(tmp_path):
+    """A gate with min above max used to pass `validate` and fail only in `build`."""
+    from boneyard.pipeline.cli import main
+
+    folder = tmp_path / "dotd"
+    shutil.copytree(CARDS / "day-of-the-dead", folder)
+    game = folder / "game.yaml"
+    text = game.read_text()
+    assert "      min: 0.40\n" in text
+    game.write_text(text.replace("      min: 0.40\n", "      min: 0.70\n", 1))
+    line = game.read_text().splitlines().index("      min: 0.70") + 1
+    with pytest.raises(SystemExit) as info:
+        main(["validate", str(folder)])
+    assert info.value.code == 1
+    err = CliRunner().invoke(cli, ["validate", str(folder)]).output
+    assert f"game.yaml:{line - 1}:7: playtest.gates[0]: min 0.7 is above max 0.6 (swap them)" in err
