@@ -85,11 +85,15 @@ def make_agent(spec: str, game: Any) -> Agent:
         return RandomAgent()
     if kind == "greedy":
         return _greedy(game)
-    from boneyard.engine.agents.evaluators import SETTINGS, SearchSettings
+    from boneyard.engine.agents.evaluators import SETTINGS, SearchSettings, greedy_playout
 
     rules = getattr(getattr(game, "card_set", None), "rules", None)
     cfg = SETTINGS.get(rules, SearchSettings()) if rules else SearchSettings()
     budget = budget or cfg.default_budget
     prior_visits = round(cfg.prior_share * budget)
+    playout = None
+    if cfg.greedy_playout is not None:
+        playout = greedy_playout(_greedy(game), cfg.greedy_playout)
     return MctsAgent(budget, name=spec.strip().lower(), horizon=cfg.horizon, evaluate=cfg.evaluate,
-                     prior=_greedy(game) if prior_visits else None, prior_visits=prior_visits)
+                     prior=_greedy(game) if prior_visits else None, prior_visits=prior_visits,
+                     playout=playout)

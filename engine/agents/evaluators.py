@@ -12,10 +12,11 @@ are six turns long: full random playouts, no prior.
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from boneyard.engine.core import State
+from boneyard.engine.core import Agent, State
 
 RACE_TEMPERATURE = 1.5
 """Humans of lead that make a player e (~2.7) times as likely to win."""
@@ -40,6 +41,21 @@ class SearchSettings:
     horizon: int | None = None  # playout actions before ``evaluate`` stands in for the result
     evaluate: Callable[[State], list[float]] | None = None
     prior_share: float = 0.0  # virtual visits for the greedy choice, as a share of the budget
+    greedy_playout: float | None = None  # playouts by greedy, with this chance of a random move
+
+
+def greedy_playout(greedy: Agent, explore: float) -> Callable[[State, random.Random], int]:
+    """A playout policy: the greedy agent on the sampled state, sometimes a random move."""
+
+    def policy(state: State, rng: random.Random) -> int:
+        acts = state.legal_actions()
+        if len(acts) == 1:
+            return acts[0]
+        if rng.random() < explore:
+            return acts[int(rng.random() * len(acts))]
+        return greedy.choose(state.observation(state.current_player()), rng)
+
+    return policy
 
 
 SETTINGS: dict[str, SearchSettings] = {
