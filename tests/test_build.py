@@ -232,8 +232,5 @@ def test_rules_change_handing_the_first_player_an_edge_fails_the_priority_gate(t
     assert gate_status(outcome.record, "first_priority_win_rate") == FAIL
     m = next(g["metric"] for g in outcome.record["gates"]
              if g["metric"] and g["metric"]["name"] == "first_priority_win_rate")
-    assert m["low"] > 0.60
-    # the same cards under the rulebook's rules pass that gate
-    fair = build_set(load_set("day-of-the-dead"), out=tmp_path, fast=True, jobs=1, render=False)
-    assert gate_status(fair.record, "first_priority_win_rate") == PASS
+    assert m["low"] > 0.60  # (the same cards under the rulebook's rules pass: see the bundled test)
 
