@@ -308,3 +308,18 @@ def test_pdf_shows_the_transparent_and_turned_art_like_the_png(tmp_path):
                        "blue": lambda c: c[2] > 150 and c[0] < 100,
                        "red": lambda c: c[0] > 150 and c[2] < 100}
             assert colours[lx](left) and colours[rx](right), (slot, left, right)
+
+
+def test_every_font_in_the_pdf_is_embedded(tmp_path):
+    """Print shops' preflight rejects a PDF that names a font it does not carry (reportlab's
+    default Helvetica was referenced on every page, unembedded)."""
+    reader, _, _ = pdf_of(feast_set(), tmp_path)
+    names = set()
+    for page in reader.pages[:2]:
+        for _, ref in page["/Resources"]["/Font"].items():
+            font = ref.get_object()
+            names.add(str(font["/BaseFont"]))
+            descriptor = font.get("/FontDescriptor")
+            assert descriptor is not None, font["/BaseFont"]
+            assert any(k in descriptor.get_object() for k in ("/FontFile", "/FontFile2", "/FontFile3"))
+    assert names and not any("Helvetica" in n for n in names)

@@ -175,8 +175,10 @@ def write_pdf(
     plan = plan_sheet(options.paper, size, options.gutter, options.bleed)
     cards = deck.cards
     total = page_count(len(cards), plan, options.fronts_only)
+    # the initial font is one we embed: reportlab's default (Helvetica) would be referenced
+    # unembedded on every page, which print shops' preflight checks reject
     c = Canvas(str(path), pagesize=(plan.page_w, plan.page_h), invariant=1,
-               pageCompression=1)
+               pageCompression=1, initialFontName=fonts.rl_name("sans"))
     note = f" ({options.footer_note})" if options.footer_note else ""
     c.setTitle(f"{deck.set_name}: print-and-play cards")
     c.setSubject(f"{deck.set_name}, {len(cards)} {size.name} cards on {options.paper}, "
