@@ -129,6 +129,8 @@ def test_gutter_bleed_boxes_fronts_only_and_a4(tmp_path):
     assert path.name == "grave-feast-poker-a4-bleed-fronts.pdf"
     # 9 cards (2 + 2 + 2 + 2 + 1 copies) on one page, no back pages
     assert len(reader.pages) == 1
+    # and printed one-sided: a duplex print would put the next page of fronts on the back
+    assert reader.trailer["/Root"]["/ViewerPreferences"]["/Duplex"] == "/Simplex"
     page = reader.pages[0]
     trim, bleed = page.trimbox, page.bleedbox
     plan = plan_sheet("a4", POKER, mm(3), STANDARD_BLEED)

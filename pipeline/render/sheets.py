@@ -188,9 +188,11 @@ def write_pdf(
     c.setCreator(f"Boneyard {__version__}")
     c.setAuthor(deck.set_name)
     c.setViewerPreference("PrintScaling", "None")  # actual size: a card must print at its size
+    # fronts only: one-sided, or the printer would put the next page of fronts on the back
+    duplex = "none" if options.fronts_only else options.duplex
     c.setViewerPreference("Duplex", {"long": "DuplexFlipLongEdge",
                                      "short": "DuplexFlipShortEdge",
-                                     "none": "Simplex"}[options.duplex])
+                                     "none": "Simplex"}[duplex])
     xs, ys = cut_lines(plan)
     trim = (xs[0], ys[0], xs[-1], ys[-1])
     b = options.bleed
