@@ -80,6 +80,17 @@ NO_SETP = -10_000
 MAX_RETRIGGERS = 3  # re-fired Unearth spirits per player and turn: a chain must end
 FIGHT_RESET = [0, 0, NO_SETP, NO_SETP, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
 ALL_AVAILABLE = (True, True, True)
+
+
+def _select_tasks(first: int, turn1: bool) -> tuple[tuple[int, ...], ...]:
+    second = 1 - first
+    # turn 1: a spirit and a fighter each
+    seq = ((second, 1), (second, 0), (first, 1), (first, 0)) if turn1 else ((second, 1), (first, 1))
+    return ((T_REVEAL,), *((T_SELECT, p, kind) for p, kind in seq))
+
+
+# [turn 1?][priority holder] -> the tasks that open a turn (shared, never mutated)
+SELECT_TASKS = [[_select_tasks(f, t1) for f in (0, 1)] for t1 in (False, True)]
 FIGHT_TASKS = [(T_FIGHT, i) for i in range(16)]  # a turn's fights, shared tuples
 
 BACK_NAMES = {"double": "Double", "power_up": "Power Up", "unearth": "Unearth"}
@@ -171,6 +182,10 @@ class DotdGame:
         self.has_effect = [bool(e) for e in self.effect]
         # effects that never ask a player nor start a task can run without the task stack
         self.inline = [all(st[0] in INLINE_OPS for st in e) for e in self.effect]
+        # the steps of inline effects, pre-split: (flat power change?, to opponent?, amount, when, step)
+        self.isteps = [
+            tuple((st[0] == OP_POWER and st[3] < 0, st[2], st[1], st[5], st) for st in e) for e in self.effect
+        ]
         # an effect made only of unconditional flat power changes is, per use, two sums
         self.flat: list[tuple[int, int] | None] = []
         for e in self.effect:
@@ -338,24 +353,33 @@ class DotdState:
         return None
 
     def apply_action(self, action: int) -> None:
-        if self.dk < 0:
-            raise RulesError("the game is over; no action can be applied")
-        if action not in self.dl:
-            raise RulesError(
-                f"illegal action {action} at {DECISION_NAMES[self.dk]} for player {self.dp}; "
-                f"legal: {self.dl}"
-            )
         kind = self.dk
+        if kind < 0 or action not in self.dl:
+            self._refuse(action)
         self.dk = D_NONE
         self.history.append(action)
-        if kind == D_CONVERT:  # the two commonest decisions, inline
+        if kind == D_CONVERT:  # the commonest decisions, inline
             if action != ACT_NO:
                 self._convert(self.dp, action)
         elif kind == D_SELECT:
             self.chosen[self.dp].append(action)
+        elif kind == D_UE_PICK:
+            ctx = self.dc
+            self._replace(self.dp, ctx[0], ctx[1], action, ctx[2])
+        elif kind == D_UE_TARGET:
+            if action != ACT_NO:
+                self._look(self.dp, action, self.dp)
         else:
             self._resolve(kind, self.dp, action, self.dc)
         self._advance()
+
+    def _refuse(self, action: int) -> None:
+        if self.dk < 0:
+            raise RulesError("the game is over; no action can be applied")
+        raise RulesError(
+            f"illegal action {action} at {DECISION_NAMES[self.dk]} for player {self.dp}; "
+            f"legal: {self.dl}"
+        )
 
     def clone(self) -> DotdState:
         s = DotdState.__new__(DotdState)
@@ -517,16 +541,8 @@ class DotdState:
         self.won_n = [0, 0]
         self.conv_n = [0, 0]
         self.retrig = [0, 0]
-        stack = self.stack
-        stack.append((T_REVEAL,))
-        first = self.prio
-        second = 1 - first
-        if self.turn == 1:
-            seq = ((second, 1), (second, 0), (first, 1), (first, 0))
-        else:
-            seq = ((second, 1), (first, 1))
-        for p, kind in seq:
-            stack.append((T_SELECT, p, kind))
+        # Reveal after the selections; the priority holder selects first (pushed last)
+        self.stack += SELECT_TASKS[self.turn == 1][self.prio]
 
     def _selectable(self, p: int) -> list[int]:
         """Hand cards ``p`` may play now under the back limit (DD-04)."""
@@ -559,20 +575,23 @@ class DotdState:
     def _reveal(self) -> None:
         g = self.g
         pub = self.pub
+        back = g.back
+        char = g.char.__getitem__
+        turn1 = self.turn == 1
+        chosen, hands, lines, stats = self.chosen, self.hands, self.lines, self.stats
         for p in (0, 1):
-            ch = self.chosen[p]
-            hand = self.hands[p]
+            ch = chosen[p]
+            hand = hands[p]
             for c in ch:
                 hand.remove(c)
-            if self.turn == 1:
-                self.lines[p].append(ch[0])
-                self.up[p].append(False)
+            line = lines[p]
+            if turn1:
+                line.append(ch[0])  # the turn-1 fighter (face up with the field just below)
             s = ch[-1]
             self.spirit[p] = s
-            self.eff_back[p] = g.back[s]
-            self.stats[p][0].extend(map(g.char.__getitem__, ch))
-            self.chosen[p] = []
-            line = self.lines[p]
+            self.eff_back[p] = back[s]
+            stats[p][0].extend(map(char, ch))
+            chosen[p] = []
             self.up[p] = [True] * len(line)  # step 3: the field flips face up
             for c in line:
                 pub[c] = True
@@ -629,8 +648,9 @@ class DotdState:
     def _resolve_fight(self, i: int) -> None:
         g = self.g
         lines, up = self.lines, self.up
-        a, b = lines[0][i], lines[1][i]
-        ua, ub = up[0][i], up[1][i]
+        l0, l1 = lines
+        u0, u1 = up
+        a, b, ua, ub = l0[i], l1[i], u0[i], u1[i]
         if ua and ub:
             # the whole fight context in one unpack (see F_BONUS ... F_NEG)
             bo0, bo1, sp0, sp1, aw0, aw1, al0, al1, wt0, wt1, su0, su1, _n0, _n1 = self.fx
@@ -672,13 +692,13 @@ class DotdState:
             self.won_n[0] += 1
             self.wonc.append(a)
         elif ua:  # a fallen card that did not fight is no loser
-            up[0][i] = False
+            u0[i] = False
             self.lostc.append(a)
         if win1:
             self.won_n[1] += 1
             self.wonc.append(b)
         elif ub:
-            up[1][i] = False
+            u1[i] = False
             self.lostc.append(b)
         if g.any_loser:
             stack = self.stack
@@ -785,12 +805,17 @@ class DotdState:
             return
         if optional:
             opts.append(ACT_NO)
-        self._decide(D_UE_TARGET, p, opts, None)
+        if len(opts) > 1:  # _decide, inline
+            self.dk, self.dp, self.dl, self.dc = D_UE_TARGET, p, opts, None
+        elif opts[0] != ACT_NO:
+            self._look(p, opts[0], p)
 
     def _look(self, chooser: int, target: int, owner: int) -> None:
         look = self._take(self.g.back[target], self.g.look_n)
-        if look:
-            self._decide(D_UE_PICK, chooser, look, (target, owner, tuple(look)))
+        if len(look) > 1:  # _decide, inline
+            self.dk, self.dp, self.dl, self.dc = D_UE_PICK, chooser, look, (target, owner, tuple(look))
+        elif look:
+            self._replace(chooser, target, owner, look[0], (look[0],))
 
     def _replace(self, chooser: int, target: int, owner: int, new: int, look: tuple) -> None:
         g = self.g
@@ -954,14 +979,14 @@ class DotdState:
             fx[p] += flat[0] * uses  # F_BONUS
             fx[1 - p] += flat[1] * uses
             return
-        steps = g.effect[card]
+        steps = g.isteps[card]
         uses = g.double_uses if double else 1
         u = 1
         while True:
-            for step in steps:
-                if step[0] == OP_POWER and step[3] < 0:  # a flat power change needs no call
-                    if not step[5] or self._conds_hold(p, step[5]):
-                        fx[1 - p if step[2] else p] += step[1]  # F_BONUS
+            for fast, opp, amount, conds, step in steps:
+                if fast:  # a flat power change needs no call
+                    if not conds or self._conds_hold(p, conds):
+                        fx[1 - p if opp else p] += amount  # F_BONUS
                 else:
                     self._run_step(p, step, 0)
             if u >= uses or fx[12 + p] or fx[10 + p]:  # F_NEG, F_SUP
