@@ -533,3 +533,15 @@ def test_grave_feast_corners_show_the_food_by_shape_and_mark_six_and_nine():
     bars = [op for op in brains if isinstance(op, Rect) and op.h < 2 and op.w < 20]
     assert len(bars) == 2 and {round(b.y) < 126 for b in bars} == {True, False}
     assert not [op for op in blood if isinstance(op, Rect) and op.h < 2 and op.w < 20]
+
+
+def test_a_character_the_font_cannot_draw_is_an_error_not_an_empty_box():
+    """The built-in fonts cover Latin text and typographic quotes, not symbols or CJK: a name
+    with them would print boxes, silently. The render refuses, naming card, character and font."""
+    skull = Character("skull", "Caf\u00e9 \u2620", 2, (Step("power", 1),), flavor="\u201cOl\u00e9\u2026\u201d")
+    with pytest.raises(RenderError) as err:
+        prepare(dotd_set((skull,)), rules_runs=rules_runs)
+    msg = str(err.value)
+    assert "cards 'skull@double', 'skull@power_up', 'skull@unearth'" in msg
+    assert "element 'name': the font 'sans-bold' has no glyph for '\u2620' (U+2620)" in msg
+    assert "\u00e9" not in msg.split("glyph for")[1].split(" in ")[0]  # accents and quotes are fine

@@ -79,6 +79,16 @@ def width(text: str, font: str, size: float) -> float:
     return pdfmetrics.stringWidth(text, rl_name(font), size)
 
 
+def missing_glyphs(text: str, font: str) -> list[str]:
+    """The characters of ``text`` the font file cannot draw (they would print as empty boxes)."""
+    have = pdfmetrics.getFont(rl_name(font)).face.charToGlyph
+    out: list[str] = []
+    for ch in text:
+        if ord(ch) not in have and not ch.isspace() and ch not in out:
+            out.append(ch)
+    return out
+
+
 @lru_cache(maxsize=256)
 def pillow_font(name: str, size_px: float) -> ImageFont.FreeTypeFont:
     # BASIC layout: no kerning or shaping, exactly the advances reportlab measured with.

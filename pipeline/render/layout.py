@@ -374,6 +374,14 @@ def _text_ops(el: dict[str, Any], box: Box, ctx: _Ctx) -> list[DrawOp]:
     paras = _paragraphs(el, ctx)
     if not paras:
         return []
+    for para in paras:
+        for text, font in para.runs:
+            missing = fonts.missing_glyphs(text, font)
+            if missing:
+                shown = ", ".join(f"{c!r} (U+{ord(c):04X})" for c in missing)
+                raise ctx.error(f"the font '{font}' has no glyph for {shown} in {text.strip()!r}, "
+                                "which would print as an empty box (use other characters, or "
+                                "declare a font that has them under 'fonts:')")
     size, laid = _fit(paras, el, box, ctx)
     top = ctx.length(el, "size", 9.0)
     low = ctx.length(el, "min_size", top)
