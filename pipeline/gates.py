@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from boneyard.engine.stats import Metric
+from boneyard.engine.stats import Z95, Metric
 
 from boneyard.errors import GateError
 
@@ -130,13 +130,39 @@ def _is_number(v: Any) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
 
 
-def judge(gate: Gate, m: Metric) -> str:
-    """PASS, FLAG or FAIL for one metric: FAIL only if the whole interval is out of bounds."""
+def family_scale(count: int) -> float:
+    """How much wider than 95% an interval is judged when one gate covers ``count`` metrics.
+
+    A pattern gate such as ``card.*.sub_delta`` asks 36 questions at once; at 95% each, one
+    unlucky interval among them would fail a sound set one build in a few. Judging each at
+    95%/count (Bonferroni) keeps the chance that noise fails *any* of them under 5%.
+    """
+    if count <= 1:
+        return 1.0
+    return _z(1 - 0.025 / count) / Z95
+
+
+def _z(p: float) -> float:
+    """The standard normal quantile."""
+    from statistics import NormalDist
+
+    return NormalDist().inv_cdf(p)
+
+
+def widened(m: Metric, scale: float) -> tuple[float, float]:
+    """The interval of ``m`` stretched by ``scale`` about its value (each side on its own)."""
+    return m.value - (m.value - m.low) * scale, m.value + (m.high - m.value) * scale
+
+
+def judge(gate: Gate, m: Metric, scale: float = 1.0) -> str:
+    """PASS, FLAG or FAIL for one metric: FAIL only if the whole interval (95%, widened by
+    ``scale`` for a gate over many metrics) lies out of bounds; FLAG if the value does."""
     if math.isnan(m.value):
         return PASS  # nothing measured (e.g. a card never played): other gates speak for it
-    if gate.max is not None and m.low > gate.max:
+    low, high = widened(m, scale)
+    if gate.max is not None and low > gate.max:
         return FAIL
-    if gate.min is not None and m.high < gate.min:
+    if gate.min is not None and high < gate.min:
         return FAIL
     if (gate.max is not None and m.value > gate.max) or (gate.min is not None and m.value < gate.min):
         return FLAG
@@ -146,7 +172,9 @@ def judge(gate: Gate, m: Metric) -> str:
 def evaluate(gates: Sequence[Gate], runs: Mapping[str, Sequence[Metric]]) -> list[GateResult]:
     """Every gate against every matching metric of every run it applies to.
 
-    ``runs`` maps a run label ("main", or "p2"/"p4" for player counts) to that run's metrics.
+    ``runs`` maps a run label ("main", or "p2"/"p4" for player counts) to that run's metrics. A
+    gate that matches several metrics in a run judges them at family-wise 95% (see
+    :func:`family_scale`).
     """
     results: list[GateResult] = []
     for gate in gates:
@@ -154,10 +182,11 @@ def evaluate(gates: Sequence[Gate], runs: Mapping[str, Sequence[Metric]]) -> lis
         for label, metrics in runs.items():
             if gate.run is not None and gate.run != label:
                 continue
-            for m in metrics:
-                if gate.matches(m.name):
-                    matched = True
-                    results.append(GateResult(gate, judge(gate, m), label, m))
+            mine = [m for m in metrics if gate.matches(m.name)]
+            scale = family_scale(sum(1 for m in mine if not math.isnan(m.value)))
+            for m in mine:
+                matched = True
+                results.append(GateResult(gate, judge(gate, m, scale), label, m))
         if not matched:
             results.append(GateResult(gate, MISSING, gate.run or "*"))
     return results

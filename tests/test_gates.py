@@ -66,3 +66,21 @@ def test_profile_overrides_and_unknown_profile():
     with pytest.raises(GateError, match="run 'p9'"):
         resolve({"runs": [{"players": 2}], "gates": [{"metric": "x", "max": 1, "run": "p9"}]},
                 default_players=None)
+
+
+def test_a_pattern_gate_over_many_metrics_is_judged_family_wise():
+    from boneyard.pipeline.gates import family_scale
+
+    # one card of 36 whose 95% interval just clears the bound: at 95% each, one such fluke among
+    # 36 honest cards would fail builds by chance; judged family-wise it is flagged, not failed
+    fluke = Metric("card.c0.sub_delta", 0.30, 0.22, 0.38, 40, "card", "c0", "%")
+    calm = [Metric(f"card.c{i}.sub_delta", 0.0, -0.1, 0.1, 150, "card", f"c{i}", "%") for i in range(1, 36)]
+    gate = Gate("card.*.sub_delta", -0.2, 0.2)
+    alone = evaluate([gate], {"main": [fluke]})
+    assert [r.status for r in alone] == [FAIL]
+    crowd = evaluate([gate], {"main": [fluke, *calm]})
+    assert crowd[0].status == FLAG and all(r.status == PASS for r in crowd[1:])
+    assert 1.6 < family_scale(36) < 1.7 and family_scale(1) == 1.0
+    # a real problem still fails: the whole widened interval is out of bounds
+    broken = Metric("card.c0.sub_delta", 0.52, 0.41, 0.63, 80, "card", "c0", "%")
+    assert evaluate([gate], {"main": [broken, *calm]})[0].status == FAIL
