@@ -257,6 +257,10 @@ class FeastGame:
         #: the other players in seat order after each actor (who a window asks, in turn)
         n = self.num_players
         self.after: list[tuple[int, ...]] = [tuple((a + i) % n for i in range(1, n)) for a in range(n)]
+        #: everyone but p, in seat order from 0 (the order instant moves are listed in)
+        self.others: list[tuple[int, ...]] = [tuple(q for q in range(n) if q != p) for p in range(n)]
+        self.preachers: frozenset[int] = frozenset(c for c in range(self.size) if self.kind[c] == PREACHER)
+        self.eaters: frozenset[int] = frozenset(c for c in range(self.size) if self.kind[c] in (VAMPIRE, ZOMBIE))
 
     def new_initial_state(self, seed: int | random.Random) -> FeastState:
         """A fresh game, shuffled and dealt from ``seed`` (an int, or a seeded Random)."""

@@ -18,6 +18,7 @@ ids as arguments, so the same int means the same move in every determinization o
 from __future__ import annotations
 
 import random
+from operator import itemgetter
 from typing import Any
 
 from boneyard.engine.core import TERMINAL
@@ -75,7 +76,7 @@ _EXO_BIT = 1 << (32 + EXORCIST)
 _DW_BIT = 1 << (32 + DEVIL_WIFE)
 _SP_BITS = _SUCC_BIT | _PREACH_BIT
 _INSTANT_BITS = _SP_BITS | _EXO_BIT | _DW_BIT
-_EATER_BITS = 1 << (32 + VAMPIRE) | 1 << (32 + ZOMBIE)
+_EATERS_OF = itemgetter(4)  # a family's eaters
 
 # family tuple fields
 FID, FFOOD, LO, HI, EAT, CARDS = range(6)
@@ -282,7 +283,7 @@ class FeastState:
     def _settle(self) -> list[int]:
         """Play forced moves (a single legal action) at once and cache the next real decision's
         actions: a move nobody can choose is no decision, so agents, logs and replays never see it."""
-        legal = self._moves()
+        legal = self._main_moves(self.tp) if self.phase == MAIN else self._moves()
         while len(legal) == 1:
             self._apply(legal[0])
             legal = self._moves()
@@ -345,6 +346,15 @@ class FeastState:
                     out.append(c)
                     break
         return out
+
+    def _has_preacher(self, p: int) -> bool:
+        """``bool(self._usable(p, PREACHER))``, without building the list when nothing is blocked."""
+        if self.locked or self.hidden or self.confused:
+            return bool(self._usable(p, PREACHER))
+        g = self.g
+        if not g.preachers.isdisjoint(self.hands[p]):
+            return True
+        return g.from_mash and not g.preachers.isdisjoint(self.mash[p])
 
     def _blocked_cards(self, p: int) -> set[int]:
         b = {c for q, c in self.locked if q == p}
@@ -526,7 +536,7 @@ class FeastState:
             if not free(hands[p]) or (mash is not None and mash[p] and not free(mash[p])):
                 if self._can_respond(p):
                     q.append(p)
-            elif fams is not None and fams[p]:
+            elif fams is not None and fams[p] and any(map(_EATERS_OF, fams[p])):
                 for f in fams[p]:
                     if f[4] and self._eligible(f) and f[0] not in self.announced and f[0] not in self.flubbed:
                         q.append(p)
@@ -597,14 +607,15 @@ class FeastState:
                         return True
         if preach:
             ok_ann = g.preach_after_announce
-            B = g.bits
+            no_eater = g.eaters.isdisjoint
             for q in g.after[p]:
-                for f in fams[q]:
-                    if f[4] and (ok_ann or f[0] not in self.announced):
-                        return True
-                for c in mash[q]:
-                    if B[c] & _EATER_BITS:
-                        return True
+                fq = fams[q]
+                if fq and any(map(_EATERS_OF, fq)):  # some family of q is fed
+                    for f in fq:
+                        if f[4] and (ok_ann or f[0] not in self.announced):
+                            return True
+                if mash[q] and not no_eater(mash[q]):
+                    return True
                 if self.dw[q]:
                     return True
         return False
@@ -673,7 +684,7 @@ class FeastState:
     def _announce_moves(self, p: int, moves: list[int]) -> None:
         ann = self.announced
         for f in self.fams[p]:
-            if f[0] not in ann and f[0] not in self.flubbed and self._eligible(f):
+            if f[4] and f[0] not in ann and f[0] not in self.flubbed and self._eligible(f):
                 moves.append(ANNOUNCE | f[0] << 5)
 
     def _main_moves(self, p: int) -> list[int]:
@@ -713,9 +724,10 @@ class FeastState:
                 moves.append(MASH | c << 5)
         if fams:
             self._family_moves(p, fams, [m0, m1], by, eat, (), moves)
-            self._announce_moves(p, moves)
+            if any(map(_EATERS_OF, fams)):  # only a fed family can be announced
+                self._announce_moves(p, moves)
         if (mons is not None and (SUCCUBUS in mons or PREACHER in mons)) or (
-            g.from_mash and self.mash[p] and any(map(g.instant.__getitem__, self.mash[p]))
+            g.from_mash and self.mash[p] and not g.instants.isdisjoint(self.mash[p])
         ):
             self._instant_moves(p, moves)
         if played or not g.must_act or not moves:
@@ -817,8 +829,9 @@ class FeastState:
                             moves.append(a | 1 << 35)
         if len(fams) > 1:
             for a in fams:
+                after_a = a[3] + 1
                 for b in fams:
-                    if a[1] == b[1] and a[3] + 1 == b[2]:
+                    if b[2] == after_a and a[1] == b[1]:
                         ne = len(a[4]) + len(b[4])
                         if ne > g.max_eaters and not g.join_discards:
                             continue
@@ -850,7 +863,6 @@ class FeastState:
     def _instant_moves(self, p: int, moves: list[int]) -> list[int]:
         g = self.g
         K = g.kind
-        n = self.n
         ann = self.announced
         if self.locked or self.hidden or self.confused:
             succ = self._usable(p, SUCCUBUS)
@@ -858,33 +870,33 @@ class FeastState:
         else:
             succ = []
             pre = []
-            s1 = p1 = True
-            for c in self.hands[p]:
+            for c in self.hands[p]:  # the first succubus and the first preacher of the hand
                 k = K[c]
-                if k == SUCCUBUS and s1:
-                    succ.append(c)
-                    s1 = False
-                elif k == PREACHER and p1:
+                if k == SUCCUBUS:
+                    if not succ:
+                        succ.append(c)
+                elif k == PREACHER and not pre:
                     pre.append(c)
-                    p1 = False
-            if g.from_mash:
-                s1 = p1 = True
+            if g.from_mash and self.mash[p]:
+                s1 = p1 = True  # ... and of the mash
                 for c in self.mash[p]:
                     k = K[c]
-                    if k == SUCCUBUS and s1:
-                        succ.append(c)
-                        s1 = False
+                    if k == SUCCUBUS:
+                        if s1:
+                            succ.append(c)
+                            s1 = False
                     elif k == PREACHER and p1:
                         pre.append(c)
                         p1 = False
+        others = g.others[p]
+        fams = self.fams
+        mash = self.mash
         if succ:
             any_time = g.gy_any_time or p == self.tp
             min_f = g.min_family
             rares = g.rares
-            for q in range(n):
-                if q == p:
-                    continue
-                for f in self.fams[q]:
+            for q in others:
+                for f in fams[q]:
                     fid = f[0]
                     if ann and fid in ann:
                         continue
@@ -897,26 +909,29 @@ class FeastState:
                         moves.append(a)
                         if ready:
                             moves.append(a | 1 << 35)
-                if self.mash[q] and not (rares and self._protected(q)):
+                if mash[q] and not (rares and self._protected(q)):
                     for s in succ:
                         moves.append(STEAL_MASH | s << 5 | q << 15)
         if pre:
             ok_ann = g.preach_after_announce
-            for q in range(n):
-                if q == p:
-                    continue
-                for f in self.fams[q]:
-                    if f[4] and (ok_ann or f[0] not in ann):
-                        for e in f[4]:
+            no_eater = g.eaters.isdisjoint
+            for q in others:
+                fq = fams[q]
+                if fq and any(map(_EATERS_OF, fq)):
+                    for f in fq:
+                        if f[4] and (ok_ann or f[0] not in ann):
+                            for e in f[4]:
+                                for pr in pre:
+                                    moves.append(PREACH | pr << 5 | e << 15)
+                mq = mash[q]
+                if mq and not no_eater(mq):
+                    seen = 0
+                    for c in mq:
+                        k = K[c]
+                        if k in (VAMPIRE, ZOMBIE) and not seen & k:
+                            seen |= k
                             for pr in pre:
-                                moves.append(PREACH | pr << 5 | e << 15)
-                seen = 0
-                for c in self.mash[q]:
-                    k = K[c]
-                    if (k in (VAMPIRE, ZOMBIE)) and not seen & k:
-                        seen |= k
-                        for pr in pre:
-                            moves.append(PREACH | pr << 5 | c << 15)
+                                moves.append(PREACH | pr << 5 | c << 15)
         if g.rares:
             from boneyard.engine.gf import rares
 
@@ -980,7 +995,7 @@ class FeastState:
             if op == PASS:
                 q = self.queue
                 q.pop(0)
-                while q and not self._usable(q[0], PREACHER):
+                while q and not self._has_preacher(q[0]):
                     q.pop(0)
                 if not q:
                     self._resolve_chain()
@@ -1196,9 +1211,10 @@ class FeastState:
         self._open_chain(p)
 
     def _open_chain(self, p: int) -> None:
-        n = self.n
-        q = [(p + i) % n for i in range(1, n)]
-        q = [x for x in q if self._usable(x, PREACHER)]
+        q = []
+        for x in self.g.after[p]:
+            if self._has_preacher(x):
+                q.append(x)
         self.actor = p
         if q:
             self.phase = CHAIN
@@ -1211,10 +1227,10 @@ class FeastState:
         self.discard.append(pr)
         if self._flub():
             self._note(("flub", p, "counter"))
-            if not self._usable(p, PREACHER):
+            if not self._has_preacher(p):
                 q = self.queue
                 q.pop(0)
-                while q and not self._usable(q[0], PREACHER):
+                while q and not self._has_preacher(q[0]):
                     q.pop(0)
                 if not q:
                     self._resolve_chain()
