@@ -77,9 +77,20 @@ def render_permission(card_set: CardSet, out: str | Path | None = None,
     why = ("there is no playtest record" if record is None else
            f"the playtest record is for content {record.get('content_hash')}, the cards are now {card_set.content_hash}")
     raise GateError(
-        f"{path}: refusing to render '{card_set.name}': {why} (run `boneyard build {card_set.slug}` "
+        f"{path}: refusing to render '{card_set.name}': {why} (run `boneyard build {_set_arg(card_set)}"
+        f"{'' if out is None else f' --out {out}'}` "
         f"to playtest it first, or render anyway with --force, marked {NOT_PLAYTESTED})"
     )
+
+
+def _set_arg(card_set: CardSet) -> str:
+    """How to name the set on the command line: its bundled name, else its folder."""
+    from boneyard.paths import CARDS
+
+    root = Path(card_set.root) if card_set.root else None
+    if root is None or root.resolve().parent == CARDS.resolve():
+        return card_set.slug
+    return str(root)
 
 
 @dataclass
