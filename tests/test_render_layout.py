@@ -99,7 +99,7 @@ def test_broken_template_lists_every_problem_with_its_line(tmp_path):
     with pytest.raises(RenderError) as err:
         load_template(path)
     msg = str(err.value)
-    assert f"{path.name}:10:" in msg and "'blob' is not one of" in msg  # schema, with its line
+    assert f"{path.name}:10:" in msg and "type must be one of: rect, ellipse, text, image, emblem; got 'blob'" in msg
     # the schema problem stops the check; fix it and the semantic problems show, all of them
     path.write_text(path.read_text().replace("      - {name: z, type: blob}\n", ""))
     with pytest.raises(RenderError) as err:

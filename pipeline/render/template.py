@@ -12,18 +12,15 @@ Problems are collected and raised together as one :class:`RenderError`, each as
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from boneyard.pipeline.validate import schema_problems
 from boneyard.pipeline.validate_yaml import read_yaml
-from jsonschema import Draft202012Validator
 
 from boneyard.errors import Problem, RenderError
-from boneyard.paths import SCHEMA
 
 from . import fonts
 from .emblems import EMBLEMS
@@ -51,25 +48,15 @@ class Template:
     origins: dict[tuple[str, str], tuple[str, int, int]] = field(default_factory=dict)
 
 
-@lru_cache(maxsize=1)
-def _validator() -> Draft202012Validator:
-    schema = json.loads((SCHEMA / "template.schema.json").read_text())
-    return Draft202012Validator(schema)
-
-
-def _schema_path(err: Any) -> tuple[str | int, ...]:
-    return tuple(err.absolute_path)
-
-
 def load_template(path: str | Path) -> Template:
     """Read, validate and resolve a template file; raises RenderError listing every problem."""
     doc, problems = read_yaml(path)
     if problems:
         raise RenderError("\n".join(str(p) for p in problems))
     data = doc.data
-    for err in sorted(_validator().iter_errors(data), key=lambda e: doc.where(_schema_path(e))):
-        problems.append(doc.problem(_schema_path(err), _schema_message(err),
-                                    hint="see schema/template.schema.json"))
+    # worded like card-file problems (did you mean, whole number, missing key), in file order
+    problems = sorted(schema_problems(doc, "template", is_card_list=False),
+                      key=lambda p: (p.line, p.column))
     if problems:
         raise RenderError("\n".join(str(p) for p in problems))
 
@@ -137,14 +124,6 @@ def _origin(lname: str, ename: str, raw: dict[str, dict[str, Any]], doc: Any
                 return (name, *doc.where(("layouts", name, "elements", idx)))
         name = raw[name].get("extends")
     return (lname, *doc.where(("layouts", lname)))
-
-
-def _schema_message(err: Any) -> str:
-    if err.validator == "additionalProperties":
-        return err.message.replace("Additional properties are not allowed", "unknown key")
-    if err.validator == "enum":
-        return f"{err.instance!r} is not one of {', '.join(map(str, err.validator_value))}"
-    return err.message
 
 
 def _resolve(
