@@ -48,11 +48,22 @@ def bench(players: int, games: int, rares: bool, observe: bool) -> tuple[float, 
     return games / dt, games / wall, steps / games, turns / games
 
 
+def loop_ns() -> float:
+    """CPU ns of one trivial interpreter loop step, to compare machines and loads: figures from
+    elsewhere (e.g. the issue's OpenSpiel rates) scale with it."""
+    x = 0
+    t0 = time.process_time()
+    for i in range(2_000_000):
+        x = (x + i) & 1023
+    return (time.process_time() - t0) / 2_000_000 * 1e9
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=2000)
     ap.add_argument("--rares", action="store_true")
     args = ap.parse_args()
+    print(f"interpreter speed here: {loop_ns():.0f} ns per trivial loop step (CPU)")
     for players in (2, 4):
         for observe in (False, True):
             rate, wall, steps, turns = bench(players, args.games, args.rares, observe)
