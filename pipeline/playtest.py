@@ -23,6 +23,7 @@ from dataclasses import replace
 from typing import Any
 
 from boneyard.engine.agents import make_agent, parse_spec
+from boneyard.engine.agents.mcts import DEFAULT_BUDGET
 from boneyard.engine.cards import CardSet, Character
 from boneyard.engine.games import make_game
 from boneyard.engine.sim import game_metrics, game_seed, play_game, seat_agents, simulate
@@ -367,33 +368,41 @@ def substitution_metrics(
 
 
 def strength_metrics(card_set: CardSet, run: Run, specs: Sequence[str], seed: int, games: int,
-                     jobs: int) -> tuple[list[Metric], list[str]]:
-    """Each agent against random, and a searching agent against itself at half budget, so a
-    designer can tell a strong card from a bot that misplays it. Seats rotate (simulator)."""
+                     jobs: int, rivals: Sequence[str] = (), rival_games: int = 0,
+                     ) -> tuple[list[Metric], list[str]]:
+    """Each agent against random, a searching agent against itself at half budget, and each
+    agent against the configured stronger ``rivals``, so a designer can tell a strong card from a
+    bot that misplays it. Seats rotate (simulator)."""
     if games <= 0:
         return [], []
     players = run.players or 2
     metrics: list[Metric] = []
     notes: list[str] = []
+    extra = list(rivals)
     for spec in sorted(set(specs)):
         kind, budget = parse_spec(spec)
-        rivals: list[tuple[str, str]] = []
+        matches: list[tuple[str, str, int]] = []
         if kind != "random":
-            rivals.append(("vs_random", "random"))
+            matches.append(("vs_random", "random", games))
         if kind == "mcts":
-            half = max(1, (budget or 0) // 2) if budget else None
-            rivals.append(("vs_half_budget", f"mcts:{half}" if half else "mcts"))
+            half = max(1, (budget or DEFAULT_BUDGET) // 2)
+            matches.append(("vs_half_budget", f"mcts:{half}", games))
         else:
             notes.append(f"{spec}: no search budget, so no half-budget comparison")
-        for name, rival in rivals:
+        matches += [(f"vs_{r}", r, rival_games) for r in extra if r != spec and rival_games > 0]
+        for name, rival, n in matches:
             lineup = [spec] + [rival] * (players - 1)
-            res = simulate(card_set, lineup, games, _hash("strength", seed, spec, rival),
+            res = simulate(card_set, lineup, n, _hash("strength", seed, spec, rival),
                            jobs=jobs, num_players=run.players, options=run.options)
             wins = sum(r[k] for r, seats in zip(res.returns, res.seats, strict=True)
                        for k, s in enumerate(seats) if s == spec)
             # with lineup rotation each game has exactly one seat of ``spec`` (unless rival == spec)
-            metrics.append(proportion_metric(f"agent.{spec}.{name}", wins, games, group="agent", subject=spec))
+            metrics.append(proportion_metric(f"agent.{spec}.{name}", wins, n, group="agent", subject=spec))
             metrics[-1] = replace(metrics[-1], subject=f"{spec} vs {rival} ({players} players)")
+            m = metrics[-1]
+            if name.startswith("vs_") and rival != "random" and m.high < 1.0 / players:
+                notes.append(f"{spec} clearly loses to {rival} ({m.value * 100:.0f}% of games): a stronger "
+                             f"player exists, so card verdicts describe play at {spec}'s level")
     return metrics, notes
 
 
@@ -446,7 +455,8 @@ def run_one(card_set: CardSet, run: Run, cfg: PlaytestConfig, progress: Progress
         sub = _refine_substitution(card_set, run, specs, seeds0, first_summaries, first_returns, cfg, sub, progress)
     metrics += sub
     t_sub = time.perf_counter() - started - t_games
-    strength, notes = strength_metrics(card_set, run, specs, cfg.seed, cfg.strength_games, cfg.jobs)
+    strength, notes = strength_metrics(card_set, run, specs, cfg.seed, cfg.strength_games, cfg.jobs,
+                                       cfg.strength_rivals, cfg.strength_rival_games)
     t_strength = time.perf_counter() - started - t_games - t_sub
     return {
         "label": run.label,

@@ -59,6 +59,8 @@ class PlaytestConfig:
     strength_games: int
     profile: str
     jobs: int = 1
+    strength_rivals: tuple[str, ...] = ()
+    strength_rival_games: int = 0
 
     def agent_specs(self, players: int) -> list[str]:
         if isinstance(self.agents, str):
@@ -78,7 +80,9 @@ class PlaytestConfig:
             "runs": [r.to_json() for r in self.runs],
             "substitution": {"games": self.substitution_games, "stand_in": dict(self.stand_in),
                              **({"cards": list(self.substitution_cards)} if self.substitution_cards else {})},
-            "strength": {"games": self.strength_games},
+            "strength": {"games": self.strength_games,
+                         **({"rivals": list(self.strength_rivals), "rival_games": self.strength_rival_games}
+                            if self.strength_rivals else {})},
             "gates": [g.to_json() for g in self.gates],
         }
 
@@ -162,6 +166,9 @@ def resolve(
     for key, val in (("substitution.games", sub.get("games")), ("strength.games", strength.get("games"))):
         if not isinstance(val, int) or isinstance(val, bool) or val < 0:
             problems.append(f"{where}.{key}: expected a whole number >= 0, got {val!r}")
+    rivals = strength.get("rivals")
+    if rivals is not None and not (isinstance(rivals, list) and all(isinstance(r, str) for r in rivals)):
+        problems.append(f"{where}.strength.rivals: expected a list of agent specs, e.g. [mcts:50]")
     try:
         gates = parse_gates(cfg.get("gates"), f"{where}.gates")
     except GateError as exc:
@@ -187,6 +194,8 @@ def resolve(
         stand_in=dict(sub.get("stand_in") or {}),
         substitution_cards=tuple(sub["cards"]) if sub.get("cards") else None,
         strength_games=strength["games"],
+        strength_rivals=tuple(strength.get("rivals") or ()),
+        strength_rival_games=int(strength.get("rival_games") or 0),
         profile=profile,
         jobs=int(cfg.get("jobs") or 1),
     )
