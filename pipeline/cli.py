@@ -47,6 +47,13 @@ def main(argv: list[str] | None = None) -> None:
     except BoneyardError as exc:
         click.echo(str(exc), err=True)
         sys.exit(exc.exit_code)
+    except OSError as exc:  # last line of defence: a path that cannot be read or written
+        where = exc.filename if exc.filename is not None else "a file"
+        click.echo(f"{where}: {exc.strerror or exc} (check the path and its folder)", err=True)
+        sys.exit(1)
+    except UnicodeDecodeError as exc:
+        click.echo(f"a file given is not UTF-8 text ({exc.reason} at byte {exc.start})", err=True)
+        sys.exit(1)
     except KeyboardInterrupt:
         click.echo("Interrupted.", err=True)
         sys.exit(130)

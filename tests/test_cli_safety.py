@@ -1,0 +1,38 @@
+"""The CLI's last line of defence: file-system and decoding errors from any command become one
+message and exit 1, never a traceback (commands should still report them in their own words)."""
+
+from __future__ import annotations
+
+import pytest
+from boneyard.pipeline import cli
+
+
+@pytest.fixture
+def failing_command(monkeypatch):
+    """A throwaway command that raises what a careless write or read would."""
+    import click
+
+    def add(exc: BaseException) -> None:
+        @click.command("qa-fail")
+        def fail() -> None:
+            raise exc
+
+        monkeypatch.setitem(cli.cli.commands, "qa-fail", fail)
+
+    return add
+
+
+@pytest.mark.parametrize("exc, message", [
+    (FileNotFoundError(2, "No such file or directory", "/nowhere/report.json"),
+     "/nowhere/report.json: No such file or directory (check the path and its folder)"),
+    (NotADirectoryError(20, "Not a directory", "a-file/sub"), "a-file/sub: Not a directory"),
+    (UnicodeDecodeError("utf-8", b"\xac", 0, 1, "invalid start byte"),
+     "a file given is not UTF-8 text (invalid start byte at byte 0)"),
+])
+def test_os_and_decoding_errors_are_messages_not_tracebacks(failing_command, capsys, exc, message):
+    failing_command(exc)
+    with pytest.raises(SystemExit) as done:
+        cli.main(["qa-fail"])
+    err = capsys.readouterr().err
+    assert done.value.code == 1
+    assert message in err and "Traceback" not in err
