@@ -114,6 +114,7 @@ def test_tts_full_sheet_is_10_by_7_with_the_70th_slot_hidden(tmp_path):
     index = json.loads((folder / "deck.json").read_text())
     double = [s for s in index["sheets"] if s["back_type"] == "double"]
     assert [len(s["slots"]) for s in double] == [69, 6]
+    assert list(double[0]["slots"]) == [str(i) for i in range(69)]  # in slot order, as read
     first = double[0]
     assert (first["columns"], first["rows"], first["hidden_slot"]) == (10, 7, 69)
     with Image.open(folder / first["face"]) as im:

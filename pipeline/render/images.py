@@ -112,7 +112,8 @@ def write_tts(folder: Path, deck: Deck, layouts: dict[str, tuple[DrawOp, ...]], 
                            # physical cards of each face, to build the whole deck in TTS
                            "copies": {fid: copies.get(fid, 0) for fid in slots.values()}})
     index = {"set": deck.set_name, "content_hash": deck.content_hash, "sheets": sheets}
-    (folder / "deck.json").write_text(json.dumps(index, indent=1, sort_keys=True) + "\n")
+    # insertion order: slots read 0, 1, 2, ... (sorted keys would give 0, 1, 10, 11, ..., 2)
+    (folder / "deck.json").write_text(json.dumps(index, indent=1) + "\n")
     out.append(folder / "deck.json")
     return out
 
