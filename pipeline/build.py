@@ -158,12 +158,31 @@ def _located(text: str, card_set: CardSet) -> str:
     return "\n".join(out)
 
 
+def code_hash() -> str:
+    """Hash of the code that decides what a playtest measures (rules engines, agents, simulator,
+    the playtest and gate modules): a record made by other code is not reused."""
+    import hashlib
+
+    import boneyard.engine as engine_pkg
+
+    engine_dir = Path(engine_pkg.__file__).parent
+    here = Path(__file__).parent
+    h = hashlib.sha256()
+    files = sorted(engine_dir.rglob("*.py")) + [here / n for n in ("playtest.py", "playtest_config.py", "gates.py")]
+    for f in files:
+        if f.is_file():
+            h.update(f.name.encode())
+            h.update(f.read_bytes())
+    return h.hexdigest()[:16]
+
+
 def _reusable(record: Mapping[str, Any] | None, card_set: CardSet, cfg: PlaytestConfig) -> bool:
     return (
         record is not None
         and record.get("content_hash") == card_set.content_hash
         and record.get("config_hash") == config_hash(cfg)
         and record.get("tool") == f"boneyard {__version__}"
+        and record.get("code_hash") == code_hash()
     )
 
 
@@ -237,6 +256,7 @@ def build_set(
         record, reused = old, True
     else:
         record, reused = playtest(card_set, cfg, progress), False
+        record["code_hash"] = code_hash()
         write_record(record, out_dir)
         record = load_record(out_dir / RECORD_NAME) or record
     write_reports(record, out_dir)
