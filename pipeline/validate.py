@@ -122,6 +122,14 @@ def _schema_problem(doc: YamlDoc, error: ValidationError, card_of: CardOf) -> li
         return out
     if kind == "required":
         missing = [k for k in value if isinstance(inst, dict) and k not in inst]
+        if isinstance(inst, dict) and sch.get("additionalProperties") is False:
+            # a misspelt key is one mistake: "unknown key 'pwoer' (did you mean 'power'?)"
+            # already says it, so 'power' is not also reported missing
+            allowed = list(sch.get("properties", {}))
+            meant = {_close(k, allowed) for k in inst if k not in allowed}
+            missing = [k for k in missing if f"did you mean '{k}'?" not in meant]
+            if not missing:
+                return []
         keys = ", ".join(f"'{k}'" for k in missing)
         prefix = f"{what}: " if rel else ""
         return one(f"{prefix}missing required key{'s' if len(missing) > 1 else ''} {keys}",
