@@ -246,19 +246,13 @@ class FeastGame:
                 runs[food].append(tuple(acts))
         self.runs = runs
         self.discard_act: list[int] = [1 | c << 5 for c in range(self.size)]  # DISCARD c
-        self.mash_act: list[int] = [6 | c << 5 for c in range(self.size)]  # MASH c
-        # one int per card, OR-ed over a hand in one pass: bit n for blood n, bit 16+n for brains
-        # n, bit 32+kind for a monster
-        self.bits: list[int] = [
-            1 << (self.food[c] * 16 + self.num[c]) if self.kind[c] == HUMAN else 1 << (32 + self.kind[c])
-            for c in range(self.size)
-        ]
         self.instants: frozenset[int] = frozenset(c for c in range(self.size) if self.instant[c])
         #: the other players in seat order after each actor (who a window asks, in turn)
         n = self.num_players
         self.after: list[tuple[int, ...]] = [tuple((a + i) % n for i in range(1, n)) for a in range(n)]
         #: everyone but p, in seat order from 0 (the order instant moves are listed in)
         self.others: list[tuple[int, ...]] = [tuple(q for q in range(n) if q != p) for p in range(n)]
+        self.succubi: frozenset[int] = frozenset(c for c in range(self.size) if self.kind[c] == SUCCUBUS)
         self.preachers: frozenset[int] = frozenset(c for c in range(self.size) if self.kind[c] == PREACHER)
         self.eaters: frozenset[int] = frozenset(c for c in range(self.size) if self.kind[c] in (VAMPIRE, ZOMBIE))
 

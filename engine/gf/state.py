@@ -69,13 +69,6 @@ PHASE_NAMES = ("main", "window", "chain", "followup", "over", "dw_steal", "attac
 
 NO_EATERS = (-1, -1, -1)
 
-# kind bits of FeastGame.bits
-_SUCC_BIT = 1 << (32 + SUCCUBUS)
-_PREACH_BIT = 1 << (32 + PREACHER)
-_EXO_BIT = 1 << (32 + EXORCIST)
-_DW_BIT = 1 << (32 + DEVIL_WIFE)
-_SP_BITS = _SUCC_BIT | _PREACH_BIT
-_INSTANT_BITS = _SP_BITS | _EXO_BIT | _DW_BIT
 _EATERS_OF = itemgetter(4)  # a family's eaters
 
 # family tuple fields
@@ -573,28 +566,23 @@ class FeastState:
         """Has p any instant with a target (or a graveyard announcement) right now?"""
         g = self.g
         fams = self.fams[p]
-        if g.gy_any_time and fams:
+        if g.gy_any_time and fams and any(map(_EATERS_OF, fams)):
             ann = self.announced
             for f in fams:
                 if f[4] and f[0] not in ann and f[0] not in self.flubbed and self._eligible(f):
                     return True
-        B = g.bits
-        kb = 0
-        for c in self.hands[p]:
-            kb |= B[c]
-        if g.from_mash:
-            for c in self.mash[p]:
-                kb |= B[c] & _SP_BITS  # from the mash: succubi and preachers
-        if not kb & _INSTANT_BITS:
-            return False
-        succ = kb & _SUCC_BIT
-        preach = kb & _PREACH_BIT
-        exo = kb & _EXO_BIT
-        dwh = kb & _DW_BIT
+        hand = self.hands[p]
+        succ = not g.succubi.isdisjoint(hand)
+        preach = not g.preachers.isdisjoint(hand)
+        if g.from_mash and self.mash[p]:  # succubi and preachers may come from the mash too
+            m = self.mash[p]
+            succ = succ or not g.succubi.isdisjoint(m)
+            preach = preach or not g.preachers.isdisjoint(m)
         if g.rares:
-            return bool(self._instant_moves(p, []))
-        if exo or dwh:
-            return True
+            K = g.kind
+            if succ or preach or any(K[c] in (EXORCIST, DEVIL_WIFE) for c in hand):
+                return bool(self._instant_moves(p, []))
+            return False
         fams = self.fams
         mash = self.mash
         if succ:
