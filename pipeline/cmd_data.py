@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 import click
@@ -110,6 +111,8 @@ def validate_command(sets: tuple[str, ...]) -> None:
     for name in names:
         check = check_set(name)
         playtest = _playtest_problems(check.card_set) if check.ok and check.card_set else []
+        if check.ok and check.card_set and not playtest:
+            playtest = _template_problems(check.card_set)
         if check.ok and not playtest:
             assert check.card_set is not None
             console.print(summary_table(check.card_set))
@@ -120,8 +123,8 @@ def validate_command(sets: tuple[str, ...]) -> None:
             bad += 1
             assert check.card_set is not None
             n = len(playtest)
-            click.echo(f"{check.card_set.name}: {n} problem{'s' if n != 1 else ''} in the playtest "
-                       "section", err=True)
+            click.echo(f"{check.card_set.name}: {n} problem{'s' if n != 1 else ''} (playtest "
+                       "section or card template)", err=True)
             for line in playtest:
                 click.echo(line, err=True)
         else:
@@ -149,6 +152,23 @@ def _playtest_problems(card_set: CardSet) -> list[str]:
         except GateError as exc:
             out += [line for line in str(exc).splitlines() if line not in out]
     return out
+
+
+def _template_problems(card_set: CardSet) -> list[str]:
+    """The set's own template.yaml, laid out for every card (nothing written, about a second):
+    a broken template, text that does not fit or a character the font cannot draw is found by
+    validate, not by the render at the end of a build."""
+    if not card_set.root or not (Path(card_set.root) / "template.yaml").is_file():
+        return []
+    from boneyard.pipeline.render.api import RenderOptions, prepare
+
+    from boneyard.errors import RenderError
+
+    try:
+        prepare(card_set, RenderOptions())
+    except RenderError as exc:
+        return str(exc).splitlines()
+    return []
 
 
 def _step_json(step: Step) -> dict[str, Any]:

@@ -162,7 +162,8 @@ def test_a_card_field_mistake_names_the_template_line(tmp_path):
     with pytest.raises(RenderError) as err:
         prepare(dotd_set(), template=load_template(path), rules_runs=rules_runs)
     first = str(err.value).splitlines()[0]
-    assert f"{path}:4:9: layout 'front' element 'title': unknown field {{nmae}}" in first
+    assert first.startswith(f"{path}:4:9: cards ")
+    assert "layout 'front' element 'title': unknown field {nmae}" in first
 
 
 def test_extends_loop_is_an_error(tmp_path):
@@ -242,11 +243,11 @@ def test_overflow_from_prepare_lists_each_card_once_grouped():
     with pytest.raises(RenderError) as err:
         prepare(dotd_set(chars), rules_runs=lambda ch: [("x " * 900, "plain")])
     msg = str(err.value)
-    assert msg.startswith("cards 'c0@double', 'c1@double', 'c2@double', 'c0@power_up' and 5 more: ")
     # one line for the one box that is too small, placed where it is written (the three back
-    # layouts inherit it from 'front'), not one per card or per layout
+    # layouts inherit it from 'front'), not one per card or per layout; the line leads
     assert len(msg.splitlines()) == 1
-    assert re.search(r"template\.yaml:\d+:\d+: layout 'front' element 'rules'", msg)
+    assert re.match(r"\S+template\.yaml:\d+:\d+: cards 'c0@double', 'c1@double', 'c2@double', "
+                    r"'c0@power_up' and 5 more: layout 'front' element 'rules'", msg), msg
 
 
 def test_missing_art_is_a_clear_error(tmp_path):

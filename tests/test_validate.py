@@ -9,6 +9,7 @@ in a traceback.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import tempfile
 from dataclasses import replace
@@ -380,3 +381,18 @@ def test_validate_also_checks_the_playtest_section_build_would_refuse(tmp_path):
     assert info.value.code == 1
     err = CliRunner().invoke(cli, ["validate", str(folder)]).output
     assert f"game.yaml:{line - 1}:7: playtest.gates[0]: min 0.7 is above max 0.6 (swap them)" in err
+
+
+def test_validate_lays_out_the_sets_own_template(tmp_path):
+    """A card the template cannot print (here: a character the font has no glyph for) is found
+    by validate, before a build spends minutes playtesting."""
+    folder = tmp_path / "dotd"
+    shutil.copytree(CARDS / "day-of-the-dead", folder)
+    chars = folder / "characters.yaml"
+    chars.write_text(chars.read_text().replace("  name: Nemesis\n", '  name: "Nemesis \u2620"\n', 1))
+    assert check_set(folder).ok  # the card data itself is fine
+    result = CliRunner().invoke(cli, ["validate", str(folder)])
+    assert result.exit_code == 1
+    assert re.search(r"template\.yaml:\d+:\d+: cards 'nemesis@double', 'nemesis@power_up', "
+                     r"'nemesis@unearth': layout 'front' element 'name': the font 'sans-bold' has "
+                     r"no glyph for '\u2620'", result.output), result.output

@@ -125,12 +125,15 @@ def _group_errors(errors: list[str]) -> str:
         grouped.setdefault(rest, []).append(card)
     lines = []
     for rest, cards in grouped.items():
+        # a template line leads, as in every other file:line:column message
+        m = re.match(r"^(\S+:\d+:\d+): (.*)$", rest, re.S)
+        where, what = (m.group(1) + ": ", m.group(2)) if m else ("", rest)
         if len(cards) == 1:
-            lines.append(f"card '{cards[0]}': {rest}" if cards[0] else rest)
+            lines.append(f"{where}card '{cards[0]}': {what}" if cards[0] else rest)
         else:
             shown = ", ".join(f"'{c}'" for c in cards[:4])
             more = f" and {len(cards) - 4} more" if len(cards) > 4 else ""
-            lines.append(f"cards {shown}{more}: {rest}")
+            lines.append(f"{where}cards {shown}{more}: {what}")
     return "\n".join(lines)
 
 
