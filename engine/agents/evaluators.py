@@ -7,6 +7,12 @@ grows exponentially as they near the winning score), and the greedy agent's choi
 root with a few virtual winning visits, so search overrules the heuristic only on evidence.
 Only the sampled (determinized) state is read, so none of this can peek. Day of the Dead games
 are six turns long: full random playouts, no prior.
+
+Measured (bench/strength.py, 1,000 games, seats rotated): Day of the Dead mcts:50 beats greedy
+(about 81%); in Grave Feast mcts:30 with these settings only matches greedy (about 50% at 2
+players, 24% against a fair 25% at 4), and doubling the budget does not change that. Greedy
+playouts (``greedy_playout=0.1``, 50 simulations) looked better on 150 games but were back to 52%
+after 400, at ten times the cost; a stronger Grave Feast search needs a better leaf evaluation.
 """
 
 from __future__ import annotations
