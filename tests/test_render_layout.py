@@ -546,3 +546,22 @@ def test_a_character_the_font_cannot_draw_is_an_error_not_an_empty_box():
     assert "cards 'skull@double', 'skull@power_up', 'skull@unearth'" in msg
     assert "element 'name': the font 'sans-bold' has no glyph for '\u2620' (U+2620)" in msg
     assert "\u00e9" not in msg.split("glyph for")[1].split(" in ")[0]  # accents and quotes are fine
+
+
+def test_an_absurd_font_size_is_refused_at_once_not_shrunk_for_hours(tmp_path):
+    """size: 100000 used to shrink a quarter point at a time (billions of steps): now the template
+    check names it, and fitting starts at the tallest size the box can hold."""
+    path = write(tmp_path, """layouts:
+  front:
+    elements:
+      - {name: title, type: text, x: 10, y: 10, w: 160, h: 20, text: "{name}", size: 100000}
+  back:
+    elements: []
+""")
+    with pytest.raises(RenderError, match=r":4:\d+: layout 'front' element 'title': size 100000 pt "
+                                          r"is not a printable font size \(between 2 and 144 pt\)"):
+        load_template(path)
+    path.write_text(path.read_text().replace("size: 100000", "size: 144, min_size: 4"))
+    ops = _layout(dotd_set(), "anger@double", path)
+    (title,) = [op for op in ops if isinstance(op, Text)]
+    assert 4 <= title.size <= 20 / 1.2  # the 20 pt box holds one line of at most 16.7 pt

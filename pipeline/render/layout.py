@@ -348,7 +348,9 @@ def _fit(paras: list[_Para], el: dict[str, Any], box: Box, ctx: _Ctx
     leading = float(el.get("leading", 1.2))
     gap = float(el.get("paragraph_gap", 0.4))
     wrap = el.get("wrap", True)
-    size = top
+    # no line of text is taller than the box: start there, not thousands of steps above it
+    tallest = max(p.scale for p in paras) * leading
+    size = top if top * tallest <= box.h else max(low, math.floor(box.h / tallest / SIZE_STEP) * SIZE_STEP)
     why = ""
     while size >= low - 1e-9:
         laid = []

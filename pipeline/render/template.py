@@ -31,6 +31,7 @@ _COLOUR = re.compile(r"^#(?:[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$")
 # what each element type needs besides geometry
 _REQUIRED = {"text": ("text|paragraphs",), "image": ("art",), "emblem": ("emblem",)}
 _GEOMETRY_KEYS = ("x", "y", "w", "h")
+_FONT_SIZES = (2.0, 144.0)  # points: below, unreadable; above, larger than any card's text
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,9 +202,13 @@ def _check_values(
     for key in (*_GEOMETRY_KEYS, "stroke_width", "radius", "size", "min_size"):
         if key in el and not (isinstance(el[key], str) and el[key].endswith("%")):
             try:
-                parse_length(el[key], key)
+                length = parse_length(el[key], key)
             except RenderError as exc:
                 bad(key, str(exc))
+                continue
+            if key in ("size", "min_size") and not _FONT_SIZES[0] <= length <= _FONT_SIZES[1]:
+                bad(key, f"{key} {length:g} pt is not a printable font size",
+                    hint=f"between {_FONT_SIZES[0]:g} and {_FONT_SIZES[1]:g} pt")
     for key in ("fill", "stroke", "colour", "accent"):
         if key in el:
             _check_colour(el[key], colours, lambda m, k=key: bad(k, m))
