@@ -12,7 +12,7 @@ import random
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from boneyard.engine.cards import CardSet, FeastCard
+from boneyard.engine.cards import FOODS, GF_KINDS, CardSet, FeastCard
 
 from boneyard.errors import RulesError
 
@@ -21,17 +21,9 @@ if TYPE_CHECKING:
 
 # Card kinds as small ints (index into KIND_NAMES).
 HUMAN, VAMPIRE, ZOMBIE, SUCCUBUS, PREACHER, DEVIL_WIFE, EXORCIST = range(7)
-KIND_NAMES: tuple[str, ...] = (
-    "human",
-    "vampire",
-    "zombie",
-    "succubus",
-    "preacher",
-    "devil_wife",
-    "exorcist",
-)
+KIND_NAMES: tuple[str, ...] = GF_KINDS
 BLOOD, BRAINS = 0, 1
-FOOD_NAMES: tuple[str, ...] = ("blood", "brains")
+FOOD_NAMES: tuple[str, ...] = FOODS
 #: The eater kind each food needs, and the food each eater kind eats.
 EATER_OF = (VAMPIRE, ZOMBIE)
 FOOD_OF_EATER = {VAMPIRE: BLOOD, ZOMBIE: BRAINS}
