@@ -42,7 +42,7 @@ def test_devil_wife_permanent_seduces_once_a_turn_and_refills():
     assert len(s.hands[0]) == 5  # refilled to five after her owner's play
     play(s, "discard blood 9")
     assert has(s, "devil wife seduces succubus from the discard pile")
-    assert has(s, "devil wife seduces a card blindly from the hand of P1")
+    assert has(s, "devil wife seduces a card blindly from the hand of P2")
     assert not any("steals" in t and "devil wife" in t for t in texts(s))  # she cannot be stolen
     play(s, "devil wife seduces succubus from the discard pile")
     assert "succubus" in names(s, s.hands[0]) and not has(s, "seduces")  # once per turn
@@ -53,9 +53,9 @@ def test_devil_wife_from_hand_drops_and_steals_locked_cards():
                                 ["succubus", "zombie", "brains 1", "brains 2", "brains 3"]])
     play(s, "devil wife from the hand")
     play(s, "drop blood 1")
-    play(s, "devil wife takes succubus from the hand of P1")  # she looks through hands
+    play(s, "devil wife takes succubus from the hand of P2")  # she looks through hands
     play(s, "drop blood 3")
-    play(s, "devil wife takes zombie from the hand of P1")
+    play(s, "devil wife takes zombie from the hand of P2")
     play(s, "done")
     assert names(s, s.hands[0]) == ["blood 5", "blood 7", "succubus", "zombie"]
     assert names(s, s.hands[1]) == ["brains 1", "brains 2", "brains 3"]
@@ -73,7 +73,7 @@ def with_devil_wife(s, p):
 
 def test_preacher_taken_from_a_hand_kills_the_devil_wife():
     s = with_devil_wife(arrange(game(2), hands=[X5, ["preacher"]]), 0)
-    play(s, "devil wife seduces a card blindly from the hand of P1")
+    play(s, "devil wife seduces a card blindly from the hand of P2")
     assert s.dw[0] == [] and names(s, s.discard) == ["devil wife"]
     assert "preacher" in names(s, s.hands[0]) and s.hands[1] == []
 
@@ -142,7 +142,7 @@ def test_two_succubi_against_the_exorcist():
     hands = [["succubus", *X5[1:]], ["succubus", "brains 1", "brains 2", "brains 3", "brains 4"]]
     mashes = [[], ["exorcist"]]
     s = arrange(game(3, coin_p_heads=1.0), hands=[hands[0], X5, hands[1]], mashes=[[], ["exorcist"], []])
-    play(s, "seduce: succubus on the exorcist of P1")
+    play(s, "seduce: succubus on the exorcist of P2")
     play(s, "second attacker succubus")
     assert "exorcist" in names(s, s.hands[1]) and coins(s) == ["heads"]  # hiding in his cloister
     assert s.hidden and s.hidden[0][2] == 3
@@ -150,16 +150,16 @@ def test_two_succubi_against_the_exorcist():
     s._start_turn()
     assert not has(s, "discard exorcist") and not has(s, "mash exorcist")
     s = arrange(game(3, coin_p_heads=0.0), hands=[hands[0], X5, hands[1]], mashes=[[], ["exorcist"], []])
-    play(s, "seduce: succubus on the exorcist of P1")
+    play(s, "seduce: succubus on the exorcist of P2")
     play(s, "second attacker succubus")
     assert "exorcist" in names(s, s.discard)
     # alone, the succubus fizzles (or, by the switch, goes back to her player's hand)
     hands[1] = X5
     s = arrange(game(2), hands=hands, mashes=mashes)
-    play(s, "seduce: succubus on the exorcist of P1")
+    play(s, "seduce: succubus on the exorcist of P2")
     assert "succubus" in names(s, s.discard) and "exorcist" in names(s, s.mash[1])
     s = arrange(game(2, single_succubus_vs_exorcist="return_to_hand"), hands=hands, mashes=mashes)
-    play(s, "seduce: succubus on the exorcist of P1")
+    play(s, "seduce: succubus on the exorcist of P2")
     assert "succubus" in names(s, s.hands[0]) and "succubus" not in names(s, s.discard)
 
 
@@ -183,7 +183,7 @@ def test_devil_wife_takes_an_exorcist_the_explosion():
     s = arrange(game(3), hands=[X5, ["exorcist"], ["blood 1", "blood 2"]],
                 families=[["brains 1 2 3"], [], []], mashes=[["zombie"], [], []], scores=[2, 0, 0])
     with_devil_wife(s, 0)
-    play(s, "devil wife seduces a card blindly from the hand of P1")
+    play(s, "devil wife seduces a card blindly from the hand of P2")
     assert s.score == [-4, 0, 0]
     assert s.hands[0] == [] and s.fams[0] == [] and s.mash[0] == [] and s.dw[0] == []
     assert "exorcist" in names(s, s.hands[1])  # he keeps the Exorcist

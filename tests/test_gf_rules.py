@@ -49,7 +49,7 @@ def test_basic_example_three_to_the_graveyard():
     play(s, "end play")
     play(s, "discard blood 9")
     assert s.current_player() == 0 and "brains 5" in names(s, s.hands[0])
-    play(s, "extend family #1 (P0 brains 3-4) with brains 5")
+    play(s, "extend family #1 (P1 brains 3-4) with brains 5")
     play(s, "attach zombie")  # the fresh attach: two phrases, so a window opens first
     play(s, "announce family #1")
     assert s.score == [3, 0]
@@ -71,7 +71,7 @@ def test_game_flow_example_steal_before_announcement_then_two_preachers():
                 families=[["brains 1 2 3 4 5"], [], []])
     play(s, "attach zombie")
     assert s.current_player() == 1  # the succubus window before '5 to the graveyard'
-    play(s, "steals family #1 (P0 brains 1-2-3-4-5+zombie), to the graveyard")
+    play(s, "steals family #1 (P1 brains 1-2-3-4-5+zombie), to the graveyard")
     assert s.announced == [1] and s.current_player() == 2
     assert not has(s, "seduce")  # the full announcement blocks succubi...
     # ...but not preachers. The first one is misspoken: it fizzles to the discard pile.
@@ -102,7 +102,7 @@ def test_cathy_turn():
     assert len(s.hands[0]) == 4
     assert s.current_player() == 0  # John's turn starts: Cathy could preach his fed family now
     play(s, "pass")
-    play(s, "extend family #1 (P1 blood 4-5+vampire) with blood 6, to the graveyard")
+    play(s, "extend family #1 (P2 blood 4-5+vampire) with blood 6, to the graveyard")
     assert s.current_player() == 0  # no succubus window (pre-attached), but a preacher one
     assert not has(s, "seduce")
     play(s, "preach: preacher")
@@ -123,7 +123,7 @@ def test_stolen_three_four_zombie_completed_on_the_thiefs_turn():
     s = arrange(game(2), hands=[X5, ["succubus", "brains 2", "blood 1", "blood 2", "blood 3"]],
                 families=[["brains 3 4 +zombie"], []], turn_player=1)
     play(s, "steals family #1")
-    play(s, "extend family #1 (P1 brains 3-4+zombie) with brains 2, to the graveyard")
+    play(s, "extend family #1 (P2 brains 3-4+zombie) with brains 2, to the graveyard")
     assert s.score == [0, 3]
 
 
@@ -157,8 +157,8 @@ def test_a_forced_move_is_no_decision():
 def test_join_whole_families_and_two_fed_families_do_not_join():
     s = arrange(game(2), hands=[["vampire", "blood 9", "brains 9", "brains 8", "brains 1"], X5],
                 families=[["blood 3 4 +vampire", "blood 5 6 +vampire", "blood 7 8"], []])
-    assert not has(s, "join family #1 (P0 blood 3-4+vampire) and family #2")
-    play(s, "join family #2 (P0 blood 5-6+vampire) and family #3 (P0 blood 7-8)")
+    assert not has(s, "join family #1 (P1 blood 3-4+vampire) and family #2")
+    play(s, "join family #2 (P1 blood 5-6+vampire) and family #3 (P1 blood 7-8)")
     assert fam(s, 0, 1) == ([5, 6, 7, 8], ["vampire"])
 
 
@@ -203,7 +203,7 @@ def test_switch_join_two_fed():
     fams = [["blood 3 4 +vampire", "blood 5 6 +vampire"], []]
     assert not has(arrange(game(2), hands=hands, families=fams), "join")
     s = arrange(game(2, join_two_fed="discard_extra_eater"), hands=hands, families=fams)
-    play(s, "join family #1 (P0 blood 3-4+vampire) and family #2 (P0 blood 5-6+vampire), to the")
+    play(s, "join family #1 (P1 blood 3-4+vampire) and family #2 (P1 blood 5-6+vampire), to the")
     assert s.score == [4, 0] and names(s, s.discard).count("vampire") == 2
 
 
@@ -226,7 +226,7 @@ def test_switch_graveyard_any_time():
     fams = [["brains 3 4 5 +zombie"], []]
     s = arrange(game(2), hands=hands, families=fams)
     play(s, "start family blood 8-9")
-    assert has(s, "steals family #1 (P0 brains 3-4-5+zombie), to the graveyard")
+    assert has(s, "steals family #1 (P1 brains 3-4-5+zombie), to the graveyard")
     s = arrange(game(2, graveyard_any_time=False), hands=hands, families=fams)
     play(s, "start family blood 8-9")
     assert has(s, "steals family #1") and not has(s, "to the graveyard")
@@ -257,7 +257,7 @@ def test_switch_turn_start_window():
     fams = [["brains 3 4 +zombie"], []]
     s = arrange(game(2), hands=hands, families=fams, turn_player=1)
     play(s, "discard blood 9")
-    assert s.current_player() == 1 and s.tp == 0  # the start of P0's turn is an event
+    assert s.current_player() == 1 and s.tp == 0  # the start of P1's turn is an event
     play(s, "steals family #1")
     assert s.fams[1] and s.current_player() == 0
     s = arrange(game(2, turn_start_window=False), hands=hands, families=fams, turn_player=1)
@@ -281,12 +281,12 @@ def test_switch_succubus_windows_speed_race():
     fams = [["blood 3 4"], []]
     # fresh attach on a complete family: the succubus window comes before the announcement
     s = arrange(game(2), hands=hands, families=[["blood 3 4 5"], []])
-    assert not has(s, "attach vampire to family #1 (P0 blood 3-4-5), to the graveyard")
+    assert not has(s, "attach vampire to family #1 (P1 blood 3-4-5), to the graveyard")
     play(s, "attach vampire")
     assert s.current_player() == 1 and has(s, "seduce")
     s = arrange(game(2, succubus_window_fresh_attach=False), hands=hands,
                 families=[["blood 3 4 5"], []])
-    play(s, "attach vampire to family #1 (P0 blood 3-4-5), to the graveyard")
+    play(s, "attach vampire to family #1 (P1 blood 3-4-5), to the graveyard")
     assert s.score == [3, 0]
     # pre-attached eater: completion and announcement together, no succubus window
     fams = [["blood 3 4 +vampire"], []]
@@ -375,7 +375,7 @@ def test_param_min_family():
     hands = [["vampire", *X5[1:]], X5]
     fams = [["blood 3 4"], []]
     s = arrange(game(2, min_family=2, succubus_window_fresh_attach=False), hands=hands, families=fams)
-    play(s, "attach vampire to family #1 (P0 blood 3-4), to the graveyard")
+    play(s, "attach vampire to family #1 (P1 blood 3-4), to the graveyard")
     assert s.score == [2, 0]
     s = arrange(game(2, succubus_window_fresh_attach=False), hands=hands, families=fams)
     assert not has(s, "to the graveyard")
@@ -407,11 +407,11 @@ def test_hijack_steals_back_and_forth():
                 families=[["brains 3 4"], [], [], []])
     play(s, "attach zombie")
     assert s.current_player() == 1
-    play(s, "steals family #1 (P0 brains 3-4+zombie)")
-    assert s.current_player() == 2  # a new window, from the thief
     play(s, "steals family #1 (P1 brains 3-4+zombie)")
-    assert s.current_player() == 3
+    assert s.current_player() == 2  # a new window, from the thief
     play(s, "steals family #1 (P2 brains 3-4+zombie)")
+    assert s.current_player() == 3
+    play(s, "steals family #1 (P3 brains 3-4+zombie)")
     assert s.fams[3] and s.fams[3][0][0] == 1 and s.stats["steals"] == 3
     assert s.current_player() == 0  # nobody holds a succubus any more: back to the turn
     assert names(s, s.discard) == ["succubus"] * 3
@@ -430,3 +430,14 @@ def test_preacher_chains_of_any_length(cards, dies):
     assert s.stats["chains"] == [cards]
     assert (fam(s, 1)[1] == []) == dies
     assert names(s, s.discard).count("preacher") == cards
+
+
+def test_texts_number_seats_and_turns_from_one():
+    """Transcripts say "player 3" (1-based): the family owner in an action text and the turn header
+    must use the same numbering, or a designer reads the wrong seat's family."""
+    s = arrange(game(3), hands=[X5, X5, ["brains 3", "brains 4", "zombie", "blood 1", "vampire"]],
+                turn_player=2)
+    play(s, "start family brains 3-4")
+    assert has(s, "attach zombie to family #1 (P3 brains 3-4)")
+    assert repr(s).startswith(f"FeastState(turn {s.turn_no + 1}, P3,")
+    assert game(3).new_initial_state(7).turn == 1

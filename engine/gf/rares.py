@@ -513,12 +513,12 @@ def describe(s: FeastState, op: int, x: int, y: int, z: int, flag: int) -> str:
         if x == SRC_DISCARD:
             return f"{who} {cn(y)} from the discard pile"
         if x == SRC_FAMILY:
-            return f"{who} {cn(y)} from a family of P{z}"
+            return f"{who} {cn(y)} from a family of P{z + 1}"
         if x == SRC_MASH:
-            return f"{who} {cn(y)} from the monster mash of P{z}"
+            return f"{who} {cn(y)} from the monster mash of P{z + 1}"
         if y == 1023:
-            return f"{who} a card blindly from the hand of P{z}"
-        return f"{who} {cn(y)} from the hand of P{z}"
+            return f"{who} a card blindly from the hand of P{z + 1}"
+        return f"{who} {cn(y)} from the hand of P{z + 1}"
     if op == DW_HAND:
         return f"{cn(x)} from the hand: drop up to 5 cards, steal as many"
     if op == DW_DROP:
@@ -528,7 +528,7 @@ def describe(s: FeastState, op: int, x: int, y: int, z: int, flag: int) -> str:
     if op == PREACH_DW:
         return f"preach: {cn(x)} on {cn(y)}"
     if op == SUCC_EXO:
-        return f"seduce: {cn(x)} on the exorcist of P{y}"
+        return f"seduce: {cn(x)} on the exorcist of P{y + 1}"
     if op == JOIN_ATTACK:
         return f"second attacker {cn(x)}"
     if op == TRIM:

@@ -266,8 +266,8 @@ class FeastState:
             if self.phase == OVER:
                 raise RulesError("the game is over: no action is legal")
             raise RulesError(
-                f"illegal action {action} ({self._describe(action)}) for player "
-                f"{self.current_player()} in phase {PHASE_NAMES[self.phase]}"
+                f"illegal action {action} ({self._describe(action)}) for "
+                f"P{self.current_player() + 1} in phase {PHASE_NAMES[self.phase]}"
             )
         self._legal = None
         self._apply(action)
@@ -1260,6 +1260,11 @@ class FeastState:
 
     # --- text, summary ------------------------------------------------------------------------
 
+    @property
+    def turn(self) -> int:
+        """The public turn number, 1-based like the seats in texts (turn_no counts from 0)."""
+        return self.turn_no + 1
+
     def card_name(self, c: int) -> str:
         return f"{self.g.names[c]}#{c}"
 
@@ -1270,7 +1275,7 @@ class FeastState:
         f = self.fams[owner][i]
         nums = "-".join(str(self.g.num[c]) for c in f[5])
         eat = "+" + "+".join(self.g.names[e] for e in f[4]) if f[4] else ""
-        return f"family #{fid} (P{owner} {FOOD_NAMES[f[1]]} {nums}{eat})"
+        return f"family #{fid} (P{owner + 1} {FOOD_NAMES[f[1]]} {nums}{eat})"
 
     def action_to_string(self, action: int) -> str:
         return self._describe(action)
@@ -1300,7 +1305,7 @@ class FeastState:
         if op == STEAL_FAM:
             return f"seduce: {cn(x)} steals {self.fam_text(y)}{ann}"
         if op == STEAL_MASH:
-            return f"seduce: {cn(x)} steals the monster mash of P{y}"
+            return f"seduce: {cn(x)} steals the monster mash of P{y + 1}"
         if op == PREACH:
             return f"preach: {cn(x)} destroys {cn(y)}"
         if op == PASS:
@@ -1395,7 +1400,7 @@ class FeastState:
         return z
 
     def __repr__(self) -> str:
-        return f"FeastState(turn {self.turn_no}, P{self.tp}, {PHASE_NAMES[self.phase]}, scores {self.score})"
+        return f"FeastState(turn {self.turn}, P{self.tp + 1}, {PHASE_NAMES[self.phase]}, scores {self.score})"
 
 
 class FeastObservation:
