@@ -81,16 +81,28 @@ def test_metrics_from_summaries():
     g = GreedyAgent()
     summaries = [play(game, [g, g, g], i) for i in range(20)]
     m = {x.name: x for x in game_metrics(summaries, 3)}
-    rates = [m[f"seat.{i}.win_rate"].value for i in range(3)]
+    rates = [m[f"seat.{i}.win_rate"].value for i in (1, 2, 3)]
     assert sum(rates) == pytest.approx(1.0)
-    assert m["seat_win_spread"].value == pytest.approx(max(rates) - min(rates))
+    spread = m["seat_win_spread"]
+    assert spread.value == pytest.approx(max(rates) - min(rates))
+    assert 0.0 <= spread.low <= spread.value <= spread.high <= 1.0  # a spread is never negative
+    assert [m[f"seat.{i}.win_rate"].subject for i in (1, 2, 3)] == ["seat 1", "seat 2", "seat 3"]
     assert m["mean_rounds"].value == pytest.approx(sum(s["turns"] for s in summaries) / 20 / 3)
     assert m["mean_turns"].low <= m["mean_turns"].value <= m["mean_turns"].high
     assert m["steals_per_game"].value == pytest.approx(sum(s["steals"] for s in summaries) / 20)
     decided = [s for s in summaries if s["winner"] is not None]
     blood = sum(1 for s in decided if "blood" in s["winner_last_feast"])
-    assert m["feast.blood.winner_rate"].value == pytest.approx(blood / len(decided))
-    assert m["feast.vampire.winner_rate"].value + m["feast.zombie.winner_rate"].value == pytest.approx(1)
+    assert m["feast.blood.in_winning_feast_rate"].value == pytest.approx(blood / len(decided))
+    assert m["feast.vampire.in_winning_feast_rate"].value + m["feast.zombie.in_winning_feast_rate"].value == pytest.approx(1)
     for name in ("reshuffles_per_game", "preaches_per_game", "mean_chain_length", "cap_rate"):
         assert name in m
     assert not any(k.startswith("rare.") for k in m)
+
+
+def test_seat_spread_interval_never_negative():
+    """Evenly matched seats: the spread is 0 and its interval starts at 0, not below (QA: a gate on
+    a spread whose interval reached -6% was meaningless)."""
+    summaries = [{"returns": [1.0 if k == g % 4 else 0.0 for k in range(4)], "turns": 40,
+                  "winner": g % 4, "winner_last_feast": ["blood"]} for g in range(40)]
+    m = {x.name: x for x in game_metrics(summaries, 4)}["seat_win_spread"]
+    assert m.value == 0.0 and m.low == 0.0 and m.high > 0.05

@@ -2,15 +2,17 @@
 
 Names are stable: the gates of issue 6 and the diff reports refer to them.
 
-    seat.<i>.win_rate        share of games seat i won (a capped game's split counts as a share)
-    seat_win_spread          best seat's win rate minus the worst's (Newcombe interval)
+    seat.<k>.win_rate        share of games seat k won, k from 1 like every seat in Boneyard's texts
+                             (a capped game's split counts as a share)
+    seat_win_spread          best seat's win rate minus the worst's; interval: Newcombe's for that
+                             pair, low end clamped at 0 (see _spread)
     mean_turns, mean_rounds  game length (rounds = turns / players)
     draw_rate, cap_rate      games without a sole winner; games stopped by the turn cap
     reshuffles_per_game      draw pile recycled
     steals_per_game, preaches_per_game, counters_per_game, kills_per_game, feasts_per_game,
     flubs_per_game, chains_per_game, mean_chain_length
-    feast.<kind>.winner_rate how often each card kind (blood, brains, vampire, zombie) was in the
-                             winner's last feast
+    feast.<kind>.in_winning_feast_rate  share of decided games whose winner's last (winning) feast
+                             held this card kind (blood, brains, vampire, zombie)
     rare.<card>.held_rate    games where some player held the rare (devil_wife, exorcist)
     rare.<card>.holder_win_rate  of those, games a player who held it won
     rare.<card>.win_delta    per player-game, holders' win share minus the others' (the gate)
@@ -44,11 +46,9 @@ def game_metrics(summaries: list[dict[str, Any]], num_players: int) -> list[Metr
         for i, r in enumerate(s["returns"][:num_players]):
             wins[i] += r
     for i in range(num_players):
-        out.append(proportion_metric(f"seat.{i}.win_rate", wins[i], n, group="seat", subject=str(i)))
-    hi = max(range(num_players), key=lambda i: wins[i])
-    lo = min(range(num_players), key=lambda i: wins[i])
-    d, dlo, dhi = diff_proportions(wins[hi], n, wins[lo], n)
-    out.append(Metric("seat_win_spread", d, dlo, dhi, n, "seat", None, "%"))
+        out.append(proportion_metric(f"seat.{i + 1}.win_rate", wins[i], n, group="seat",
+                                     subject=f"seat {i + 1}"))
+    out.append(_spread(wins, n))
     out.append(mean_metric("mean_turns", [float(s["turns"]) for s in games]))
     out.append(mean_metric("mean_rounds", [float(s["turns"]) / num_players for s in games]))
     out.append(proportion_metric("draw_rate", sum(1 for s in games if s.get("winner") is None), n))
@@ -61,12 +61,27 @@ def game_metrics(summaries: list[dict[str, Any]], num_players: int) -> list[Metr
     decided = [s for s in games if s.get("winner") is not None and s.get("winner_last_feast")]
     for kind in FEAST_KINDS:
         hits = sum(1 for s in decided if kind in s["winner_last_feast"])
-        out.append(proportion_metric(f"feast.{kind}.winner_rate", hits, len(decided), group="card",
-                                     subject=kind))
+        out.append(proportion_metric(f"feast.{kind}.in_winning_feast_rate", hits, len(decided),
+                                     group="card", subject=kind))
     rare_games = [s for s in games if s.get("rares")]
     if rare_games:
         out.extend(_rare_metrics(rare_games))
     return out
+
+
+def _spread(wins: list[float], n: int) -> Metric:
+    """Best minus worst seat win rate, with an interval that never goes below 0.
+
+    The interval is Newcombe's for the difference of the two extreme seats. Its low end may fall
+    below 0, but a spread (max - min) cannot: and the true spread is at least the true difference
+    of any two seats, so clamping the low end at 0 keeps a valid lower bound. The value (>= 0)
+    always lies inside. (A bootstrap of max - min would be biased upward by the selection of the
+    extreme seats; this keeps the figure simple and deterministic.)
+    """
+    hi = max(range(len(wins)), key=lambda i: wins[i])
+    lo = min(range(len(wins)), key=lambda i: wins[i])
+    d, dlo, dhi = diff_proportions(wins[hi], n, wins[lo], n)
+    return Metric("seat_win_spread", d, min(d, max(0.0, dlo)), max(d, dhi), n, "seat", None, "%")
 
 
 def _rare_metrics(games: list[dict[str, Any]]) -> list[Metric]:
