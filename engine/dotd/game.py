@@ -135,6 +135,9 @@ class DotdGame:
             raise RulesError(f"card set '{card_set.name}' has no Day of the Dead cards")
         self.card_set = card_set
         self.num_players = 2
+        # Transcripts set this before new_initial_state: the state then keeps ``events``, readable
+        # lines of what happened. Off by default, so playouts pay one None check per event site.
+        self.record_events = False
         self.switches = resolve_switches(card_set, options)
         self.params = resolve_params(card_set)
         p = self.params
@@ -278,6 +281,7 @@ class DotdState:
         "end_turn",
         "fight_log",
         "retrig",
+        "events",
     )
 
     def _init(self, g: DotdGame, seed: int) -> None:
@@ -318,6 +322,7 @@ class DotdState:
         self.end_turn = g.turns  # a scenario may end the game earlier
         self.fight_log = []  # (turn, slot, card0, card1, total0, total1, won0, won1)
         self.retrig = [0, 0]  # Unearth spirits fired again this turn (DD-07 switch), capped
+        self.events: list[str] | None = [] if g.record_events else None  # see DotdGame.record_events
 
     # --- core interface ------------------------------------------------------------------------
 
@@ -419,6 +424,7 @@ class DotdState:
         s.end_turn = self.end_turn
         s.fight_log = self.fight_log[:]
         s.retrig = self.retrig[:]
+        s.events = None if self.events is None else self.events[:]
         return s
 
     def observation(self, player: int) -> Any:
@@ -506,6 +512,9 @@ class DotdState:
                     continue
                 if u < g.double_uses and self.eff_back[p] == DOUBLE:
                     stack.append((T_USE, p, u + 1, card))
+                if self.events is not None:
+                    nth = f" (use {u}, Double spirit)" if self.eff_back[p] == DOUBLE else ""
+                    self.events.append(f"player {p + 1} uses {g.describe(card)}'s effect{nth}")
                 self._run_steps(p, g.effect[card], 0, 0)
             elif code == T_RESOLVE:
                 self._resolve_fight(t[1])
@@ -529,6 +538,9 @@ class DotdState:
     def _start_turn(self) -> None:
         self.turn += 1
         lines, up, spirit = self.lines, self.up, self.spirit
+        ev = self.events
+        if ev is not None:
+            ev.append(f"turn {self.turn}: player {self.prio + 1} holds priority")
         if self.turn > 1:
             for p in (0, 1):  # DD-05: the current spirit opens the new slot, face down
                 s = spirit[p]
@@ -536,6 +548,8 @@ class DotdState:
                     lines[p].append(s)
                     up[p].append(False)
                     spirit[p] = -1
+                    if ev is not None:
+                        ev.append(f"player {p + 1}'s spirit {self.g.describe(s)} opens slot {len(lines[p])}")
         self.wonc = []
         self.lostc = []
         self.won_n = [0, 0]
@@ -595,6 +609,8 @@ class DotdState:
             self.up[p] = [True] * len(line)  # step 3: the field flips face up
             for c in line:
                 pub[c] = True
+            if self.events is not None:
+                self._note_reveal(p, ch)
         stack = self.stack
         stack.append((T_REWARDS,))
         n = len(self.lines[0])
@@ -624,9 +640,15 @@ class DotdState:
         self.score_log.append((self.scores[0], self.scores[1], self.prio))
         self.prio = 1 - self.prio  # pass priority
         self.fslot = -1
+        if self.events is not None:
+            self._note_rewards()
         if self.turn >= self.end_turn:
             self.done = True
             self.dp = TERMINAL
+            if self.events is not None:
+                w = self.winner()
+                res = "a draw" if w is None else f"player {w + 1} wins"
+                self.events.append(f"game over: {self.scores[0]} to {self.scores[1]}, {res}")
         else:
             self.stack.append((T_TURN,))
 
@@ -684,10 +706,20 @@ class DotdState:
             else:
                 win0, win1 = t0 > t1, t1 > t0
             self.fight_log.append((self.turn, i, a, b, t0, t1, win0, win1))
+            if self.events is not None:
+                self._note_fight(i, a, b, t0, t1, win0, win1)
         elif not ua and not ub:  # DD-13: no fight between two fallen cards
+            if self.events is not None:
+                self.events.append(f"slot {i + 1}: both fighters are fallen, no fight")
             return
         else:
             win0, win1 = ua, ub  # DD-13: the active side wins, the fallen one did not fight
+            if self.events is not None:
+                w, c, f = (0, a, b) if ua else (1, b, a)
+                self.events.append(
+                    f"slot {i + 1}: player {w + 1}'s {g.describe(c)} wins unopposed "
+                    f"(player {2 - w}'s {g.describe(f)} is fallen and does not fight)"
+                )
         if win0:
             self.won_n[0] += 1
             self.wonc.append(a)
@@ -740,6 +772,12 @@ class DotdState:
         del line[j]  # pull it; the newer fighters of this player move down one slot
         del up[j]
         prev = self.spirit[p]
+        if self.events is not None:
+            self.events.append(
+                f"player {p + 1} converts {g.describe(card)} (slot {j + 1}) into the spirit; the "
+                f"previous spirit {g.describe(prev)} fills slot {len(line) + 1} "
+                f"{'active' if g.prev_active else 'fallen'}"
+            )
         line.append(prev)  # the previous spirit fills the emptied newest slot
         up.append(g.prev_active)
         if g.prev_active:
@@ -819,6 +857,13 @@ class DotdState:
 
     def _replace(self, chooser: int, target: int, owner: int, new: int, look: tuple) -> None:
         g = self.g
+        if self.events is not None:
+            where = "spirit" if self.spirit[owner] == target else f"slot {self.lines[owner].index(target) + 1}"
+            rest = [g.describe(c) for c in look if c != new]
+            self.events.append(
+                f"player {chooser + 1} unearths player {owner + 1}'s {where} {g.describe(target)}: "
+                f"{g.describe(new)} takes its place" + (f" (discarded: {', '.join(rest)})" if rest else "")
+            )
         b = g.back[target]
         disc = self.discards[b]
         pub = self.pub
@@ -879,6 +924,8 @@ class DotdState:
             hand = self.hands[p]
             hand.append(drawn[0])
             self.stats[p][4] += 1
+            if self.events is not None:
+                self.events.append(f"player {p + 1} digs {self.g.describe(drawn[0])} from the {BACK_NAMES[BACKS[b]]} deck")
             back = self.g.back
             opts = [c for c in hand if back[c] == b]
             self._decide(D_DIG_DISCARD, p, opts, (ctx[0], ctx[1], b))
@@ -886,11 +933,18 @@ class DotdState:
             self.hands[p].remove(a)
             self.discards[ctx[2]].append(a)
             self.pub[a] = True
+            if self.events is not None:
+                self.events.append(f"player {p + 1} discards {self.g.describe(a)}")
             if ctx[0] > 1:
                 self.stack.append((T_DIG, p, ctx[0] - 1, ctx[1]))
         elif kind == D_COPY:
             self.stack.append((T_STEPS, p, self.g.effect[a], 0, 1))
+            if self.events is not None:
+                self.events.append(f"player {p + 1} copies the effect of {self.g.describe(a)}")
         elif kind == D_FLIP:
+            if self.events is not None:
+                face = "up" if ctx == 0 else "down"
+                self.events.append(f"player {p + 1} flips {self.g.describe(a)} face {face}")
             if ctx == 0:
                 line = self.lines[p]
                 j = line.index(a)
@@ -973,6 +1027,10 @@ class DotdState:
         if fx[12 + p]:  # F_NEG: negated, no use at all
             return
         double = self.eff_back[p] == DOUBLE
+        if self.events is not None:
+            self.events.append(
+                f"player {p + 1} uses {g.describe(card)}'s effect" + (" (Double spirit)" if double else "")
+            )
         flat = g.flat[card]
         if flat is not None:  # two sums; a flat effect sets neither negation nor suppression
             uses = g.double_uses if double and not fx[10 + p] else 1  # F_SUP
@@ -1032,7 +1090,10 @@ class DotdState:
         elif op == OP_DIG:
             self._start_dig(p, amount, self.lines[p][self.fslot])
         elif op == OP_GAIN_VP:
-            self.scores[side] += amount * (self.count(p, per) if per >= 0 else 1)
+            vp = amount * (self.count(p, per) if per >= 0 else 1)
+            self.scores[side] += vp
+            if self.events is not None:
+                self.events.append(f"player {side + 1} gains {vp} VP")
         elif op == OP_SET_POWER:
             fx[F_SETP + side] = amount
         elif op == OP_WIN_TIES:
@@ -1043,8 +1104,12 @@ class DotdState:
             fx[F_NEG + 1 - p] = 1
         elif op == OP_TAKE_PRIORITY:
             self.prio = p
+            if self.events is not None:
+                self.events.append(f"player {p + 1} takes priority")
         elif op == OP_GIVE_PRIORITY:
             self.prio = 1 - p
+            if self.events is not None:
+                self.events.append(f"player {p + 1} gives priority to player {2 - p}")
         elif op == OP_FORCE_UNEARTH:
             o = 1 - p
             c = self.lines[o][self.fslot]
@@ -1076,6 +1141,58 @@ class DotdState:
                 opts = [c for j, c in enumerate(line) if j != i and up[j] and has[c]]
             if opts:
                 self._decide(D_COPY, p, opts, None)
+
+    # --- transcript events (only when DotdGame.record_events is on) ----------------------------
+
+    def _note_reveal(self, p: int, chosen: list[int]) -> None:
+        g = self.g
+        picks = [g.describe(c) for c in chosen]
+        what = f"fighter {picks[0]}, spirit {picks[-1]}" if len(picks) > 1 else f"spirit {picks[0]}"
+        field = ", ".join(f"{j + 1} {g.describe(c)}" for j, c in enumerate(self.lines[p]))
+        self.events.append(f"player {p + 1} reveals {what}; the field flips face up: {field}")
+
+    def _side_detail(self, p: int, card: int, total: int) -> str:
+        """``Oaf 9 = 7 +2 Power Up`` with the flags that decided the fight."""
+        g = self.g
+        fx = self.fx
+        sp = fx[F_SETP + p]
+        parts = [str(g.power[card]) if sp == NO_SETP else f"set to {sp}"]
+        if fx[F_BONUS + p]:
+            parts.append(f"{fx[F_BONUS + p]:+d} effects")
+        if self.eff_back[p] == POWER_UP and not fx[F_SUP + p]:
+            parts.append(f"{g.pu_bonus:+d} Power Up")
+        if g.fp_power and p == self.first_prio:
+            parts.append(f"{g.fp_power:+d} first player")
+        flags = [
+            name
+            for idx, name in ((F_AW, "auto-win"), (F_AL, "auto-lose"), (F_WT, "wins ties"),
+                              (F_SUP, "spirit suppressed"), (F_NEG, "negated"))
+            if fx[idx + p]
+        ]
+        tail = f" [{', '.join(flags)}]" if flags else ""
+        return f"player {p + 1}'s {g.characters[g.char[card]].name} {total} = {' '.join(parts)}{tail}"
+
+    def _note_fight(self, i: int, a: int, b: int, t0: int, t1: int, win0: bool, win1: bool) -> None:
+        if win0 and win1:
+            res = "tie, both win"
+        elif win0:
+            res = "player 1 wins, player 2's fighter falls"
+        elif win1:
+            res = "player 2 wins, player 1's fighter falls"
+        else:
+            res = "both lose and fall"
+        self.events.append(
+            f"fight slot {i + 1}: {self._side_detail(0, a, t0)} vs {self._side_detail(1, b, t1)}: {res}"
+        )
+
+    def _note_rewards(self) -> None:
+        log = self.score_log
+        prev = log[-2] if len(log) > 1 else (0, 0, 0)
+        now = log[-1]
+        self.events.append(
+            f"scores after turn {self.turn}: player 1 {now[0]} ({now[0] - prev[0]:+d}), "
+            f"player 2 {now[1]} ({now[1] - prev[1]:+d}); priority passes to player {self.prio + 1}"
+        )
 
     # --- facts ---------------------------------------------------------------------------------
 
