@@ -14,10 +14,7 @@ from toygame import ToyGame
 
 
 def _real_game(rules_dir: str, set_name: str, **kw: Any) -> Any:
-    try:
-        importlib.import_module(f"boneyard.engine.{rules_dir}.greedy")
-    except ModuleNotFoundError:
-        pytest.skip(f"engine/{rules_dir}/greedy.py not there yet")
+    importlib.import_module(f"boneyard.engine.{rules_dir}.greedy")  # every game has its greedy
     from boneyard.engine.games import make_game
     from boneyard.pipeline.load import load_set
 
@@ -151,7 +148,7 @@ def test_mcts_obvious_choice():
         if 9 in hand and state.prize >= 5 and hand.count(9) == 1 and state.hands[1].count(9) == 0:
             break
     else:
-        pytest.skip("no such deal")
+        pytest.fail("no seed below 40 deals the position this test needs")
     pick = MctsAgent(200).choose(state.observation(0), random.Random(0))
     assert pick == 9
 
