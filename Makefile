@@ -24,7 +24,9 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 
 bench: $(STAMP)
-	$(BIN)/python -m bench
+	$(BIN)/python bench/bench_dotd.py
+	$(BIN)/python bench/bench_gf.py
+	$(BIN)/python bench/bench_render.py
 
 clean:
 	rm -rf $(VENV) output/*/ .pytest_cache
