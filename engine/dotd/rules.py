@@ -12,7 +12,18 @@ import operator
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from boneyard.engine.cards import BACKS, CardSet, Condition, Step
+from boneyard.engine.cards import (
+    BACKS,
+    COMPARATORS,
+    CONDITION_TESTS,
+    COPY_SOURCES,
+    COUNTERS,
+    FLIP_TARGETS,
+    PRIMITIVES,
+    CardSet,
+    Condition,
+    Step,
+)
 
 from boneyard.errors import RulesError
 
@@ -70,36 +81,13 @@ class Op:
     GIVE_PRIORITY = 14
 
 
-OP_CODES = {
-    "power": Op.POWER,
-    "set_power": Op.SET_POWER,
-    "auto_win": Op.AUTO_WIN,
-    "auto_lose": Op.AUTO_LOSE,
-    "win_ties": Op.WIN_TIES,
-    "gain_vp": Op.GAIN_VP,
-    "copy_effect": Op.COPY_EFFECT,
-    "dig": Op.DIG,
-    "unearth": Op.UNEARTH,
-    "force_unearth": Op.FORCE_UNEARTH,
-    "flip": Op.FLIP,
-    "suppress_spirit": Op.SUPPRESS_SPIRIT,
-    "negate": Op.NEGATE,
-    "take_priority": Op.TAKE_PRIORITY,
-    "give_priority": Op.GIVE_PRIORITY,
-}
+# Name -> code tables come from the card model's vocabulary, so a name is written down once;
+# the int constants of Op and Test are the same positions (tests/test_dotd_codes.py).
+OP_CODES = {name: code for code, name in enumerate(PRIMITIVES)}
+COUNTER_CODES = {name: code for code, name in enumerate(COUNTERS)}
 
-COUNTER_CODES = {
-    "own_fallen": 0,
-    "own_active": 1,
-    "opponent_fallen": 2,
-    "opponent_active": 3,
-    "own_winners": 4,
-    "opponent_winners": 5,
-    "own_adjacent_active": 6,
-}
-
-COPY_CODES = {"opposing": 0, "adjacent": 1, "own_active": 2}
-FLIP_CODES = {"own_fallen": 0, "opponent_fought": 1}
+COPY_CODES = {name: code for code, name in enumerate(COPY_SOURCES)}
+FLIP_CODES = {name: code for code, name in enumerate(FLIP_TARGETS)}
 
 
 class Test:
@@ -119,22 +107,9 @@ class Test:
     LOSING = 11
 
 
-TEST_CODES = {
-    "priority": Test.PRIORITY,
-    "turn": Test.TURN,
-    "slot": Test.SLOT,
-    "own_spirit": Test.OWN_SPIRIT,
-    "opponent_spirit": Test.OPPONENT_SPIRIT,
-    "own_back": Test.OWN_BACK,
-    "opposing_back": Test.OPPOSING_BACK,
-    "opposing_power": Test.OPPOSING_POWER,
-    "opposing_has_effect": Test.OPPOSING_HAS_EFFECT,
-    "count": Test.COUNT,
-    "score_diff": Test.SCORE_DIFF,
-    "losing": Test.LOSING,
-}
+TEST_CODES = {name: code for code, name in enumerate(CONDITION_TESTS)}
 
-CMP_CODES = {"lt": 0, "le": 1, "eq": 2, "ne": 3, "ge": 4, "gt": 5}
+CMP_CODES = {name: code for code, name in enumerate(COMPARATORS)}
 SLOT_NEWEST, SLOT_OLDEST = -1, -2
 
 # A compiled step: (op, amount, who_is_opponent, per_counter or -1, target code or -1, conditions)
