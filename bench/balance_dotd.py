@@ -51,7 +51,7 @@ def main() -> None:
 
     cs = load_set(args.set)
     t0 = time.perf_counter()
-    res = simulate(cs, args.agents.split(","), args.n, args.seed, jobs=args.jobs)
+    res = simulate(cs, args.agents.split(","), args.n, args.seed, jobs=args.jobs, keep_games=True)
     took = time.perf_counter() - t0
     sums = res.summaries
     first = [

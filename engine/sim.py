@@ -34,10 +34,10 @@ import copyreg
 import hashlib
 import importlib
 import json
-import math
 import multiprocessing
 import os
 import random
+import signal
 import tempfile
 import threading
 import time
@@ -50,20 +50,28 @@ from typing import Any
 from boneyard.engine.agents import make_agent, parse_spec
 from boneyard.engine.cards import CardSet, freeze
 from boneyard.engine.core import Agent, Game, State
-from boneyard.engine.stats import Metric, mean_metric, proportion_metric
+from boneyard.engine.stats import Metric, Tally
 
 from boneyard.errors import BoneyardError, RulesError
 
 __all__ = [
     "ReplayError",
+    "RunSpec",
     "SimResult",
     "agent_seed",
+    "block_size",
+    "blocks_of",
+    "cluster_block",
+    "default_jobs",
+    "game_metrics",
     "game_seed",
     "make_record",
     "play_game",
     "replay",
     "seat_agents",
     "simulate",
+    "tally_game",
+    "tally_metrics",
     "transcript",
 ]
 
@@ -173,7 +181,12 @@ def make_record(
 
 @dataclass
 class SimResult:
-    """What a run measured; equal for equal inputs whatever ``jobs`` was."""
+    """What a run measured; equal for equal inputs whatever ``jobs`` or ``scheduler`` was.
+
+    ``n`` is the number of games played: fewer than ``requested`` only when the run was stopped
+    (``partial``), in which case the figures cover the blocks that finished. The per-game lists
+    (``seeds``, ``seats``, ``returns``, ``summaries``) are filled only with ``keep_games``.
+    """
 
     set_name: str | None
     rules: str | None
@@ -184,13 +197,19 @@ class SimResult:
     agents: list[str]
     seed: int
     n: int
-    seeds: list[int]
-    seats: list[list[str]]
-    returns: list[list[float]]
-    summaries: list[dict[str, Any]]
     metrics: list[Metric]
+    requested: int = 0
+    partial: bool = False
+    blocks: int = 0
+    blocks_done: int = 0
+    seeds: list[int] = field(default_factory=list)
+    seats: list[list[str]] = field(default_factory=list)
+    returns: list[list[float]] = field(default_factory=list)
+    summaries: list[dict[str, Any]] = field(default_factory=list)
     records: list[dict[str, Any]] = field(default_factory=list)
+    tally: Tally = field(default_factory=Tally, compare=False, repr=False)
     seconds: float = field(default=0.0, compare=False)
+    cpu_seconds: float = field(default=0.0, compare=False)
 
     def metric(self, name: str) -> Metric:
         for m in self.metrics:
@@ -199,7 +218,8 @@ class SimResult:
         raise KeyError(name)
 
     def to_json(self) -> dict[str, Any]:
-        """The report: everything but the per-game data (which ``--log`` holds)."""
+        """The report: no timings, no per-game data (``--log`` holds that), so the same seed
+        gives the same bytes with any ``--jobs`` and on a cluster."""
         return {
             "set": self.set_name,
             "rules": self.rules,
@@ -210,13 +230,40 @@ class SimResult:
             "agents": self.agents,
             "seed": self.seed,
             "games": self.n,
-            "seconds": round(self.seconds, 3),
+            "games_requested": self.requested,
+            "partial": self.partial,
+            "blocks": self.blocks,
+            "blocks_done": self.blocks_done,
             "metrics": [m.to_json() for m in self.metrics],
         }
 
 
-# Worker-process state: the game is built once per process (set by _init_worker).
-_WORKER: dict[str, Any] = {}
+def block_size(n: int) -> int:
+    """Games per block: about 256 blocks a run, 1 to 1,000 games each.
+
+    A function of ``n`` alone: the blocks, and so the order their tallies are merged in, never
+    depend on ``jobs`` or the cluster, which keeps reports byte-identical everywhere.
+    """
+    return max(1, min(1000, -(-n // 256)))
+
+
+def blocks_of(n: int) -> list[tuple[int, int, int]]:
+    """(block index, first game, end) for a run of ``n`` games."""
+    size = block_size(n)
+    return [(b, a, min(n, a + size)) for b, a in enumerate(range(0, n, size))]
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """What every block of a run shares (travels with each task, a few hundred bytes)."""
+
+    agents: tuple[str, ...]
+    seed: int
+    num_players: int | None
+    options: dict[str, Any]
+    keep: int = 0
+    log: bool = False
+    keep_games: bool = False
 
 
 def _build_game(spec: CardSet | Game, num_players: int | None, options: Mapping[str, Any]) -> Game:
@@ -227,34 +274,107 @@ def _build_game(spec: CardSet | Game, num_players: int | None, options: Mapping[
     return spec
 
 
-def _init_worker(spec: CardSet | Game, num_players: int | None, options: dict[str, Any],
-                 agents: list[str], seed: int, keep: int, log: bool) -> None:
-    _WORKER.update(game=_build_game(spec, num_players, options), options=options, agents=agents,
-                   seed=seed, keep=keep, log=log)
+def _engine_metrics_module(rules: str | None) -> Any:
+    from boneyard.engine.games import ENGINES, engine_package
+
+    if rules not in ENGINES:
+        return None
+    return importlib.import_module(engine_package(rules) + ".metrics")
 
 
-def _play_chunk(indices: range) -> list[dict[str, Any]]:
-    """Play games ``indices``; one small dict per game, full records only where needed."""
-    w = _WORKER
-    game: Game = w["game"]
-    out = []
-    for i in indices:
-        seed = game_seed(w["seed"], i)
-        seats = seat_agents(w["agents"], game.num_players, i)
+def _tally_generic(t: Tally, seats: Sequence[str], returns: Sequence[float],
+                   summary: Mapping[str, Any], players: int) -> None:
+    """The figures any game has (module docstring), as counts and sums under ``sim.``."""
+    add = t.add
+    for k in range(players):
+        add(f"sim.seat.{k + 1}", returns[k])
+        add(f"sim.agent.{seats[k]}", returns[k])
+    add("sim.draw", 1 if max(returns) < 1.0 else 0)
+    first = summary.get("first_player", summary.get("first_priority"))
+    if isinstance(first, int) and not isinstance(first, bool):
+        add("sim.first", returns[first])
+    scores = summary.get("scores")
+    if isinstance(scores, (list, tuple)) and len(scores) == players:
+        for v in scores:
+            add("sim.score", v)
+        if players > 1:
+            top = sorted(scores)
+            add("sim.margin", top[-1] - top[-2])
+    turns = summary.get("turns")
+    if isinstance(turns, int) and not isinstance(turns, bool):
+        add("sim.turns", turns)
+    add("sim.games", 1)
+
+
+def tally_game(t: Tally, engine: Any, seats: Sequence[str], returns: Sequence[float],
+               summary: Mapping[str, Any], players: int) -> None:
+    """Add one finished game to ``t``: the engine's own figures plus the generic ones."""
+    if engine is not None:
+        engine.tally(t, summary, players)
+    _tally_generic(t, seats, returns, summary, players)
+
+
+def play_block(game: Game, spec: RunSpec, start: int, stop: int) -> dict[str, Any]:
+    """Play games ``start..stop-1`` of a run: the block's tally, plus records where wanted.
+
+    Everything returned is plain data (it crosses process and network boundaries).
+    """
+    cpu = time.process_time()
+    engine = _engine_metrics_module(getattr(_card_set_of(game), "rules", None))
+    players = game.num_players
+    t = Tally()
+    records: list[dict[str, Any]] = []
+    rows: list[dict[str, Any]] = []
+    for i in range(start, stop):
+        seed = game_seed(spec.seed, i)
+        seats = seat_agents(spec.agents, players, i)
         agents = [make_agent(s, game) for s in seats]
-        want_record = w["log"] or i < w["keep"]
+        want_record = spec.log or i < spec.keep
         texts: list[str] | None = [] if want_record else None
         state, actions = play_game(game, agents, seed, texts)
-        row: dict[str, Any] = {
-            "seed": seed,
-            "seats": seats,
-            "returns": list(state.returns()),
-            "summary": _plain(state.summary()),
-        }
+        returns = list(state.returns())
+        summary = state.summary()
+        tally_game(t, engine, seats, returns, summary, players)
+        if spec.keep_games:
+            rows.append({"seed": seed, "seats": seats, "returns": returns, "summary": _plain(summary)})
         if want_record:
-            row["record"] = make_record(game, i, seed, seats, state, actions, texts or [], w["options"])
-        out.append(row)
-    return out
+            records.append(make_record(game, i, seed, seats, state, actions, texts or [], spec.options))
+    return {"start": start, "games": stop - start, "tally": t.sums, "records": records,
+            "rows": rows, "cpu": time.process_time() - cpu}
+
+
+# Worker-process state: the game is built once per process (set by _init_worker).
+_WORKER: dict[str, Any] = {}
+
+
+def _init_worker(source: CardSet | Game, spec: RunSpec, quiet_interrupt: bool) -> None:
+    if quiet_interrupt:  # Ctrl-C reaches the whole process group: the parent alone handles it
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _WORKER.update(game=_build_game(source, spec.num_players, spec.options), spec=spec)
+
+
+def _run_block(block: tuple[int, int, int]) -> tuple[int, dict[str, Any]]:
+    b, start, stop = block
+    return b, play_block(_WORKER["game"], _WORKER["spec"], start, stop)
+
+
+# Cluster workers keep the games they built, keyed by card content, switches and options, so a
+# run's many tasks build the engine once per worker.
+_CLUSTER_GAMES: dict[str, Game] = {}
+
+
+def cluster_block(source: CardSet | Game, spec: RunSpec, block: tuple[int, int, int]) -> tuple[int, dict[str, Any]]:
+    """One block on a Dask worker: the card set arrives with the task (scattered once a run)."""
+    if isinstance(source, CardSet):
+        key = json.dumps([source.content_hash, _plain(dict(source.switches)), spec.num_players,
+                          spec.options], sort_keys=True)
+        game = _CLUSTER_GAMES.get(key)
+        if game is None:
+            game = _CLUSTER_GAMES[key] = _build_game(source, spec.num_players, spec.options)
+    else:
+        game = source
+    b, start, stop = block
+    return b, play_block(game, spec, start, stop)
 
 
 def _mp_context() -> Any:
@@ -266,6 +386,14 @@ def _mp_context() -> Any:
     if "fork" in methods and threading.active_count() == 1:
         return multiprocessing.get_context("fork")
     return multiprocessing.get_context("spawn")
+
+
+def default_jobs() -> int:
+    """All the cores this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
 
 
 class _AtomicLines:
@@ -290,28 +418,164 @@ class _AtomicLines:
         self.tmp.unlink(missing_ok=True)
 
 
+class _Collector:
+    """Merges finished blocks in block order, whatever order they finish in.
+
+    Only blocks that finished ahead of an unfinished one wait here, so memory stays flat with
+    the number of games; records go straight to the log.
+    """
+
+    def __init__(self, n: int, keep: int, writer: _AtomicLines | None,
+                 progress: Callable[[int, int], None] | None) -> None:
+        self.n, self.keep, self.writer, self.progress = n, keep, writer, progress
+        self.tally = Tally()
+        self.pending: dict[int, dict[str, Any]] = {}
+        self.next = 0
+        self.done = 0
+        self.blocks_done = 0
+        self.cpu = 0.0
+        self.records: list[dict[str, Any]] = []
+        self.rows: list[dict[str, Any]] = []
+        self.busy = False  # folding a block: a Ctrl-C now waits until it is whole
+        self.stop_pending = False
+
+    def interrupt(self, signum: int, frame: Any) -> None:
+        """SIGINT handler: stop at once, unless a block is half merged (then right after it)."""
+        if self.busy:
+            self.stop_pending = True
+        else:
+            raise KeyboardInterrupt
+
+    def take(self, b: int, result: dict[str, Any]) -> None:
+        if b < self.next or b in self.pending:  # a rerun of a block already in (cluster retries)
+            return
+        self.busy = True
+        try:
+            self.pending[b] = result
+            self.done += result["games"]
+            self.blocks_done += 1
+            while self.next in self.pending:
+                self._fold(self.pending.pop(self.next))
+                self.next += 1
+        finally:
+            self.busy = False
+        if self.stop_pending:
+            raise KeyboardInterrupt
+        if self.progress is not None:
+            self.progress(self.done, self.n)
+
+    def finish(self) -> None:
+        """Fold the blocks still waiting (after a stop, some before them never finished)."""
+        for b in sorted(self.pending):
+            self._fold(self.pending.pop(b))
+
+    def _fold(self, result: dict[str, Any]) -> None:
+        self.tally.merge(Tally(result["tally"]))
+        self.cpu += result["cpu"]
+        self.rows.extend(result["rows"])
+        for rec in result["records"]:
+            if self.writer is not None:
+                self.writer.write(rec)
+            if rec["game"] < self.keep:
+                self.records.append(rec)
+
+
+def _run_local(source: CardSet | Game, built: Game, spec: RunSpec, blocks: list[tuple[int, int, int]],
+               jobs: int, collector: _Collector) -> None:
+    if jobs == 1 or len(blocks) == 1:
+        for b, start, stop in blocks:
+            collector.take(b, play_block(built, spec, start, stop))
+        return
+    ctx = _mp_context()
+    pool = ctx.Pool(min(jobs, len(blocks)), _init_worker, (source, spec, True))
+    try:
+        for b, result in pool.imap_unordered(_run_block, blocks):
+            collector.take(b, result)
+        pool.close()
+    except BaseException:
+        pool.terminate()  # at once: a stop must not wait for blocks in flight
+        raise
+    finally:
+        pool.join()
+
+
+CONNECT_TIMEOUT = 15.0
+"""Seconds to wait for a Dask scheduler before saying it cannot be reached."""
+
+
+def scheduler_address(scheduler: str | None) -> str | None:
+    """``--scheduler`` or else ``BONEYARD_SCHEDULER``; None runs on local processes."""
+    address = scheduler if scheduler is not None else os.environ.get("BONEYARD_SCHEDULER")
+    return address.strip() or None if address else None
+
+
+def _run_cluster(address: str, source: CardSet | Game, spec: RunSpec,
+                 blocks: list[tuple[int, int, int]], collector: _Collector) -> None:
+    """The blocks as tasks on a Dask cluster; a task lost with its worker is rerun by Dask."""
+    try:
+        from distributed import Client, as_completed
+    except ImportError:
+        raise RulesError(
+            f"--scheduler {address}: running on a cluster needs Dask "
+            "(pip install 'boneyard[cluster]')"
+        ) from None
+    try:
+        client = Client(address, timeout=f"{CONNECT_TIMEOUT}s", set_as_default=False)
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise RulesError(
+            f"cannot reach the Dask scheduler at {address} ({exc}); start one with "
+            f"`dask scheduler` and workers with `dask worker {address}`, or drop --scheduler"
+        ) from None
+    futures: list[Any] = []
+    try:
+        token = hashlib.sha256(os.urandom(16)).hexdigest()[:12]  # task names only, not results
+        shared = client.scatter(source, broadcast=True, hash=False)
+        futures = [client.submit(cluster_block, shared, spec, block, key=f"boneyard-{token}-{block[0]}",
+                                 pure=False) for block in blocks]
+        for fut in as_completed(futures, loop=client.loop):
+            b, result = fut.result()
+            fut.release()
+            collector.take(b, result)
+    except BaseException:
+        if futures:
+            client.cancel(futures)
+        raise
+    finally:
+        client.close()
+
+
 def simulate(
     game: CardSet | Game,
     agents: Sequence[str],
     n: int,
     seed: int,
-    jobs: int = 1,
+    jobs: int | None = 1,
     num_players: int | None = None,
     options: Mapping[str, Any] | None = None,
     log: str | Path | None = None,
     progress: Callable[[int, int], None] | None = None,
     keep: int = 0,
+    keep_games: bool = False,
+    scheduler: str | None = None,
+    interruptible: bool = False,
 ) -> SimResult:
     """Play ``n`` games of ``game`` (a card set, or a ready Game) between ``agents``.
 
+    The games are cut into blocks (:func:`blocks_of`) that run in-process, in ``jobs`` worker
+    processes (None: all cores) or, with ``scheduler`` (a Dask address), on a cluster; their
+    tallies merge in block order, so the result does not depend on where they ran.
+
     ``agents``: one spec for every seat, or one per seat (rotated by game index). ``options``:
     engine options (``rares``, ``decks``...), used when ``game`` is a card set. ``log``: write one
-    JSON line per game there (atomically). ``progress(done, total)`` is called as games finish.
+    JSON line per game there (atomically). ``progress(done, total)`` is called as blocks finish.
     ``keep``: keep the records of the first ``keep`` games in ``SimResult.records`` (for
-    transcripts). ``jobs``: worker processes; the result does not depend on it.
+    transcripts); ``keep_games``: keep every game's seed, seats, returns and summary.
+    ``interruptible``: Ctrl-C returns the finished blocks as a partial result instead of raising.
     """
     if n < 1:
         raise RulesError(f"the number of games must be at least 1, got {n}")
+    if jobs is None:
+        jobs = default_jobs()
     if jobs < 1:
         raise RulesError(f"jobs must be at least 1, got {jobs}")
     specs = [s.strip().lower() for s in agents]
@@ -324,56 +588,37 @@ def simulate(
     built = _build_game(game, num_players, opts)
     players = built.num_players
     seat_agents(specs, players, 0)  # checks the agent count before any work
-    chunk = max(1, min(100, math.ceil(n / (jobs * 8))))
-    chunks = [range(a, min(n, a + chunk)) for a in range(0, n, chunk)]
-    init_args = (game if jobs > 1 else built, num_players, opts, specs, seed, keep, log is not None)
-
-    seeds: list[int] = []
-    seats: list[list[str]] = []
-    returns: list[list[float]] = []
-    summaries: list[dict[str, Any]] = []
-    records: list[dict[str, Any]] = []
+    spec = RunSpec(tuple(specs), seed, num_players, opts, keep, log is not None, keep_games)
+    blocks = blocks_of(n)
+    address = scheduler_address(scheduler)
     writer = _AtomicLines(log) if log is not None else None
-    done = 0
-
-    def take(rows: list[dict[str, Any]]) -> None:
-        nonlocal done
-        for row in rows:
-            seeds.append(row["seed"])
-            seats.append(row["seats"])
-            returns.append(row["returns"])
-            summaries.append(row["summary"])
-            rec = row.get("record")
-            if rec is not None:
-                if writer is not None:
-                    writer.write(rec)
-                if rec["game"] < keep:
-                    records.append(rec)
-        done += len(rows)
-        if progress is not None:
-            progress(done, n)
-
+    collector = _Collector(n, keep, writer, progress)
+    partial = False
+    guard = interruptible and threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGINT, collector.interrupt) if guard else None
     try:
-        if jobs == 1 or len(chunks) == 1:
-            _init_worker(*init_args)
-            try:
-                for r in chunks:
-                    take(_play_chunk(r))
-            finally:
-                _WORKER.clear()
-        else:
-            ctx = _mp_context()
-            with ctx.Pool(min(jobs, len(chunks)), _init_worker, init_args) as pool:
-                for rows in pool.imap(_play_chunk, chunks):  # imap keeps index order
-                    take(rows)
+        try:
+            if address is not None:
+                _run_cluster(address, game, spec, blocks, collector)
+            else:
+                _run_local(game if jobs > 1 else built, built, spec, blocks, jobs, collector)
+        except KeyboardInterrupt:
+            if not interruptible:
+                raise
+            partial = True
+        collector.finish()
         if writer is not None:
             writer.commit()
     except BaseException:
         if writer is not None:
             writer.abort()
         raise
+    finally:
+        if guard:
+            signal.signal(signal.SIGINT, previous)
 
     cs = _card_set_of(built)
+    rows = collector.rows
     return SimResult(
         set_name=cs.name if cs else None,
         rules=cs.rules if cs else None,
@@ -383,43 +628,32 @@ def simulate(
         num_players=players,
         agents=specs,
         seed=seed,
-        n=n,
-        seeds=seeds,
-        seats=seats,
-        returns=returns,
-        summaries=summaries,
-        metrics=game_metrics(cs.rules if cs else None, summaries, returns, seats, players),
-        records=records,
+        n=collector.done,
+        requested=n,
+        partial=partial or collector.done < n,
+        blocks=len(blocks),
+        blocks_done=collector.blocks_done,
+        metrics=tally_metrics(cs.rules if cs else None, collector.tally, players),
+        seeds=[r["seed"] for r in rows],
+        seats=[r["seats"] for r in rows],
+        returns=[r["returns"] for r in rows],
+        summaries=[r["summary"] for r in rows],
+        records=collector.records,
+        tally=collector.tally,
         seconds=time.perf_counter() - started,
+        cpu_seconds=collector.cpu,
     )
 
 
 # --- metrics ---------------------------------------------------------------------------------
 
 
-def _engine_metrics(rules: str | None, summaries: list[dict[str, Any]], players: int) -> list[Metric]:
-    from boneyard.engine.games import ENGINES, engine_package
-
-    if rules not in ENGINES:
-        return []
-    name = engine_package(rules) + ".metrics"
-    try:
-        module = importlib.import_module(name)
-    except ModuleNotFoundError as exc:
-        if exc.name == name:  # engine without metrics yet: the generic figures still stand
-            return []
-        raise
-    return list(module.game_metrics(summaries, players))
-
-
-def game_metrics(
-    rules: str | None, summaries: list[dict[str, Any]], returns: list[list[float]],
-    seats: list[list[str]], players: int,
-) -> list[Metric]:
-    """Engine metrics plus the generic seat/agent/draw/score figures (see the module docstring)."""
-    own = _engine_metrics(rules, summaries, players)
+def tally_metrics(rules: str | None, t: Tally, players: int) -> list[Metric]:
+    """Engine metrics plus the generic seat/agent/draw/score figures (module docstring)."""
+    engine = _engine_metrics_module(rules)
+    own = list(engine.metrics(t, players)) if engine is not None else []
     have = {m.name for m in own}
-    n = len(returns)
+    n = t.n("sim.games")
     out: list[Metric] = []
 
     def add(m: Metric) -> None:
@@ -427,42 +661,40 @@ def game_metrics(
             out.append(m)
             have.add(m.name)
 
+    if n == 0:
+        return out + own
     engine_seats = any(m.group == "seat" for m in own)  # the engine's own seat table wins
     for k in range(0 if engine_seats else players):
-        add(proportion_metric(f"seat.{k + 1}.win_rate", sum(r[k] for r in returns), n,
-                              group="seat", subject=f"seat {k + 1}"))
-    specs = sorted({s for row in seats for s in row})
+        add(t.proportion_metric(f"seat.{k + 1}.win_rate", f"sim.seat.{k + 1}", group="seat",
+                                subject=f"seat {k + 1}"))
+    specs = [name[len("sim.agent."):] for name in t.names("sim.agent.")]
     if len(specs) > 1:
         for spec in specs:
-            wins = 0.0
-            sat = 0
-            for row, r in zip(seats, returns, strict=True):
-                for k, s in enumerate(row):
-                    if s == spec:
-                        wins += r[k]
-                        sat += 1
-            add(proportion_metric(f"agent.{spec}.win_rate", wins, sat, group="agent", subject=spec))
-    add(proportion_metric("draw_rate", sum(1 for r in returns if max(r) < 1.0), n))
-    firsts = [(s.get("first_player", s.get("first_priority")), r)
-              for s, r in zip(summaries, returns, strict=True)]
-    if firsts and all(isinstance(f, int) for f, _ in firsts):
-        add(proportion_metric("first_player_win_rate", sum(r[f] for f, r in firsts), n))
-    scores = [s.get("scores") for s in summaries]
-    if scores and all(isinstance(sc, list) and len(sc) == players for sc in scores):
-        flat = [float(v) for sc in scores for v in sc]
-        add(mean_metric("score_mean", flat, unit="points"))
-        m = sum(flat) / len(flat)
-        sd = math.sqrt(sum((v - m) ** 2 for v in flat) / max(1, len(flat) - 1))
-        se = sd / math.sqrt(2 * max(1, len(flat) - 1))  # normal approximation for a s.d.
-        add(Metric("score_sd", sd, max(0.0, sd - 1.959963984540054 * se),
-                   sd + 1.959963984540054 * se, len(flat), "game", None, "points"))
-        margins = [float(sorted(sc)[-1] - sorted(sc)[-2]) for sc in scores] if players > 1 else []
-        if margins:
-            add(mean_metric("score_margin", margins, unit="points"))
-    turns = [s.get("turns") for s in summaries]
-    if turns and all(isinstance(t, int) for t in turns) and not any("turns" in m.name for m in own):
-        add(mean_metric("turns_mean", [float(t) for t in turns], unit="turns"))
+            add(t.proportion_metric(f"agent.{spec}.win_rate", f"sim.agent.{spec}", group="agent",
+                                    subject=spec))
+    add(t.proportion_metric("draw_rate", "sim.draw"))
+    if t.n("sim.first") == n:
+        add(t.proportion_metric("first_player_win_rate", "sim.first"))
+    if t.n("sim.score") == n * players:
+        add(t.mean_metric("score_mean", "sim.score", unit="points"))
+        add(t.sd_metric("score_sd", "sim.score", unit="points"))
+        if players > 1:
+            add(t.mean_metric("score_margin", "sim.margin", unit="points"))
+    if t.n("sim.turns") == n and not any("turns" in m.name for m in own):
+        add(t.mean_metric("turns_mean", "sim.turns", unit="turns"))
     return out + own
+
+
+def game_metrics(
+    rules: str | None, summaries: list[dict[str, Any]], returns: list[list[float]],
+    seats: list[list[str]], players: int,
+) -> list[Metric]:
+    """:func:`tally_metrics` over games held in memory."""
+    engine = _engine_metrics_module(rules)
+    t = Tally()
+    for s, r, row in zip(summaries, returns, seats, strict=True):
+        tally_game(t, engine, row, r, s, players)
+    return tally_metrics(rules, t, players)
 
 
 # --- replay ----------------------------------------------------------------------------------

@@ -102,3 +102,93 @@ def mean_metric(
 ) -> Metric:
     m, lo, hi = mean_ci(values)
     return Metric(name, m, lo, hi, len(values), group, subject, unit)
+
+
+class Tally:
+    """Sufficient statistics that merge exactly: per name the count, sum and sum of squares.
+
+    Playtests are cut into blocks that run anywhere (worker processes, cluster nodes); each
+    block fills its own tally and the run's figures come from the blocks' tallies merged in block
+    order, never from averages of averages, so a run's report does not depend on where or in how
+    many pieces it ran, and memory stays flat however many games are played.
+    """
+
+    __slots__ = ("sums",)
+
+    def __init__(self, sums: dict[str, list[float]] | None = None) -> None:
+        self.sums: dict[str, list[float]] = sums if sums is not None else {}
+
+    def add(self, name: str, x: float) -> None:
+        """One observation: a value for a mean, or a success share in [0, 1] for a rate."""
+        s = self.sums.get(name)
+        if s is None:
+            self.sums[name] = [1, x, x * x]
+        else:
+            s[0] += 1
+            s[1] += x
+            s[2] += x * x
+
+    def merge(self, other: Tally) -> None:
+        for name, (n, total, squares) in other.sums.items():
+            s = self.sums.get(name)
+            if s is None:
+                self.sums[name] = [n, total, squares]
+            else:
+                s[0] += n
+                s[1] += total
+                s[2] += squares
+
+    def n(self, name: str) -> int:
+        s = self.sums.get(name)
+        return int(s[0]) if s else 0
+
+    def total(self, name: str) -> float:
+        s = self.sums.get(name)
+        return s[1] if s else 0.0
+
+    def names(self, prefix: str = "") -> list[str]:
+        return sorted(k for k in self.sums if k.startswith(prefix))
+
+    def mean_ci(self, name: str, over: int | None = None, z: float = Z95) -> tuple[float, float, float]:
+        """(mean, low, high) as :func:`mean_ci` gives for the same values; ``over``: the count
+        of observations when those never added are zeros (an event most games never see)."""
+        s = self.sums.get(name)
+        n, total, squares = s if s else (0, 0.0, 0.0)
+        if over is not None:
+            n = over
+        if n == 0:
+            return math.nan, math.nan, math.nan
+        m = total / n
+        if n == 1:
+            return m, m, m
+        var = max(0.0, (squares - total * total / n) / (n - 1))
+        half = z * math.sqrt(var / n)
+        return m, m - half, m + half
+
+    def sd(self, name: str) -> float:
+        s = self.sums.get(name)
+        if not s or s[0] < 2:
+            return 0.0
+        n, total, squares = s
+        return math.sqrt(max(0.0, (squares - total * total / n) / (n - 1)))
+
+    def mean_metric(self, name: str, key: str | None = None, *, group: str = "game",
+                    subject: str | None = None, unit: str = "", over: int | None = None) -> Metric:
+        m, lo, hi = self.mean_ci(key or name, over)
+        n = self.n(key or name) if over is None else over
+        return Metric(name, m, lo, hi, n, group, subject, unit)
+
+    def proportion_metric(self, name: str, key: str | None = None, *, group: str = "game",
+                          subject: str | None = None) -> Metric:
+        return proportion_metric(name, self.total(key or name), self.n(key or name),
+                                 group=group, subject=subject)
+
+    def sd_metric(self, name: str, key: str, unit: str = "") -> Metric:
+        """A spread with its interval (normal approximation for a standard deviation)."""
+        n = self.n(key)
+        sd = self.sd(key)
+        se = sd / math.sqrt(2 * max(1, n - 1))
+        return Metric(name, sd, max(0.0, sd - Z95 * se), sd + Z95 * se, n, "game", None, unit)
+
+    def to_json(self) -> dict[str, list[float]]:
+        return {k: list(v) for k, v in self.sums.items()}

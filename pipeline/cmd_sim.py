@@ -8,6 +8,7 @@ ends the same way on the same card content, and print it turn by turn.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import os
@@ -21,11 +22,19 @@ import click
 import yaml
 from boneyard.engine.agents import parse_spec
 from boneyard.engine.cards import CardSet
-from boneyard.engine.sim import SimResult, simulate, transcript
+from boneyard.engine.sim import SimResult, default_jobs, scheduler_address, simulate, transcript
 from boneyard.engine.stats import Metric
 from boneyard.pipeline.load import load_set
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TextColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 from rich.text import Text
 
@@ -168,9 +177,25 @@ def print_result(res: SimResult, console: Console) -> None:
     if res.options:
         head += ", options " + ", ".join(f"{k}={v}" for k, v in sorted(res.options.items()))
     console.print(Text(head, style="bold"))
-    console.print(Text(f"{res.n / max(res.seconds, 1e-9):.0f} games/s ({res.seconds:.1f} s)"))
+    if res.partial:
+        console.print(Text(f"PARTIAL: stopped after {res.n} of {res.requested} games "
+                           f"({res.blocks_done} of {res.blocks} blocks)", style="bold red"))
     for t in metric_tables(res.metrics):
         console.print(t)
+
+
+class GamesPerSecond(ProgressColumn):
+    """Games/s over the last few updates (rich's own speed columns count bytes)."""
+
+    def render(self, task: Task) -> Text:
+        speed = task.finished_speed or task.speed
+        return Text(f"{speed:,.0f} games/s" if speed else "- games/s")
+
+
+def progress_bar(console: Console) -> Progress:
+    """Games done, games/s and time left, on the terminal only."""
+    return Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), GamesPerSecond(),
+                    TimeRemainingColumn(), console=console, transient=True)
 
 
 # --- commands --------------------------------------------------------------------------------
@@ -185,8 +210,10 @@ def print_result(res: SimResult, console: Console) -> None:
                    "random, greedy, mcts, mcts:N (N simulations per decision).")
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the whole run.")
 @click.option("--players", type=click.IntRange(min=2), default=None, help="Number of players.")
-@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Worker processes (the result does not depend on it).")
+@click.option("--jobs", type=click.IntRange(min=1), default=None,
+              help="Worker processes [default: all cores]; the result does not depend on it.")
+@click.option("--scheduler", envvar="BONEYARD_SCHEDULER", default=None, metavar="tcp://HOST:PORT",
+              help="Run the games on a Dask cluster (env BONEYARD_SCHEDULER); same result as local.")
 @click.option("--json", "json_path", type=click.Path(dir_okay=False), help="Write the report as JSON.")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False),
               help="Write each game's actions as one JSON line (for boneyard replay).")
@@ -195,20 +222,29 @@ def print_result(res: SimResult, console: Console) -> None:
 @click.option("--decks", type=click.IntRange(1, 2), default=None, help="Grave Feast: decks (1 or 2).")
 @click.option("--switch", "switches", multiple=True, metavar="NAME=VALUE",
               help="Override a rules switch of game.yaml (repeatable).")
-def simulate_cmd(set_name: str, n: int, agents: str, seed: int, players: int | None, jobs: int,
-                 json_path: str | None, log_path: str | None, show: int, rares: bool,
-                 decks: int | None, switches: tuple[str, ...]) -> None:
-    """Playtest SET by simulating games between AI players."""
+@click.option("-q", "--quiet", is_flag=True, help="No progress bar or timing lines on stderr.")
+def simulate_cmd(set_name: str, n: int, agents: str, seed: int, players: int | None,
+                 jobs: int | None, scheduler: str | None, json_path: str | None,
+                 log_path: str | None, show: int, rares: bool, decks: int | None,
+                 switches: tuple[str, ...], quiet: bool) -> None:
+    """Playtest SET by simulating games between AI players.
+
+    Ctrl-C stops within a second: the finished blocks of games are kept and the report (and
+    --json, --log) are written, marked partial; the exit code is then 130.
+    """
     try:
-        _simulate(set_name, n, agents, seed, players, jobs, json_path, log_path, show, rares,
-                  decks, switches)
+        partial = _simulate(set_name, n, agents, seed, players, jobs, scheduler, json_path,
+                            log_path, show, rares, decks, switches, quiet)
     except BoneyardError as exc:
         raise Failed(exc) from None
+    if partial:
+        sys.exit(130)
 
 
-def _simulate(set_name: str, n: int, agents: str, seed: int, players: int | None, jobs: int,
-              json_path: str | None, log_path: str | None, show: int, rares: bool,
-              decks: int | None, switches: tuple[str, ...]) -> None:
+def _simulate(set_name: str, n: int, agents: str, seed: int, players: int | None,
+              jobs: int | None, scheduler: str | None, json_path: str | None,
+              log_path: str | None, show: int, rares: bool, decks: int | None,
+              switches: tuple[str, ...], quiet: bool) -> bool:
     specs = parse_agents(agents)
     card_set = apply_switches(load_set(set_name), switches)
     options: dict[str, Any] = {}
@@ -220,16 +256,19 @@ def _simulate(set_name: str, n: int, agents: str, seed: int, players: int | None
         if decks is not None:
             options["decks"] = decks
     err = Console(stderr=True)
-    if err.is_terminal:
-        with Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(),
-                      TimeRemainingColumn(), console=err, transient=True) as bar:
+    run = functools.partial(simulate, card_set, specs, n, seed, jobs=jobs, num_players=players,
+                            options=options, log=log_path, keep=show, scheduler=scheduler,
+                            interruptible=True)
+    if err.is_terminal and not quiet:
+        with progress_bar(err) as bar:
             task = bar.add_task("games", total=n)
-            res = simulate(card_set, specs, n, seed, jobs=jobs, num_players=players,
-                           options=options, log=log_path, keep=show,
-                           progress=lambda done, total: bar.update(task, completed=done))
+            res = run(progress=lambda done, total: bar.update(task, completed=done))
     else:
-        res = simulate(card_set, specs, n, seed, jobs=jobs, num_players=players, options=options,
-                       log=log_path, keep=show)
+        res = run()
+    if not quiet:
+        where = f"cluster {scheduler}" if res_on_cluster(scheduler) else f"{jobs or default_jobs()} process(es)"
+        click.echo(f"{res.n / max(res.seconds, 1e-9):,.0f} games/s on {where} ({res.seconds:.1f} s, "
+                   f"{res.cpu_seconds:.1f} s of CPU in the games)", err=True)
     console = _console()
     print_result(res, console)
     for rec in res.records[:show]:
@@ -238,9 +277,18 @@ def _simulate(set_name: str, n: int, agents: str, seed: int, players: int | None
             click.echo(line)
     if json_path:
         write_atomic(json_path, json.dumps(res.to_json(), indent=2) + "\n")
-        click.echo(f"report written to {json_path}", err=True)
-    if log_path:
-        click.echo(f"{n} games logged to {log_path}", err=True)
+        if not quiet:
+            click.echo(f"report written to {json_path}", err=True)
+    if log_path and not quiet:
+        click.echo(f"{res.n} games logged to {log_path}", err=True)
+    if res.partial:
+        click.echo(f"stopped: the report covers {res.n} of {res.requested} games and is marked partial",
+                   err=True)
+    return res.partial
+
+
+def res_on_cluster(scheduler: str | None) -> bool:
+    return scheduler_address(scheduler) is not None
 
 
 def read_record(path: str | Path, index: int) -> dict[str, Any]:

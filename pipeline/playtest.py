@@ -393,7 +393,7 @@ def strength_metrics(card_set: CardSet, run: Run, specs: Sequence[str], seed: in
         for name, rival, n in matches:
             lineup = [spec] + [rival] * (players - 1)
             res = simulate(card_set, lineup, n, _hash("strength", seed, spec, rival),
-                           jobs=jobs, num_players=run.players, options=run.options)
+                           jobs=jobs, num_players=run.players, options=run.options, keep_games=True)
             wins = sum(r[k] for r, seats in zip(res.returns, res.seats, strict=True)
                        for k, s in enumerate(seats) if s == spec)
             # with lineup rotation each game has exactly one seat of ``spec`` (unless rival == spec)
@@ -435,7 +435,8 @@ def run_one(card_set: CardSet, run: Run, cfg: PlaytestConfig, progress: Progress
                 progress(label, base + done, max(cfg.games, base + total))
 
         res = simulate(card_set, specs, n, batch_seed(cfg.seed, run.label, batch), jobs=cfg.jobs,
-                       num_players=run.players, options=run.options, progress=prog)
+                       num_players=run.players, options=run.options, progress=prog,
+                       keep_games=True)
         summaries += res.summaries
         returns += res.returns
         seats += res.seats

@@ -59,7 +59,7 @@ def test_jobs_do_not_change_the_result(tmp_path):
 def test_log_replays_to_the_same_result(tmp_path):
     game = ToyGame()
     log = tmp_path / "games.jsonl"
-    res = simulate(game, ["random", "greedy"], 25, seed=5, log=log)
+    res = simulate(game, ["random", "greedy"], 25, seed=5, log=log, keep_games=True)
     lines = log.read_text().splitlines()
     assert len(lines) == 25
     assert not list(tmp_path.glob(".*tmp"))  # the temporary file was renamed into place
@@ -92,7 +92,7 @@ def test_replay_refuses_a_record_that_does_not_match(tmp_path):
 
 def test_generic_metrics_add_up():
     game = ToyGame()
-    res = simulate(game, ["greedy", "random"], 300, seed=2)
+    res = simulate(game, ["greedy", "random"], 300, seed=2, keep_games=True)
     seat1, seat2 = res.metric("seat.1.win_rate"), res.metric("seat.2.win_rate")
     draws = res.metric("draw_rate").value
     assert seat1.value + seat2.value == pytest.approx(1.0)

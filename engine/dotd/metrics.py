@@ -20,17 +20,10 @@ A player-game is one player's side of one game; win rates count a draw as half a
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from typing import Any
 
-from boneyard.engine.stats import (
-    Z95,
-    Metric,
-    diff_proportions,
-    mean_metric,
-    proportion_metric,
-)
+from boneyard.engine.stats import Metric, Tally, diff_proportions, proportion_metric
 
 
 def _result(summary: dict[str, Any], p: int) -> float:
@@ -64,67 +57,62 @@ def _lead_story(summary: dict[str, Any]) -> tuple[int, int | None]:
     return changes, decided
 
 
-def game_metrics(summaries: Sequence[dict[str, Any]], num_players: int = 2) -> list[Metric]:
-    """Every Day of the Dead metric over ``summaries`` (see the module docstring)."""
-    n = len(summaries)
+def tally(t: Tally, s: dict[str, Any], num_players: int = 2) -> None:
+    """Add one game's summary to ``t`` (counts and sums only, so blocks of games merge exactly)."""
+    add = t.add
+    add("games", 1)
+    results = [_result(s, k) for k in range(num_players)]
+    for k in range(num_players):
+        add(f"seat.{k + 1}.win_rate", results[k])
+    add("first_priority_win_rate", results[s["first_priority"]])
+    add("draw_rate", 1 if s.get("winner") is None else 0)
+    scores = s["scores"]
+    for v in scores:
+        add("score", v)
+    add("score_margin", abs(scores[0] - scores[1]))
+    c, d = _lead_story(s)
+    add("lead_changes", c)
+    if d is not None:
+        add("decided_turn", d)
+    sums = t.sums
+    for cid in s.get("characters", ()):
+        if f"card.{cid}.played" not in sums:
+            sums[f"card.{cid}.played"] = [0, 0.0, 0.0]
+    for p, pl in enumerate(s["players"]):
+        r = results[p]
+        add("player_game", r)
+        for cid in pl["played"]:
+            add(f"card.{cid}.played", r)
+        for cid, f in pl["fights"].items():
+            add(f"card.{cid}.fights", f)
+        for cid, f in pl["fights_won"].items():
+            add(f"card.{cid}.fights_won", f)
+
+
+def metrics(t: Tally, num_players: int = 2) -> list[Metric]:
+    """Every Day of the Dead metric from a tally (see the module docstring)."""
+    n = t.n("games")
     out: list[Metric] = [Metric("games", float(n), float(n), float(n), n)]
     if n == 0:
         return out
-    players = num_players
-    for k in range(players):
-        wins = sum(_result(s, k) for s in summaries)
-        out.append(proportion_metric(f"seat.{k + 1}.win_rate", wins, n, group="seat", subject=f"seat {k + 1}"))
-    first = sum(_result(s, s["first_priority"]) for s in summaries)
-    out.append(proportion_metric("first_priority_win_rate", first, n))
-    out.append(proportion_metric("draw_rate", sum(1 for s in summaries if s.get("winner") is None), n))
-    flat = [float(v) for s in summaries for v in s["scores"]]
-    out.append(mean_metric("score_mean", flat, unit="points"))
-    m = math.fsum(flat) / len(flat)
-    sd = math.sqrt(math.fsum((v - m) ** 2 for v in flat) / max(1, len(flat) - 1))
-    se = sd / math.sqrt(2 * max(1, len(flat) - 1))
-    out.append(Metric("score_sd", sd, max(0.0, sd - Z95 * se), sd + Z95 * se, len(flat), "game", None, "points"))
-    out.append(mean_metric("score_margin", [float(abs(s["scores"][0] - s["scores"][1])) for s in summaries], unit="points"))
-    changes: list[float] = []
-    decided: list[float] = []
-    for s in summaries:
-        c, d = _lead_story(s)
-        changes.append(float(c))
-        if d is not None:
-            decided.append(float(d))
-    out.append(mean_metric("lead_changes", changes))
-    if decided:
-        out.append(mean_metric("decided_turn", decided, unit="turns"))
+    for k in range(num_players):
+        out.append(t.proportion_metric(f"seat.{k + 1}.win_rate", group="seat", subject=f"seat {k + 1}"))
+    out.append(t.proportion_metric("first_priority_win_rate"))
+    out.append(t.proportion_metric("draw_rate"))
+    out.append(t.mean_metric("score_mean", "score", unit="points"))
+    out.append(t.sd_metric("score_sd", "score", unit="points"))
+    out.append(t.mean_metric("score_margin", unit="points"))
+    out.append(t.mean_metric("lead_changes"))
+    if t.n("decided_turn"):
+        out.append(t.mean_metric("decided_turn", unit="turns"))
 
-    # per character
-    roster: list[str] = []
-    seen: set[str] = set()
-    for s in summaries:
-        names = list(s.get("characters", ()))
-        for pl in s["players"]:
-            names.extend(pl["played"])
-        for cid in names:
-            if cid not in seen:
-                seen.add(cid)
-                roster.append(cid)
-    stats = {cid: [0, 0.0, 0, 0.0, 0, 0] for cid in roster}  # played n, wins; not n, wins; fights, won
-    for s in summaries:
-        for p, pl in enumerate(s["players"]):
-            r = _result(s, p)
-            played = set(pl["played"])
-            for cid, st in stats.items():
-                if cid in played:
-                    st[0] += 1
-                    st[1] += r
-                else:
-                    st[2] += 1
-                    st[3] += r
-            for cid, f in pl["fights"].items():
-                stats[cid][4] += f
-            for cid, f in pl["fights_won"].items():
-                stats[cid][5] += f
-    pg = n * players
-    for cid in sorted(roster):
-        n_p, w_p, n_n, w_n, fights, won = stats[cid]
+    pg = t.n("player_game")
+    all_wins = t.total("player_game")
+    roster = sorted(k[len("card."):-len(".played")] for k in t.names("card.") if k.endswith(".played"))
+    for cid in roster:
+        n_p, w_p = t.n(f"card.{cid}.played"), t.total(f"card.{cid}.played")
+        n_n, w_n = pg - n_p, all_wins - w_p
+        fights, won = int(t.total(f"card.{cid}.fights")), t.total(f"card.{cid}.fights_won")
         out.append(proportion_metric(f"card.{cid}.play_rate", n_p, pg, group="card", subject=cid))
         out.append(proportion_metric(f"card.{cid}.fights_won_rate", won, fights, group="card", subject=cid))
         out.append(proportion_metric(f"card.{cid}.win_rate_played", w_p, n_p, group="card", subject=cid))
@@ -136,4 +124,12 @@ def game_metrics(summaries: Sequence[dict[str, Any]], num_players: int = 2) -> l
     return out
 
 
-__all__ = ["game_metrics"]
+def game_metrics(summaries: Sequence[dict[str, Any]], num_players: int = 2) -> list[Metric]:
+    """Every Day of the Dead metric over ``summaries`` (see the module docstring)."""
+    t = Tally()
+    for s in summaries:
+        tally(t, s, num_players)
+    return metrics(t, num_players)
+
+
+__all__ = ["game_metrics", "metrics", "tally"]

@@ -22,51 +22,75 @@ Names are stable: the gates of issue 6 and the diff reports refer to them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
-from boneyard.engine.stats import Metric, diff_proportions, mean_metric, proportion_metric
+from boneyard.engine.stats import Metric, Tally, diff_proportions, proportion_metric
 
 FEAST_KINDS = ("blood", "brains", "vampire", "zombie")
 
 
-def _per_game(name: str, summaries: Sequence[dict[str, Any]], key: str) -> Metric:
-    return mean_metric(name, [float(s.get(key, 0)) for s in summaries])
+COUNTS = ("reshuffles", "steals", "preaches", "counters", "kills", "feasts", "flubs")
 
 
-def game_metrics(summaries: list[dict[str, Any]], num_players: int) -> list[Metric]:
-    """All figures for a batch of finished games (summaries from ``FeastState.summary()``)."""
-    games = [s for s in summaries if s.get("over", True)]
-    n = len(games)
+def tally(t: Tally, s: dict[str, Any], num_players: int) -> None:
+    """Add one game's summary to ``t``: counts and sums only, so blocks of games merge exactly."""
+    if not s.get("over", True):
+        return
+    add = t.add
+    add("games", 1)
+    for i, r in enumerate(s["returns"][:num_players]):
+        add(f"seat.{i + 1}.win_rate", r)
+    add("mean_turns", s["turns"])
+    add("mean_rounds", s["turns"] / num_players)
+    winner = s.get("winner")
+    add("draw_rate", 1 if winner is None else 0)
+    add("cap_rate", 1 if s.get("capped") else 0)
+    for key in COUNTS:
+        add(f"{key}_per_game", s.get(key, 0))
+    chains = s.get("chains", [])
+    add("chains_per_game", len(chains))
+    for c in chains:
+        add("mean_chain_length", c)
+    if winner is not None and s.get("winner_last_feast"):
+        last = s["winner_last_feast"]
+        for kind in FEAST_KINDS:
+            add(f"feast.{kind}.in_winning_feast_rate", 1 if kind in last else 0)
+    if s.get("rares"):
+        _tally_rares(t, s)
+
+
+def metrics(t: Tally, num_players: int) -> list[Metric]:
+    """All figures from a tally of finished games (see the module docstring)."""
+    n = t.n("games")
     out: list[Metric] = []
     if n == 0:
         return out
-    wins = [0.0] * num_players
-    for s in games:
-        for i, r in enumerate(s["returns"][:num_players]):
-            wins[i] += r
+    wins = [t.total(f"seat.{i + 1}.win_rate") for i in range(num_players)]
     for i in range(num_players):
         out.append(proportion_metric(f"seat.{i + 1}.win_rate", wins[i], n, group="seat",
                                      subject=f"seat {i + 1}"))
     out.append(_spread(wins, n))
-    out.append(mean_metric("mean_turns", [float(s["turns"]) for s in games]))
-    out.append(mean_metric("mean_rounds", [float(s["turns"]) / num_players for s in games]))
-    out.append(proportion_metric("draw_rate", sum(1 for s in games if s.get("winner") is None), n))
-    out.append(proportion_metric("cap_rate", sum(1 for s in games if s.get("capped")), n))
-    for key in ("reshuffles", "steals", "preaches", "counters", "kills", "feasts", "flubs"):
-        out.append(_per_game(f"{key}_per_game", games, key))
-    out.append(mean_metric("chains_per_game", [float(len(s.get("chains", []))) for s in games]))
-    chains = [float(c) for s in games for c in s.get("chains", [])]
-    out.append(mean_metric("mean_chain_length", chains, unit="cards"))
-    decided = [s for s in games if s.get("winner") is not None and s.get("winner_last_feast")]
+    out.append(t.mean_metric("mean_turns"))
+    out.append(t.mean_metric("mean_rounds"))
+    out.append(t.proportion_metric("draw_rate"))
+    out.append(t.proportion_metric("cap_rate"))
+    for key in COUNTS:
+        out.append(t.mean_metric(f"{key}_per_game"))
+    out.append(t.mean_metric("chains_per_game"))
+    out.append(t.mean_metric("mean_chain_length", unit="cards"))
     for kind in FEAST_KINDS:
-        hits = sum(1 for s in decided if kind in s["winner_last_feast"])
-        out.append(proportion_metric(f"feast.{kind}.in_winning_feast_rate", hits, len(decided),
-                                     group="card", subject=kind))
-    rare_games = [s for s in games if s.get("rares")]
-    if rare_games:
-        out.extend(_rare_metrics(rare_games))
+        out.append(t.proportion_metric(f"feast.{kind}.in_winning_feast_rate", group="card", subject=kind))
+    if t.n("rare_games"):
+        out.extend(_rare_metrics(t))
     return out
+
+
+def game_metrics(summaries: list[dict[str, Any]], num_players: int) -> list[Metric]:
+    """All figures for a batch of finished games (summaries from ``FeastState.summary()``)."""
+    t = Tally()
+    for s in summaries:
+        tally(t, s, num_players)
+    return metrics(t, num_players)
 
 
 def _spread(wins: list[float], n: int) -> Metric:
@@ -84,30 +108,40 @@ def _spread(wins: list[float], n: int) -> Metric:
     return Metric("seat_win_spread", d, min(d, max(0.0, dlo)), max(d, dhi), n, "seat", None, "%")
 
 
-def _rare_metrics(games: list[dict[str, Any]]) -> list[Metric]:
+def _tally_rares(t: Tally, s: dict[str, Any]) -> None:
+    add = t.add
+    add("rare_games", 1)
+    holders = s.get("rare_holders", {})
+    returns = s["returns"]
+    for name, seats in holders.items():
+        add(f"rare.{name}.held_rate", 1 if seats else 0)
+        if seats:
+            add(f"rare.{name}.holder_win_rate", 1 if s.get("winner") in seats else 0)
+            for k in set(seats):
+                add(f"rare.{name}.holders", returns[k])
+    for share in returns:
+        add("rare_player_games", share)
+    for key, v in s.get("rare_events", {}).items():
+        add(f"rare_event.{key}.per_game", v)
+    add("coin_flips_per_game", s.get("coin_flips", 0))
+
+
+def _rare_metrics(t: Tally) -> list[Metric]:
+    """Held and win rates per rare; per player-game, holders' win share minus the others'."""
     out: list[Metric] = []
-    n = len(games)
-    names = sorted({name for s in games for name in s.get("rare_holders", {})})
+    n = t.n("rare_games")
+    pg, all_wins = t.n("rare_player_games"), t.total("rare_player_games")
+    names = [k[len("rare."):-len(".held_rate")] for k in t.names("rare.") if k.endswith(".held_rate")]
     for name in names:
-        held = [s for s in games if s["rare_holders"].get(name)]
-        out.append(proportion_metric(f"rare.{name}.held_rate", len(held), n, group="rare", subject=name))
-        won = sum(1 for s in held if s.get("winner") in s["rare_holders"][name])
-        out.append(proportion_metric(f"rare.{name}.holder_win_rate", won, len(held), group="rare",
-                                     subject=name))
-        # per player-game: the win share of players who held it minus that of those who did not
-        w_in = n_in = w_out = n_out = 0.0
-        for s in games:
-            seats = set(s["rare_holders"].get(name, ()))
-            for k, share in enumerate(s["returns"]):
-                if k in seats:
-                    w_in, n_in = w_in + share, n_in + 1
-                else:
-                    w_out, n_out = w_out + share, n_out + 1
-        d, lo, hi = diff_proportions(w_in, int(n_in), w_out, int(n_out))
-        out.append(Metric(f"rare.{name}.win_delta", d, lo, hi, int(n_in), "rare", name, "%"))
-    events = sorted({k for s in games for k in s.get("rare_events", {})})
-    for key in events:
-        values = [float(s["rare_events"].get(key, 0)) for s in games]
-        out.append(mean_metric(f"rare_event.{key}.per_game", values, group="rare_event", subject=key))
-    out.append(mean_metric("coin_flips_per_game", [float(s.get("coin_flips", 0)) for s in games]))
+        held = int(t.total(f"rare.{name}.held_rate"))
+        out.append(proportion_metric(f"rare.{name}.held_rate", held, n, group="rare", subject=name))
+        out.append(proportion_metric(f"rare.{name}.holder_win_rate", t.total(f"rare.{name}.holder_win_rate"),
+                                     held, group="rare", subject=name))
+        n_in, w_in = t.n(f"rare.{name}.holders"), t.total(f"rare.{name}.holders")
+        d, lo, hi = diff_proportions(w_in, n_in, all_wins - w_in, pg - n_in)
+        out.append(Metric(f"rare.{name}.win_delta", d, lo, hi, n_in, "rare", name, "%"))
+    for key in t.names("rare_event."):
+        # a game without the event counts as 0 for it
+        out.append(t.mean_metric(key, group="rare_event", subject=key.split(".")[1], over=n))
+    out.append(t.mean_metric("coin_flips_per_game"))
     return out
