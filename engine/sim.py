@@ -64,6 +64,7 @@ __all__ = [
     "cluster_block",
     "default_jobs",
     "game_metrics",
+    "map_tasks",
     "game_seed",
     "make_record",
     "play_game",
@@ -509,23 +510,30 @@ def scheduler_address(scheduler: str | None) -> str | None:
     return address.strip() or None if address else None
 
 
-def _run_cluster(address: str, source: CardSet | Game, spec: RunSpec,
-                 blocks: list[tuple[int, int, int]], collector: _Collector) -> None:
-    """The blocks as tasks on a Dask cluster; a task lost with its worker is rerun by Dask."""
+def _connect(address: str) -> Any:
+    """A Dask client for ``address``, or one clear message saying why there is none."""
     try:
-        from distributed import Client, as_completed
+        from distributed import Client
     except ImportError:
         raise RulesError(
             f"--scheduler {address}: running on a cluster needs Dask "
             "(pip install 'boneyard[cluster]')"
         ) from None
     try:
-        client = Client(address, timeout=f"{CONNECT_TIMEOUT}s", set_as_default=False)
+        return Client(address, timeout=f"{CONNECT_TIMEOUT}s", set_as_default=False)
     except (OSError, TimeoutError, ValueError) as exc:
         raise RulesError(
             f"cannot reach the Dask scheduler at {address} ({exc}); start one with "
             f"`dask scheduler` and workers with `dask worker {address}`, or drop --scheduler"
         ) from None
+
+
+def _run_cluster(address: str, source: CardSet | Game, spec: RunSpec,
+                 blocks: list[tuple[int, int, int]], collector: _Collector) -> None:
+    """The blocks as tasks on a Dask cluster; a task lost with its worker is rerun by Dask."""
+    from distributed import as_completed
+
+    client = _connect(address)
     futures: list[Any] = []
     try:
         token = hashlib.sha256(os.urandom(16)).hexdigest()[:12]  # task names only, not results
@@ -542,6 +550,43 @@ def _run_cluster(address: str, source: CardSet | Game, spec: RunSpec,
         raise
     finally:
         client.close()
+
+
+def map_tasks(fn: Callable[[Any], Any], tasks: Sequence[Any], jobs: int = 1,
+              scheduler: str | None = None, done: Callable[[Any], None] | None = None) -> list[Any]:
+    """``[fn(t) for t in tasks]`` in-process, on ``jobs`` processes or on a Dask cluster.
+
+    For playtest work that is not a block of games (substitution runs): ``fn`` must be a
+    module-level function of plain data. Results come back, and ``done`` is called, in task
+    order wherever they ran.
+    """
+    address = scheduler_address(scheduler)
+    out: list[Any] = []
+
+    def take(result: Any) -> None:
+        out.append(result)
+        if done is not None:
+            done(result)
+
+    if address is None and (jobs <= 1 or len(tasks) <= 1):
+        for t in tasks:
+            take(fn(t))
+        return out
+    if address is None:
+        ctx = _mp_context()
+        with ctx.Pool(min(jobs, len(tasks))) as pool:
+            for result in pool.imap(fn, tasks):
+                take(result)
+        return out
+    client = _connect(address)
+    try:
+        futures = client.map(fn, list(tasks), pure=False)
+        for fut in futures:
+            take(fut.result())
+            fut.release()
+    finally:
+        client.close()
+    return out
 
 
 def simulate(

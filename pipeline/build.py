@@ -9,6 +9,7 @@ it most), but cards are rendered only when every gate passes, or with ``--force`
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import re
@@ -114,6 +115,7 @@ class BuildOutcome:
 
 def config_for(card_set: CardSet, *, fast: bool = False, precision: float | None = None,
                seed: int | None = None, games: int | None = None, jobs: int | None = None,
+               scheduler: str | None = None,
                agents: str | None = None) -> PlaytestConfig:
     """The playtest settings of ``card_set`` (profile ``fast`` with ``fast``), plus overrides."""
     overrides: dict[str, Any] = {"precision": precision, "seed": seed, "games": games, "agents": agents}
@@ -124,6 +126,8 @@ def config_for(card_set: CardSet, *, fast: bool = False, precision: float | None
                       overrides=overrides, where=where)
     except GateError as exc:
         raise GateError(_located(str(exc), card_set)) from None
+    if scheduler:
+        cfg = dataclasses.replace(cfg, scheduler=scheduler)
     if not cfg.gates:
         raise GateError(
             f"{where}.gates: '{card_set.name}' has no balance gates, so a playtest would prove nothing "
@@ -241,6 +245,7 @@ def build_set(
     precision: float | None = None,
     seed: int | None = None,
     jobs: int | None = None,
+    scheduler: str | None = None,
     agents: str | None = None,
     fresh: bool = False,
     render: bool = True,
@@ -249,7 +254,8 @@ def build_set(
 ) -> BuildOutcome:
     """Playtest ``card_set`` (reusing a record made on the same content and settings unless
     ``fresh``), write the record and the reports, render if the gates pass (or ``force``)."""
-    cfg = config_for(card_set, fast=fast, precision=precision, seed=seed, jobs=jobs, agents=agents)
+    cfg = config_for(card_set, fast=fast, precision=precision, seed=seed, jobs=jobs, agents=agents,
+                     scheduler=scheduler)
     out_dir = out_dir_for(card_set, out)
     old = load_record(out_dir / RECORD_NAME)
     if not fresh and old is not None and _reusable(old, card_set, cfg):

@@ -59,13 +59,17 @@ def _progress(console: Console) -> Progress:
 @click.option("--precision", type=click.FloatRange(0.001, 1.0), default=None,
               help="Simulate until every gated interval is at most this wide (e.g. 0.02), up to the cap.")
 @click.option("--seed", type=click.IntRange(0), default=None, help="Override the playtest seed.")
-@click.option("--jobs", type=click.IntRange(1, 64), default=None, help="Worker processes (default: cores, at most 4).")
+@click.option("--jobs", type=click.IntRange(1, 1024), default=None,
+              help="Worker processes [default: all cores]; the record does not depend on it.")
+@click.option("--scheduler", envvar="BONEYARD_SCHEDULER", default=None, metavar="tcp://HOST:PORT",
+              help="Playtest on a Dask cluster (env BONEYARD_SCHEDULER); same record as local.")
 @click.option("--agents", default=None, metavar="SPEC",
               help="Override the playtest agent for every seat (greedy, random, mcts:N).")
 @click.option("--fresh", is_flag=True, help="Playtest again even if a record for this content and these settings exists.")
 @click.option("--no-render", is_flag=True, help="Playtest, gate and report only.")
 def build_cmd(sets: tuple[str, ...], out: Path | None, force: bool, fast: bool, precision: float | None,
-              seed: int | None, jobs: int | None, agents: str | None, fresh: bool, no_render: bool) -> None:
+              seed: int | None, jobs: int | None, scheduler: str | None, agents: str | None, fresh: bool,
+              no_render: bool) -> None:
     """Validate, playtest, gate and render SETS (default: every bundled set).
 
     Nothing is rendered when a gate fails: the failed gates are listed and the exit code is 1.
@@ -89,7 +93,8 @@ def build_cmd(sets: tuple[str, ...], out: Path | None, force: bool, fast: bool, 
                 bar.update(tasks[stage], completed=done, total=total)
 
             outcome = build_set(cs, out=out, force=force, fast=fast, precision=precision, seed=seed,
-                                jobs=jobs, agents=agents, fresh=fresh, render=not no_render,
+                                jobs=jobs, scheduler=scheduler, agents=agents, fresh=fresh,
+                                render=not no_render,
                                 progress=tick)
         rec = outcome.record
         took = time.perf_counter() - started

@@ -14,8 +14,6 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import multiprocessing
-import os
 import statistics
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -26,7 +24,15 @@ from boneyard.engine.agents import make_agent, parse_spec
 from boneyard.engine.agents.mcts import DEFAULT_BUDGET
 from boneyard.engine.cards import CardSet, Character
 from boneyard.engine.games import make_game
-from boneyard.engine.sim import game_metrics, game_seed, play_game, seat_agents, simulate
+from boneyard.engine.sim import default_jobs as sim_default_jobs
+from boneyard.engine.sim import (
+    game_metrics,
+    game_seed,
+    map_tasks,
+    play_game,
+    seat_agents,
+    simulate,
+)
 from boneyard.engine.stats import Metric, diff_proportions, mean_metric, proportion_metric
 from boneyard.pipeline.gates import PASS, evaluate, gated_metrics, outliers
 from boneyard.pipeline.playtest_config import PlaytestConfig, Run
@@ -50,7 +56,8 @@ def batch_seed(seed: int, label: str, batch: int) -> int:
 
 
 def default_jobs() -> int:
-    return max(1, min(4, os.cpu_count() or 1))
+    """All cores (the simulator's default); the record does not depend on it."""
+    return sim_default_jobs()
 
 
 def config_hash(cfg: PlaytestConfig) -> str:
@@ -292,19 +299,9 @@ def _sub_task(args: tuple[Any, ...]) -> tuple[str, list[list[float]]]:
     return cid, _returns_for(card_set, players, options, specs, seed, indices)
 
 
-def _pool_map(tasks: list[tuple[Any, ...]], jobs: int,
+def _pool_map(tasks: list[tuple[Any, ...]], cfg: PlaytestConfig,
               done: Callable[[tuple[str, list[list[float]]]], None]) -> None:
-    if jobs <= 1 or len(tasks) <= 1:
-        for t in tasks:
-            done(_sub_task(t))
-        return
-    # fork starts workers in milliseconds (spawn re-imports everything, a second or more each);
-    # the tasks are pure computation on picklable data, so either gives the same numbers
-    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-    ctx = multiprocessing.get_context(method)
-    with ctx.Pool(min(jobs, len(tasks))) as pool:
-        for res in pool.imap(_sub_task, tasks):
-            done(res)
+    map_tasks(_sub_task, tasks, cfg.jobs, cfg.scheduler, done)
 
 
 def substitution_metrics(
@@ -351,7 +348,7 @@ def substitution_metrics(
         if progress:
             progress("substitution", len(results), total)
 
-    _pool_map(tasks, cfg.jobs, done)
+    _pool_map(tasks, cfg, done)
     out = []
     for c in chosen:
         pairs = picks[c.id]
@@ -369,7 +366,7 @@ def substitution_metrics(
 
 def strength_metrics(card_set: CardSet, run: Run, specs: Sequence[str], seed: int, games: int,
                      jobs: int, rivals: Sequence[str] = (), rival_games: int = 0,
-                     ) -> tuple[list[Metric], list[str]]:
+                     scheduler: str | None = None) -> tuple[list[Metric], list[str]]:
     """Each agent against random, a searching agent against itself at half budget, and each
     agent against the configured stronger ``rivals``, so a designer can tell a strong card from a
     bot that misplays it. Seats rotate (simulator)."""
@@ -393,7 +390,8 @@ def strength_metrics(card_set: CardSet, run: Run, specs: Sequence[str], seed: in
         for name, rival, n in matches:
             lineup = [spec] + [rival] * (players - 1)
             res = simulate(card_set, lineup, n, _hash("strength", seed, spec, rival),
-                           jobs=jobs, num_players=run.players, options=run.options, keep_games=True)
+                           jobs=jobs, num_players=run.players, options=run.options, keep_games=True,
+                           scheduler=scheduler)
             wins = sum(r[k] for r, seats in zip(res.returns, res.seats, strict=True)
                        for k, s in enumerate(seats) if s == spec)
             # with lineup rotation each game has exactly one seat of ``spec`` (unless rival == spec)
@@ -436,7 +434,7 @@ def run_one(card_set: CardSet, run: Run, cfg: PlaytestConfig, progress: Progress
 
         res = simulate(card_set, specs, n, batch_seed(cfg.seed, run.label, batch), jobs=cfg.jobs,
                        num_players=run.players, options=run.options, progress=prog,
-                       keep_games=True)
+                       keep_games=True, scheduler=cfg.scheduler)
         summaries += res.summaries
         returns += res.returns
         seats += res.seats
@@ -457,7 +455,7 @@ def run_one(card_set: CardSet, run: Run, cfg: PlaytestConfig, progress: Progress
     metrics += sub
     t_sub = time.perf_counter() - started - t_games
     strength, notes = strength_metrics(card_set, run, specs, cfg.seed, cfg.strength_games, cfg.jobs,
-                                       cfg.strength_rivals, cfg.strength_rival_games)
+                                       cfg.strength_rivals, cfg.strength_rival_games, cfg.scheduler)
     t_strength = time.perf_counter() - started - t_games - t_sub
     return {
         "label": run.label,

@@ -59,6 +59,7 @@ class PlaytestConfig:
     strength_games: int
     profile: str
     jobs: int = 1
+    scheduler: str | None = None  # a Dask cluster's address; like jobs, never changes the record
     strength_rivals: tuple[str, ...] = ()
     strength_rival_games: int = 0
 

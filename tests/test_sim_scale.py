@@ -150,3 +150,18 @@ def test_ctrl_c_stops_quickly_and_writes_a_partial_report(tmp_path):
     assert len(log.read_text().splitlines()) == data["games"]
     assert b"PARTIAL" in stdout and b"Traceback" not in stderr
     assert not list(tmp_path.glob(".*.tmp"))
+
+
+def test_build_playtest_on_the_cluster_gives_the_local_figures(cluster):
+    from dataclasses import replace
+
+    from boneyard.pipeline.build import config_for
+    from boneyard.pipeline.playtest import playtest
+
+    cs = load_set(Path(__file__).parent / "fixtures" / "sets" / "dotd-overpowered")
+    cfg = replace(config_for(cs, games=120, jobs=1), strength_games=40, substitution_games=12)
+    local = playtest(cs, cfg)
+    remote = playtest(cs, replace(cfg, scheduler=cluster.scheduler_address))
+    figures = lambda rec: [r["metrics"] for r in rec["runs"]]  # noqa: E731
+    assert figures(remote) == figures(local)
+    assert any(m["name"] == "card.oaf.sub_delta" for m in figures(local)[0])  # substitution ran there too
