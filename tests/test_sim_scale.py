@@ -165,3 +165,14 @@ def test_build_playtest_on_the_cluster_gives_the_local_figures(cluster):
     figures = lambda rec: [r["metrics"] for r in rec["runs"]]  # noqa: E731
     assert figures(remote) == figures(local)
     assert any(m["name"] == "card.oaf.sub_delta" for m in figures(local)[0])  # substitution ran there too
+
+
+def test_stdout_is_the_report_alone_and_quiet_silences_stderr(tmp_path):
+    runner = CliRunner()
+    args = ["simulate", "day-of-the-dead", "-n", "30", "--agents", "random", "--json", str(tmp_path / "r.json")]
+    loud = runner.invoke(cli, args)
+    quiet = runner.invoke(cli, [*args, "--quiet"])
+    assert loud.exit_code == quiet.exit_code == 0
+    assert "games/s" in loud.stderr and "report written" in loud.stderr
+    assert quiet.stderr == "" and loud.stdout == quiet.stdout  # timings never reach the report
+    assert "games/s" not in loud.stdout
