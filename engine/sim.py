@@ -823,8 +823,16 @@ def replay(
         state.apply_action(action)
         if lines is not None:
             ev = _events(state) or []
-            lines.extend(f"      {e}" for e in ev[seen:])
+            new = [f"      {e}" for e in ev[seen:]]
             seen = len(ev)
+            head = None if state.is_terminal() else _turn_header(state)
+            if head is not None and head.split(" (")[0] != last_turn:
+                # the action ended a turn: its last events belong under the next turn's header
+                turn = head.split(" (")[0].removeprefix("-- ").removesuffix(" --")
+                at = next((k for k, e in enumerate(new) if e.strip().startswith(turn + ":")), len(new))
+                new[at:at] = [head]
+                last_turn = head.split(" (")[0]
+            lines.extend(new)
     if not state.is_terminal():
         raise ReplayError(f"game {index}: the logged actions end before the game does")
     if list(state.returns()) != list(record.get("returns", [])):
