@@ -5,7 +5,7 @@ run effect steps, resolve a fight, offer a conversion, score...). ``_advance`` p
 one needs a player's choice; that choice becomes the pending decision (``legal_actions``) and
 ``apply_action`` resumes from it. So every choice inside an effect is a decision point, never a
 callback, and ``clone`` is a handful of list copies. Effects run through one interpreter
-(``_run_step``, one branch per compiled primitive); no card has its own code path.
+(``_exec``, one branch per compiled primitive); no card has its own code path.
 
 Rulings (DD-xx) are in docs/rules/day-of-the-dead.md; the switches are in engine/dotd/rules.py.
 """
@@ -24,12 +24,11 @@ from boneyard.errors import RulesError
 from .rules import (
     DOUBLE,
     POWER_UP,
-    SLOT_NEWEST,
-    SLOT_OLDEST,
     UNEARTH,
     Op,
     Test,
     compile_step,
+    range_step,
     resolve_params,
     resolve_switches,
 )
@@ -80,6 +79,7 @@ NO_SETP = -10_000
 MAX_RETRIGGERS = 3  # re-fired Unearth spirits per player and turn: a chain must end
 FIGHT_RESET = [0, 0, NO_SETP, NO_SETP, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
 ALL_AVAILABLE = (True, True, True)
+EK_NONE, EK_INLINE, EK_ASKS = 0, 1, 2  # DotdGame.ekind: what using a card's effect may do
 
 
 def _select_tasks(first: int, turn1: bool) -> tuple[tuple[int, ...], ...]:
@@ -108,6 +108,7 @@ TS_PRIORITY, TS_TURN, TS_SLOT, TS_OWN_SPIRIT, TS_OPPONENT_SPIRIT, TS_OWN_BACK = 
 TS_OPPOSING_BACK, TS_OPPOSING_POWER, TS_OPPOSING_HAS_EFFECT, TS_COUNT, TS_SCORE_DIFF, TS_LOSING = (
     Test.OPPOSING_BACK, Test.OPPOSING_POWER, Test.OPPOSING_HAS_EFFECT, Test.COUNT, Test.SCORE_DIFF,
     Test.LOSING)
+TS_SLOT_NEWEST, TS_SLOT_OLDEST = Test.SLOT_NEWEST, Test.SLOT_OLDEST
 
 INLINE_OPS = frozenset(
     (
@@ -127,6 +128,17 @@ INLINE_OPS = frozenset(
 
 class DotdGame:
     """Static rules of one Day of the Dead set: card tables, compiled effects, switches."""
+
+    # Slots, not a dict: the hot loop reads these tables on every step, and an instance dict of
+    # more than 30 keys is not a split dict, so each read would be a hash lookup (CPython 3.11).
+    __slots__ = (
+        "card_set", "num_players", "record_events", "switches", "params", "turns", "hand_per_back",
+        "back_limit", "final_free", "free_turn", "pu_bonus", "double_uses", "look_n", "fp_power", "simultaneous",
+        "unearth_optional", "retrigger", "newcomer_uses", "both_lose", "any_loser", "max_conv",
+        "prev_active", "spirit_now", "dig_choose", "reshuffle", "score_won_only", "tie_chain",
+        "characters", "char_ids", "n", "back", "power", "char", "effect", "has_effect", "ekind",
+        "conv_opts", "card_ids", "card_index", "deck_order",
+    )
 
     def __init__(self, card_set: CardSet, num_players: int = 2, **options: Any) -> None:
         if num_players != 2:
@@ -149,6 +161,8 @@ class DotdGame:
         self.double_uses = int(p["double_uses"])
         self.look_n = int(p["unearth_look"])
         self.fp_power = int(p["first_player_power"])  # handicap knob, 0 = the rulebook
+        # from this turn on the back limit is lifted (DD-04: the final turn, if the switch says so)
+        self.free_turn = self.turns if self.final_free else 1 << 30
         sw = self.switches
         self.simultaneous = sw["selection"] == "simultaneous"
         self.unearth_optional = bool(sw["unearth_optional"])
@@ -175,7 +189,7 @@ class DotdGame:
         compiled = {}
         for c in chars:
             compiled[c.id] = tuple(
-                compile_step(s, f"card '{c.id}' step {k + 1}") for k, s in enumerate(c.effect)
+                range_step(compile_step(s, f"card '{c.id}' step {k + 1}")) for k, s in enumerate(c.effect)
             )
         self.n = len(card_set.cards)
         self.back = [BACKS.index(dc.back) for dc in card_set.cards]
@@ -183,20 +197,14 @@ class DotdGame:
         self.char = [char_index[dc.character.id] for dc in card_set.cards]
         self.effect = [compiled[dc.character.id] for dc in card_set.cards]
         self.has_effect = [bool(e) for e in self.effect]
-        # effects that never ask a player nor start a task can run without the task stack
-        self.inline = [all(st[0] in INLINE_OPS for st in e) for e in self.effect]
-        # the steps of inline effects, pre-split: (flat power change?, to opponent?, amount, when, step)
-        self.isteps = [
-            tuple((st[0] == OP_POWER and st[3] < 0, st[2], st[1], st[5], st) for st in e) for e in self.effect
+        # EK_NONE no effect, EK_INLINE an effect that never asks a player nor starts a task (it
+        # runs without the task stack), EK_ASKS one that may
+        self.ekind = [
+            EK_NONE if not e else EK_INLINE if all(st[0] in INLINE_OPS for st in e) else EK_ASKS
+            for e in self.effect
         ]
-        # an effect made only of unconditional flat power changes is, per use, two sums
-        self.flat: list[tuple[int, int] | None] = []
-        for e in self.effect:
-            if e and all(st[0] == OP_POWER and st[3] < 0 and not st[5] for st in e):
-                mine = sum(st[1] for st in e if not st[2])
-                self.flat.append((mine, sum(st[1] for st in e if st[2])))
-            else:
-                self.flat.append(None)
+        # the options of the commonest decision, shared (a legal list is never mutated)
+        self.conv_opts = [[c, ACT_NO] for c in range(len(self.effect))]
         self.card_ids = [dc.id for dc in card_set.cards]
         # card id -> its physical cards (several when a character has copies: x 2)
         self.card_index: dict[str, list[int]] = {}
@@ -216,10 +224,13 @@ class DotdGame:
         rng = random.Random(seed)
         s = DotdState.__new__(DotdState)
         s._init(self, seed)
-        decks = [list(d) for d in self.deck_order]
         rnd = rng.random
-        for d in decks:  # a sort on random keys: a uniform shuffle, cheaper than rng.shuffle
-            d.sort(key=lambda _c: rnd())
+        decks = []
+        for d in self.deck_order:
+            # a stable sort on random keys drawn in deck order: a uniform shuffle, cheaper than
+            # rng.shuffle (the same order as ``d.sort(key=lambda _c: rnd())``, without a call per card)
+            keys = {c: rnd() for c in d}
+            decks.append(sorted(d, key=keys.__getitem__))
         # deal from the top of each deck alternately, first card to player 0 (as pops would)
         h2 = 2 * self.hand_per_back
         hands: list[list[int]] = [[], []]
@@ -262,6 +273,7 @@ class DotdState:
         "spirit",
         "chosen",
         "eff_back",
+        "nback",
         "scores",
         "stack",
         "dk",
@@ -302,6 +314,7 @@ class DotdState:
         self.spirit = [-1, -1]
         self.chosen = [[], []]
         self.eff_back = [-1, -1]
+        self.nback = [[0, 0, 0], [0, 0, 0]]  # backs in each line and spirit (the back limit, DD-04)
         self.scores = [0, 0]
         self.stack = []
         self.dk = D_NONE
@@ -405,6 +418,7 @@ class DotdState:
         s.spirit = self.spirit[:]
         s.chosen = [self.chosen[0][:], self.chosen[1][:]]
         s.eff_back = self.eff_back[:]
+        s.nback = [self.nback[0][:], self.nback[1][:]]
         s.scores = self.scores[:]
         s.stack = self.stack[:]
         s.dk = self.dk
@@ -453,85 +467,214 @@ class DotdState:
         self.dc = ctx
 
     def _advance(self) -> None:
+        """Run tasks until a player must choose or the game ends.
+
+        The fights are the hot path: a fight whose two effects ask nothing is used and resolved
+        right here (no tasks, no call for the resolution); T_RESOLVE, left by a fight whose effect
+        may ask, joins the same resolution code.
+        """
+        if self.dk >= 0:  # the action's own handling already asks again (e.g. an Unearth pick)
+            return
         stack = self.stack
         g = self.g
-        while self.dk < 0:
-            if not stack:
-                return
+        fx = self.fx
+        lines = self.lines
+        up = self.up
+        while stack:
             t = stack.pop()
             code = t[0]
             if code == T_FIGHT:
                 i = t[1]
                 self.fslot = i
-                self.fx[:] = FIGHT_RESET
+                fx[:] = FIGHT_RESET
                 first = self.prio
-                lines, up = self.lines, self.up
-                c1, c2 = lines[first][i], lines[1 - first][i]
-                inline = g.inline
-                if inline[c1] and inline[c2]:  # no decision possible: no tasks needed
-                    has = g.has_effect
-                    if has[c1] and up[first][i]:
+                second = 1 - first
+                c1 = lines[first][i]
+                c2 = lines[second][i]
+                ekind = g.ekind
+                k1 = ekind[c1]
+                k2 = ekind[c2]
+                if k1 != EK_ASKS and k2 != EK_ASKS:  # no decision possible: no tasks needed
+                    # a single use straight into the interpreter; a Double or a transcript
+                    # goes through _use_inline (the priority holder cannot be negated yet)
+                    if k1 and up[first][i]:
+                        if self.eff_back[first] == DOUBLE or self.events is not None:
+                            self._use_inline(first, c1)
+                        else:
+                            self._exec(first, g.effect[c1], 0, 0)
+                    if k2 and up[second][i]:
+                        if self.eff_back[second] == DOUBLE or self.events is not None:
+                            self._use_inline(second, c2)
+                        elif not fx[12 + second]:  # F_NEG
+                            self._exec(second, g.effect[c2], 0, 0)
+                elif k1 != EK_ASKS:  # the priority holder's effect asks nothing: use it now
+                    if k1 and up[first][i]:
                         self._use_inline(first, c1)
-                    if has[c2] and up[1 - first][i]:
-                        self._use_inline(1 - first, c2)
-                    self._resolve_fight(i)
-                    continue
-                has = g.has_effect
-                if inline[c1]:  # the priority holder's effect asks nothing: use it now
-                    if has[c1] and up[first][i]:
-                        self._use_inline(first, c1)
-                    # then the other's, which may ask (c2 is not inline)
-                    if up[1 - first][i]:
+                    # then the other's, which may ask
+                    if up[second][i]:
                         stack.append((T_RESOLVE, i))
-                        stack.append((T_USE, 1 - first, 1, c2))
-                    else:
-                        self._resolve_fight(i)
+                        stack.append((T_USE, second, 1, c2))
+                        continue
+                else:
+                    stack.append((T_RESOLVE, i))
+                    if k2 and up[second][i]:  # pushed first runs last
+                        stack.append((T_USE, second, 1, c2))
+                    if up[first][i]:
+                        stack.append((T_USE, first, 1, c1))
                     continue
-                stack.append((T_RESOLVE, i))
-                if has[c2] and up[1 - first][i]:  # pushed first runs last
-                    stack.append((T_USE, 1 - first, 1, c2))
-                if up[first][i]:  # c1 is not inline: it has an effect
-                    stack.append((T_USE, first, 1, c1))
             elif code == T_SELECT:
                 p = t[1]
                 legal = self._selectable(p)
-                if len(legal) == 1:
-                    self.chosen[p].append(legal[0])
-                else:
+                if len(legal) > 1:
                     self.dk, self.dp, self.dl, self.dc = D_SELECT, p, legal, t[2]
-            elif code == T_USE:
-                p, u, card = t[1], t[2], t[3]
-                i = self.fslot
-                fx = self.fx
-                if self.lines[p][i] != card or not self.up[p][i] or fx[F_NEG + p]:
-                    continue
-                if u == 1 and g.inline[card]:  # every use at once: it cannot stop for a decision
-                    self._use_inline(p, card)
-                    continue
-                if u > 1 and (self.eff_back[p] != DOUBLE or fx[F_SUP + p] or u > g.double_uses):
-                    continue
-                if u < g.double_uses and self.eff_back[p] == DOUBLE:
-                    stack.append((T_USE, p, u + 1, card))
-                if self.events is not None:
-                    nth = f" (use {u}, Double spirit)" if self.eff_back[p] == DOUBLE else ""
-                    self.events.append(f"player {p + 1} uses {g.describe(card)}'s effect{nth}")
-                self._run_steps(p, g.effect[card], 0, 0)
+                    return
+                self.chosen[p].append(legal[0])
+                continue
             elif code == T_RESOLVE:
-                self._resolve_fight(t[1])
-            elif code == T_SPIRIT_UNEARTH:
-                self._start_unearth(t[1], g.unearth_optional)
-            elif code == T_STEPS:
-                self._run_steps(t[1], t[2], t[3], t[4])
-            elif code == T_CONVERT:
-                self._offer_conversion(t[1])
-            elif code == T_DIG:
-                self._start_dig(t[1], t[2], t[3])
-            elif code == T_REVEAL:
-                self._reveal()
-            elif code == T_REWARDS:
-                self._rewards()
-            elif code == T_TURN:
-                self._start_turn()
+                i = t[1]
+            else:
+                self._task(t)
+                if self.dk >= 0:
+                    return
+                continue
+            # --- resolve the fight in slot i (DD-11 .. DD-14) ---
+            l0, l1 = lines
+            u0, u1 = up
+            a = l0[i]
+            b = l1[i]
+            ua = u0[i]
+            ub = u1[i]
+            if ua and ub:
+                # the whole fight context in one unpack (see F_BONUS ... F_NEG)
+                bo0, bo1, sp0, sp1, aw0, aw1, al0, al1, wt0, wt1, su0, su1, _n0, _n1 = fx
+                t0 = (g.power[a] if sp0 == NO_SETP else sp0) + bo0
+                t1 = (g.power[b] if sp1 == NO_SETP else sp1) + bo1
+                eb0, eb1 = self.eff_back
+                if eb0 == POWER_UP and not su0:
+                    t0 += g.pu_bonus
+                if eb1 == POWER_UP and not su1:
+                    t1 += g.pu_bonus
+                if g.fp_power:  # first_player_power: the turn-1 priority holder's handicap
+                    if self.first_prio == 0:
+                        t0 += g.fp_power
+                    else:
+                        t1 += g.fp_power
+                if aw0 or aw1 or al0 or al1:
+                    w0 = (aw0 > al0) - (al0 > aw0)
+                    w1 = (aw1 > al1) - (al1 > aw1)
+                    if w0 == w1 and (w0 == 0 or (w0 == -1 and not g.both_lose)):
+                        if t0 == t1:  # DD-12: win_ties breaks a power tie unless both have it
+                            win0 = wt0 >= wt1
+                            win1 = wt1 >= wt0
+                        else:
+                            win0 = t0 > t1
+                            win1 = not win0
+                    elif w0 == w1:
+                        win0 = win1 = w0 == 1  # both auto_win: tie; both auto_lose: both lose
+                    else:
+                        win0 = w0 > w1
+                        win1 = not win0
+                elif t0 > t1:
+                    win0 = True
+                    win1 = False
+                elif t1 > t0:
+                    win0 = False
+                    win1 = True
+                else:  # DD-12: win_ties breaks a power tie unless both have it
+                    win0 = wt0 >= wt1
+                    win1 = wt1 >= wt0
+                self.fight_log.append((self.turn, i, a, b, t0, t1, win0, win1))
+                if self.events is not None:
+                    self._note_fight(i, a, b, t0, t1, win0, win1)
+            elif not ua and not ub:  # DD-13: no fight between two fallen cards
+                if self.events is not None:
+                    self.events.append(f"slot {i + 1}: both fighters are fallen, no fight")
+                continue
+            else:
+                win0, win1 = ua, ub  # DD-13: the active side wins, the fallen one did not fight
+                if self.events is not None:
+                    w, c, f = (0, a, b) if ua else (1, b, a)
+                    self.events.append(
+                        f"slot {i + 1}: player {w + 1}'s {g.describe(c)} wins unopposed "
+                        f"(player {2 - w}'s {g.describe(f)} is fallen and does not fight)"
+                    )
+            won_n = self.won_n
+            if win0:
+                won_n[0] += 1
+                self.wonc.append(a)
+                if win1:
+                    won_n[1] += 1
+                    self.wonc.append(b)
+                elif ub:
+                    u1[i] = False
+                    self.lostc.append(b)
+                    if not g.any_loser:
+                        if self.conv_n[1] < g.max_conv:  # step 4: the loser may become the spirit
+                            self.dk, self.dp, self.dl, self.dc = D_CONVERT, 1, g.conv_opts[b], None
+                            return
+                        continue
+            elif win1:
+                won_n[1] += 1
+                self.wonc.append(b)
+                if ua:
+                    u0[i] = False
+                    self.lostc.append(a)
+                    if not g.any_loser:
+                        if self.conv_n[0] < g.max_conv:
+                            self.dk, self.dp, self.dl, self.dc = D_CONVERT, 0, g.conv_opts[a], None
+                            return
+                        continue
+            else:  # both lose (both were active: a fallen card that did not fight is no loser)
+                u0[i] = False
+                self.lostc.append(a)
+                u1[i] = False
+                self.lostc.append(b)
+                if not g.any_loser:
+                    stack.append((T_CONVERT, 1 - self.prio))
+                    stack.append((T_CONVERT, self.prio))
+                    continue
+            if g.any_loser:
+                first = self.prio
+                lostc = self.lostc
+                for p in (1 - first, first):
+                    if any(c in lostc for c in lines[p]):
+                        stack.append((T_CONVERT, p))
+
+    def _task(self, t: tuple) -> None:
+        """The less frequent tasks (the fights and selections are handled in ``_advance``)."""
+        code = t[0]
+        g = self.g
+        if code == T_USE:
+            p, u, card = t[1], t[2], t[3]
+            i = self.fslot
+            fx = self.fx
+            if self.lines[p][i] != card or not self.up[p][i] or fx[F_NEG + p]:
+                return
+            if u == 1 and g.ekind[card] != EK_ASKS:  # every use at once: it cannot stop for a decision
+                self._use_inline(p, card)
+                return
+            if u > 1 and (self.eff_back[p] != DOUBLE or fx[F_SUP + p] or u > g.double_uses):
+                return
+            if u < g.double_uses and self.eff_back[p] == DOUBLE:
+                self.stack.append((T_USE, p, u + 1, card))
+            if self.events is not None:
+                nth = f" (use {u}, Double spirit)" if self.eff_back[p] == DOUBLE else ""
+                self.events.append(f"player {p + 1} uses {g.describe(card)}'s effect{nth}")
+            self._exec(p, g.effect[card], 0, 0)
+        elif code == T_SPIRIT_UNEARTH:
+            self._start_unearth(t[1], g.unearth_optional)
+        elif code == T_STEPS:
+            self._exec(t[1], t[2], t[3], t[4])
+        elif code == T_CONVERT:
+            self._offer_conversion(t[1])
+        elif code == T_DIG:
+            self._start_dig(t[1], t[2], t[3])
+        elif code == T_REVEAL:
+            self._reveal()
+        elif code == T_REWARDS:
+            self._rewards()
+        elif code == T_TURN:
+            self._start_turn()
 
     # --- turn structure ------------------------------------------------------------------------
 
@@ -561,21 +704,19 @@ class DotdState:
     def _selectable(self, p: int) -> list[int]:
         """Hand cards ``p`` may play now under the back limit (DD-04)."""
         g = self.g
-        back = g.back
         chosen = self.chosen[p]
-        hand = [c for c in self.hands[p] if c not in chosen] if chosen else self.hands[p]
-        if g.final_free and self.turn >= g.turns:
-            return hand[:]
-        get = back.__getitem__
-        backs = list(map(get, self.lines[p]))
-        if chosen:
-            backs += map(get, chosen)
-        if self.spirit[p] >= 0:
-            backs.append(back[self.spirit[p]])
+        hand = [c for c in self.hands[p] if c not in chosen] if chosen else self.hands[p][:]
+        if self.turn >= g.free_turn:
+            return hand
+        counts = self.nback[p]  # backs in line and spirit
         lim = g.back_limit
-        counts = [backs.count(0), backs.count(1), backs.count(2)]
+        back = g.back
+        if chosen:
+            counts = counts[:]
+            for c in chosen:
+                counts[back[c]] += 1
         if counts[0] < lim and counts[1] < lim and counts[2] < lim:
-            return hand[:]
+            return hand
         legal = [c for c in hand if counts[back[c]] < lim]
         if not legal:
             if not hand:
@@ -583,8 +724,19 @@ class DotdState:
                     f"player {p} has no card to play on turn {self.turn} "
                     "(a scenario can end earlier with end_turn)"
                 )
-            return hand[:]  # no_legal_card = play_any
+            return hand  # no_legal_card = play_any
         return legal
+
+    def count_backs(self) -> None:
+        """Recount the backs in each line and spirit (``nback``), after a position was set up.
+
+        Play keeps the counts itself: only a reveal adds cards there; a new slot, a conversion
+        and an Unearth move cards between line and spirit or swap a card for one of its back.
+        """
+        back = self.g.back
+        for p in (0, 1):
+            cards = self.lines[p] + ([self.spirit[p]] if self.spirit[p] >= 0 else [])
+            self.nback[p] = [sum(1 for c in cards if back[c] == b) for b in range(3)]
 
     def _reveal(self) -> None:
         g = self.g
@@ -592,7 +744,7 @@ class DotdState:
         back = g.back
         char = g.char.__getitem__
         turn1 = self.turn == 1
-        chosen, hands, lines, stats = self.chosen, self.hands, self.lines, self.stats
+        chosen, hands, lines, stats, nback = self.chosen, self.hands, self.lines, self.stats, self.nback
         for p in (0, 1):
             ch = chosen[p]
             hand = hands[p]
@@ -604,6 +756,9 @@ class DotdState:
             s = ch[-1]
             self.spirit[p] = s
             self.eff_back[p] = back[s]
+            nb = nback[p]
+            for c in ch:
+                nb[back[c]] += 1
             stats[p][0].extend(map(char, ch))
             chosen[p] = []
             self.up[p] = [True] * len(line)  # step 3: the field flips face up
@@ -666,88 +821,6 @@ class DotdState:
         if g.fp_power and p == self.first_prio:
             total += g.fp_power
         return total
-
-    def _resolve_fight(self, i: int) -> None:
-        g = self.g
-        lines, up = self.lines, self.up
-        l0, l1 = lines
-        u0, u1 = up
-        a, b, ua, ub = l0[i], l1[i], u0[i], u1[i]
-        if ua and ub:
-            # the whole fight context in one unpack (see F_BONUS ... F_NEG)
-            bo0, bo1, sp0, sp1, aw0, aw1, al0, al1, wt0, wt1, su0, su1, _n0, _n1 = self.fx
-            power = g.power
-            t0 = (power[a] if sp0 == NO_SETP else sp0) + bo0
-            t1 = (power[b] if sp1 == NO_SETP else sp1) + bo1
-            eb0, eb1 = self.eff_back
-            if eb0 == POWER_UP and not su0:
-                t0 += g.pu_bonus
-            if eb1 == POWER_UP and not su1:
-                t1 += g.pu_bonus
-            if g.fp_power:  # first_player_power: the turn-1 priority holder's handicap
-                if self.first_prio == 0:
-                    t0 += g.fp_power
-                else:
-                    t1 += g.fp_power
-            if aw0 or aw1 or al0 or al1:
-                w0 = (aw0 > al0) - (al0 > aw0)
-                w1 = (aw1 > al1) - (al1 > aw1)
-                if w0 == w1 and (w0 == 0 or (w0 == -1 and not g.both_lose)):
-                    if t0 == t1:  # DD-12: win_ties breaks a power tie unless both have it
-                        win0, win1 = wt0 >= wt1, wt1 >= wt0
-                    else:
-                        win0, win1 = t0 > t1, t1 > t0
-                elif w0 == w1:
-                    win0 = win1 = w0 == 1  # both auto_win: tie; both auto_lose: both lose
-                else:
-                    win0, win1 = w0 > w1, w1 > w0
-            elif t0 == t1:  # DD-12: win_ties breaks a power tie unless both have it
-                win0, win1 = wt0 >= wt1, wt1 >= wt0
-            else:
-                win0, win1 = t0 > t1, t1 > t0
-            self.fight_log.append((self.turn, i, a, b, t0, t1, win0, win1))
-            if self.events is not None:
-                self._note_fight(i, a, b, t0, t1, win0, win1)
-        elif not ua and not ub:  # DD-13: no fight between two fallen cards
-            if self.events is not None:
-                self.events.append(f"slot {i + 1}: both fighters are fallen, no fight")
-            return
-        else:
-            win0, win1 = ua, ub  # DD-13: the active side wins, the fallen one did not fight
-            if self.events is not None:
-                w, c, f = (0, a, b) if ua else (1, b, a)
-                self.events.append(
-                    f"slot {i + 1}: player {w + 1}'s {g.describe(c)} wins unopposed "
-                    f"(player {2 - w}'s {g.describe(f)} is fallen and does not fight)"
-                )
-        if win0:
-            self.won_n[0] += 1
-            self.wonc.append(a)
-        elif ua:  # a fallen card that did not fight is no loser
-            u0[i] = False
-            self.lostc.append(a)
-        if win1:
-            self.won_n[1] += 1
-            self.wonc.append(b)
-        elif ub:
-            u1[i] = False
-            self.lostc.append(b)
-        if g.any_loser:
-            stack = self.stack
-            first = self.prio
-            lostc = self.lostc
-            for p in (1 - first, first):
-                if any(c in lostc for c in lines[p]):
-                    stack.append((T_CONVERT, p))
-        elif win0:
-            if not win1 and ub and self.conv_n[1] < g.max_conv:  # step 4, inline
-                self.dk, self.dp, self.dl, self.dc = D_CONVERT, 1, [b, ACT_NO], None
-        elif win1:
-            if ua and self.conv_n[0] < g.max_conv:
-                self.dk, self.dp, self.dl, self.dc = D_CONVERT, 0, [a, ACT_NO], None
-        else:
-            self.stack.append((T_CONVERT, 1 - self.prio))
-            self.stack.append((T_CONVERT, self.prio))
 
     def _offer_conversion(self, p: int) -> None:
         """Step 4: the loser may become the spirit (DD-14, DD-15)."""
@@ -977,42 +1050,52 @@ class DotdState:
         return n_up if counter in (1, 3) else len(self.up[side]) - n_up
 
     def _conds_hold(self, p: int, conds: tuple) -> bool:
-        """Every test of a step's ``when:``, measured now from ``p``'s side of the fight."""
+        """Every test of a step's ``when:``, measured now from ``p``'s side of the fight.
+
+        Each test is compiled to ``(test, lo, hi, negated, counter)``: it holds when
+        ``lo <= measured <= hi`` (or, negated, when not), so no comparison function is called.
+        """
         g = self.g
         i = self.fslot
         o = 1 - p
-        for test, cmp, value, subject in conds:
-            if test == TS_COUNT:
-                x = self.count(p, subject)
+        for test, lo, hi, neg, subject in conds:
+            if test < TS_OPPOSING_BACK:
+                if test == TS_PRIORITY:
+                    x = 0 if self.prio == p else 1
+                elif test == TS_OWN_SPIRIT:
+                    s = self.spirit[p]
+                    x = g.back[s] if s >= 0 else -1
+                elif test == TS_OPPONENT_SPIRIT:
+                    s = self.spirit[o]
+                    x = g.back[s] if s >= 0 else -1
+                elif test == TS_OWN_BACK:
+                    x = g.back[self.lines[p][i]]
+                elif test == TS_SLOT:
+                    x = i + 1
+                else:  # TS_TURN
+                    x = self.turn
             elif test == TS_OPPOSING_POWER:
                 x = g.power[self.lines[o][i]]
-            elif test == TS_TURN:
-                x = self.turn
-            elif test == TS_PRIORITY:
-                x = 0 if self.prio == p else 1
-            elif test == TS_SLOT:
-                if value == SLOT_NEWEST:
-                    x, value = i == len(self.lines[p]) - 1, True
-                elif value == SLOT_OLDEST:
-                    x, value = i == 0, True
-                else:
-                    x = i + 1
-            elif test in (TS_OWN_SPIRIT, TS_OPPONENT_SPIRIT):
-                s = self.spirit[p if test == TS_OWN_SPIRIT else o]
-                x = g.back[s] if s >= 0 else -1
-            elif test == TS_OWN_BACK:
-                x = g.back[self.lines[p][i]]
+            elif test == TS_LOSING:
+                x = int(self.fight_total(p) < self.fight_total(o))
+            elif test == TS_SCORE_DIFF:
+                x = self.scores[p] - self.scores[o]
+            elif test == TS_COUNT:
+                x = self.count(p, subject)
             elif test == TS_OPPOSING_BACK:
                 x = g.back[self.lines[o][i]]
             elif test == TS_OPPOSING_HAS_EFFECT:
                 x = int(g.has_effect[self.lines[o][i]])
-            elif test == TS_SCORE_DIFF:
-                x = self.scores[p] - self.scores[o]
-            elif test == TS_LOSING:
-                x = int(self.fight_total(p) < self.fight_total(o))
+            elif test == TS_SLOT_NEWEST:
+                x = int(i == len(self.lines[p]) - 1)
+            elif test == TS_SLOT_OLDEST:
+                x = int(i == 0)
             else:
                 return False
-            if not cmp(x, value):
+            if lo <= x <= hi:  # (in an if, each comparison takes CPython's fast int path)
+                if neg:
+                    return False
+            elif not neg:
                 return False
         return True
 
@@ -1022,94 +1105,80 @@ class DotdState:
         An inline effect never changes the spirit backs, so whether a Double repeats it is known
         up front; negation and suppression (which an effect may set) are checked before each use.
         """
-        g = self.g
         fx = self.fx
         if fx[12 + p]:  # F_NEG: negated, no use at all
             return
+        g = self.g
         double = self.eff_back[p] == DOUBLE
         if self.events is not None:
             self.events.append(
                 f"player {p + 1} uses {g.describe(card)}'s effect" + (" (Double spirit)" if double else "")
             )
-        flat = g.flat[card]
-        if flat is not None:  # two sums; a flat effect sets neither negation nor suppression
-            uses = g.double_uses if double and not fx[10 + p] else 1  # F_SUP
-            fx[p] += flat[0] * uses  # F_BONUS
-            fx[1 - p] += flat[1] * uses
-            return
-        steps = g.isteps[card]
-        uses = g.double_uses if double else 1
-        u = 1
-        while True:
-            for fast, opp, amount, conds, step in steps:
-                if fast:  # a flat power change needs no call
-                    if not conds or self._conds_hold(p, conds):
-                        fx[1 - p if opp else p] += amount  # F_BONUS
-                else:
-                    self._run_step(p, step, 0)
-            if u >= uses or fx[12 + p] or fx[10 + p]:  # F_NEG, F_SUP
-                return
-            u += 1
+        steps = g.effect[card]
+        self._exec(p, steps, 0, 0)
+        if double:
+            u = 1
+            uses = g.double_uses
+            while u < uses and not fx[12 + p] and not fx[10 + p]:  # F_NEG, F_SUP
+                self._exec(p, steps, 0, 0)
+                u += 1
 
-    def _run_steps(self, p: int, steps: tuple, idx: int, depth: int) -> None:
-        """Run ``steps`` from ``idx`` on; stop (leaving a continuation) at a decision or task."""
-        stack = self.stack
-        n0 = len(stack)
-        last = len(steps) - 1
-        while True:
-            step = steps[idx]
-            if step[0] == OP_POWER and step[3] < 0:
-                # the commonest step, a flat power change, needs no call
-                if not step[5] or self._conds_hold(p, step[5]):
-                    self.fx[F_BONUS + (1 - p if step[2] else p)] += step[1]
-            else:
-                self._run_step(p, step, depth)
-            if idx == last:
-                return
-            idx += 1
-            if self.dk >= 0 or len(stack) != n0:
-                # what the step started (a decision, a Dig, a copy) runs before the rest
-                stack.insert(n0, (T_STEPS, p, steps, idx, depth))
-                return
+    def _exec(self, p: int, steps: tuple, idx: int, depth: int) -> None:
+        """The effect interpreter: run compiled ``steps`` from ``idx`` for ``p``'s fighter.
 
-    def _run_step(self, p: int, step: tuple, depth: int) -> None:
-        """Execute one compiled step for ``p``'s fighter in the current fight."""
-        op, amount, opp, per, target, conds = step
-        if conds and not self._conds_hold(p, conds):
-            return
-        side = 1 - p if opp else p
+        One branch per primitive, every card goes through here. A step that asks a player or
+        starts a task leaves the remaining steps as a T_STEPS continuation, so what it started
+        runs before the rest of the effect.
+        """
         fx = self.fx
-        if op == OP_POWER:
-            fx[F_BONUS + side] += amount * (self.count(p, per) if per >= 0 else 1)
-        elif op == OP_AUTO_WIN:
-            fx[F_AW + side] += 1
-        elif op == OP_AUTO_LOSE:
-            fx[F_AL + side] += 1
-        elif op == OP_UNEARTH:
+        n = len(steps)
+        while idx < n:
+            op, amount, opp, per, target, conds = steps[idx]
+            idx += 1
+            if conds and not self._conds_hold(p, conds):
+                continue
+            if op == OP_POWER:  # the commonest step
+                fx[p ^ opp] += amount if per < 0 else amount * self.count(p, per)  # F_BONUS
+            elif op == OP_AUTO_WIN:
+                fx[4 + (p ^ opp)] += 1  # F_AW
+            elif op == OP_AUTO_LOSE:
+                fx[6 + (p ^ opp)] += 1  # F_AL
+            elif op == OP_SET_POWER:
+                fx[2 + (p ^ opp)] = amount  # F_SETP
+            elif op == OP_WIN_TIES:
+                fx[8 + (p ^ opp)] = 1  # F_WT
+            elif op == OP_GAIN_VP:
+                side = p ^ opp
+                vp = amount if per < 0 else amount * self.count(p, per)
+                self.scores[side] += vp
+                if self.events is not None:
+                    self.events.append(f"player {side + 1} gains {vp} VP")
+            elif op == OP_SUPPRESS_SPIRIT:
+                fx[10 + (p ^ opp)] = 1  # F_SUP
+            elif op == OP_NEGATE:
+                fx[13 - p] = 1  # F_NEG of the opponent
+            elif op == OP_TAKE_PRIORITY:
+                self.prio = p
+                if self.events is not None:
+                    self.events.append(f"player {p + 1} takes priority")
+            elif op == OP_GIVE_PRIORITY:
+                self.prio = 1 - p
+                if self.events is not None:
+                    self.events.append(f"player {p + 1} gives priority to player {2 - p}")
+            else:  # the steps that may ask a player or start a task
+                stack = self.stack
+                n0 = len(stack)
+                self._asking_step(p, op, amount, target, depth)
+                if idx < n and (self.dk >= 0 or len(stack) != n0):
+                    stack.insert(n0, (T_STEPS, p, steps, idx, depth))
+                    return
+
+    def _asking_step(self, p: int, op: int, amount: int, target: int, depth: int) -> None:
+        """The primitives that may need a decision: Unearth, Dig, force_unearth, flip, copy."""
+        if op == OP_UNEARTH:
             self._start_unearth(p, False)
         elif op == OP_DIG:
             self._start_dig(p, amount, self.lines[p][self.fslot])
-        elif op == OP_GAIN_VP:
-            vp = amount * (self.count(p, per) if per >= 0 else 1)
-            self.scores[side] += vp
-            if self.events is not None:
-                self.events.append(f"player {side + 1} gains {vp} VP")
-        elif op == OP_SET_POWER:
-            fx[F_SETP + side] = amount
-        elif op == OP_WIN_TIES:
-            fx[F_WT + side] = 1
-        elif op == OP_SUPPRESS_SPIRIT:
-            fx[F_SUP + side] = 1
-        elif op == OP_NEGATE:
-            fx[F_NEG + 1 - p] = 1
-        elif op == OP_TAKE_PRIORITY:
-            self.prio = p
-            if self.events is not None:
-                self.events.append(f"player {p + 1} takes priority")
-        elif op == OP_GIVE_PRIORITY:
-            self.prio = 1 - p
-            if self.events is not None:
-                self.events.append(f"player {p + 1} gives priority to player {2 - p}")
         elif op == OP_FORCE_UNEARTH:
             o = 1 - p
             c = self.lines[o][self.fslot]

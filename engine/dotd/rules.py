@@ -105,6 +105,9 @@ class Test:
     COUNT = 9
     SCORE_DIFF = 10
     LOSING = 11
+    # interpreter-only codes (not names in the card model): a ``slot`` test against newest/oldest
+    SLOT_NEWEST = 12
+    SLOT_OLDEST = 13
 
 
 TEST_CODES = {name: code for code, name in enumerate(CONDITION_TESTS)}
@@ -112,8 +115,9 @@ TEST_CODES = {name: code for code, name in enumerate(CONDITION_TESTS)}
 CMP_CODES = {name: code for code, name in enumerate(COMPARATORS)}
 SLOT_NEWEST, SLOT_OLDEST = -1, -2
 
-# A compiled step: (op, amount, who_is_opponent, per_counter or -1, target code or -1, conditions)
-CompiledStep = tuple[int, int, bool, int, int, tuple[tuple[int, Any, Any, int], ...]]
+# A compiled step: (op, amount, 1 if aimed at the opponent else 0, per_counter or -1, target code or -1,
+# conditions); the interpreter finds the affected side as ``player ^ opp``.
+CompiledStep = tuple[int, int, int, int, int, tuple[tuple[int, Any, Any, int], ...]]
 
 
 CMP_FUNCS = (operator.lt, operator.le, operator.eq, operator.ne, operator.ge, operator.gt)
@@ -169,7 +173,7 @@ def compile_step(step: Step, where: str) -> CompiledStep:
     if op == Op.DIG and amount <= 0:
         amount = 1
     conds = tuple(_compile_condition(c, where) for c in step.when)
-    return (op, amount, step.who == "opponent", per, target, conds)
+    return (op, amount, int(step.who == "opponent"), per, target, conds)
 
 
 def resolve_switches(card_set: CardSet, options: Mapping[str, Any]) -> dict[str, Any]:
@@ -198,3 +202,32 @@ def resolve_params(card_set: CardSet) -> dict[str, Any]:
         if key in out:
             out[key] = value
     return out
+
+
+BIG = 1 << 29  # within the small ints CPython compares on its fast path
+
+
+def range_condition(cond: tuple[int, Callable[[Any, Any], bool], Any, int]) -> tuple[int, int, int, bool, int]:
+    """A compiled condition as ``(test, lo, hi, negated, counter)``: holds iff ``lo <= x <= hi``
+    (negated: iff not). Every measured value is an int (or bool), so this is exact for the six
+    comparators, and the interpreter compares instead of calling an operator function.
+    """
+    test, cmp, value, subject = cond
+    if test == Test.SLOT and value in (SLOT_NEWEST, SLOT_OLDEST):
+        test = Test.SLOT_NEWEST if value == SLOT_NEWEST else Test.SLOT_OLDEST
+        value = 1  # the measurement is "is this the newest/oldest slot", compared with True
+    value = int(value)
+    lo, hi, neg = {
+        operator.lt: (-BIG, value - 1, False),
+        operator.le: (-BIG, value, False),
+        operator.eq: (value, value, False),
+        operator.ne: (value, value, True),
+        operator.ge: (value, BIG, False),
+        operator.gt: (value + 1, BIG, False),
+    }[cmp]
+    return (test, lo, hi, neg, subject)
+
+
+def range_step(step: CompiledStep) -> tuple[int, int, int, int, int, tuple[tuple[int, int, int, bool, int], ...]]:
+    """``step`` with its conditions in the interpreter's range form (see :func:`range_condition`)."""
+    return (*step[:5], tuple(range_condition(c) for c in step[5]))

@@ -160,6 +160,7 @@ def build_state(game: DotdGame, data: Mapping[str, Any], where: str = "scenario"
         raise ScenarioError(f"{where}: end_turn {end_turn} is outside {turn}..{game.turns}")
     s.end_turn = end_turn
     s.history = []
+    s.count_backs()
     s._advance()
     return s
 
