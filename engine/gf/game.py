@@ -238,6 +238,11 @@ class FeastGame:
                 runs[food].append(tuple(acts))
         self.runs = runs
         self.discard_act: list[int] = [1 | c << 5 for c in range(self.size)]  # DISCARD c
+        #: for a gap-free family lo..hi (index lo*16 + hi): the numbers that extend it, as a mask
+        self.ends: list[int] = [
+            ((1 << (lo - 1)) if lo > 1 else 0) | ((1 << (hi + 1)) if hi < 9 else 0)
+            for lo in range(16) for hi in range(16)
+        ]
         self.instants: frozenset[int] = frozenset(c for c in range(self.size) if self.instant[c])
         #: the other players in seat order after each actor (who a window asks, in turn)
         n = self.num_players

@@ -271,7 +271,11 @@ class FeastState:
             )
         self._legal = None
         self._apply(action)
-        self._settle()
+        legal = self._main_moves(self.tp) if self.phase == MAIN else self._moves()
+        while len(legal) == 1:  # as in _settle
+            self._apply(legal[0])
+            legal = self._moves()
+        self._legal = legal
 
     def _settle(self) -> list[int]:
         """Play forced moves (a single legal action) at once and cache the next real decision's
@@ -790,13 +794,16 @@ class FeastState:
         strict = g.strict_ext
         touched = self.touched
         announce_pre = not g.window_pre
+        ends = g.ends
         for fid, food, lo, hi, eaters, cards in fams:
             m = masks[food]
             if not m or (strict and fid in touched):
                 continue
+            gapfree = hi - lo + 1 == len(cards)
+            if gapfree and not m & ends[lo << 4 | hi]:
+                continue  # the common case: nothing in hand extends it
             base = food << 4
             ok = eaters and announce_pre and len(cards) + 1 >= min_f
-            gapfree = hi - lo + 1 == len(cards)
             if lo > 1 and m >> (lo - 1) & 1:
                 a = EXTEND | fid << 5 | by[base + lo - 1] << 15
                 moves.append(a)
@@ -883,7 +890,27 @@ class FeastState:
             any_time = g.gy_any_time or p == self.tp
             min_f = g.min_family
             rares = g.rares
-            for q in others:
+            if len(succ) == 1:  # the common case, with the loop over succubi unrolled
+                s5 = STEAL_FAM | succ[0] << 5
+                sm = STEAL_MASH | succ[0] << 5
+                for q in others:
+                    for f in fams[q]:
+                        fid = f[0]
+                        if ann and fid in ann:
+                            continue
+                        a = s5 | fid << 15
+                        moves.append(a)
+                        if (
+                            any_time and f[4] and len(f[5]) >= min_f and f[3] - f[2] + 1 == len(f[5])
+                            and (not rares or self._eligible(f))
+                        ):
+                            moves.append(a | 1 << 35)
+                    if mash[q] and not (rares and self._protected(q)):
+                        moves.append(sm | q << 15)
+                others_s: tuple[int, ...] = ()
+            else:
+                others_s = others
+            for q in others_s:
                 for f in fams[q]:
                     fid = f[0]
                     if ann and fid in ann:
@@ -903,14 +930,19 @@ class FeastState:
         if pre:
             ok_ann = g.preach_after_announce
             no_eater = g.eaters.isdisjoint
+            one = PREACH | pre[0] << 5 if len(pre) == 1 else -1
             for q in others:
                 fq = fams[q]
-                if fq and any(map(_EATERS_OF, fq)):
+                if fq:
                     for f in fq:
                         if f[4] and (ok_ann or f[0] not in ann):
-                            for e in f[4]:
-                                for pr in pre:
-                                    moves.append(PREACH | pr << 5 | e << 15)
+                            if one >= 0:
+                                for e in f[4]:
+                                    moves.append(one | e << 15)
+                            else:
+                                for e in f[4]:
+                                    for pr in pre:
+                                        moves.append(PREACH | pr << 5 | e << 15)
                 mq = mash[q]
                 if mq and not no_eater(mq):
                     seen = 0
