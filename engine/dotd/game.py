@@ -13,6 +13,7 @@ Rulings (DD-xx) are in docs/rules/day-of-the-dead.md; the switches are in engine
 from __future__ import annotations
 
 import random
+from _random import Random as _CRandom
 from itertools import compress
 from typing import Any
 
@@ -79,6 +80,7 @@ NO_SETP = -10_000
 MAX_RETRIGGERS = 3  # re-fired Unearth spirits per player and turn: a chain must end
 FIGHT_RESET = [0, 0, NO_SETP, NO_SETP, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
 ALL_AVAILABLE = (True, True, True)
+_c_seed = _CRandom.seed
 EK_NONE, EK_INLINE, EK_ASKS = 0, 1, 2  # DotdGame.ekind: what using a card's effect may do
 
 
@@ -221,7 +223,10 @@ class DotdGame:
                     f"the {BACKS[b]} deck has {len(self.deck_order[b])} cards; "
                     f"dealing needs at least {need}"
                 )
-        rng = random.Random(seed)
+        # random.Random(seed) without its Python-level __init__/seed wrappers: the same generator
+        rng = random.Random.__new__(random.Random)
+        _c_seed(rng, seed)
+        rng.gauss_next = None
         s = DotdState.__new__(DotdState)
         s._init(self, seed)
         rnd = rng.random
@@ -532,6 +537,35 @@ class DotdState:
                 continue
             elif code == T_RESOLVE:
                 i = t[1]
+            elif code == T_USE:
+                p, u, card = t[1], t[2], t[3]
+                i = self.fslot
+                if lines[p][i] != card or not up[p][i] or fx[F_NEG + p]:
+                    continue
+                if u == 1 and g.ekind[card] != EK_ASKS:  # every use at once: it cannot stop for a decision
+                    self._use_inline(p, card)
+                    continue
+                if u > 1 and (self.eff_back[p] != DOUBLE or fx[F_SUP + p] or u > g.double_uses):
+                    continue
+                if u < g.double_uses and self.eff_back[p] == DOUBLE:
+                    stack.append((T_USE, p, u + 1, card))
+                if self.events is not None:
+                    nth = f" (use {u}, Double spirit)" if self.eff_back[p] == DOUBLE else ""
+                    self.events.append(f"player {p + 1} uses {g.describe(card)}'s effect{nth}")
+                self._exec(p, g.effect[card], 0, 0)
+                if self.dk >= 0:
+                    return
+                continue
+            elif code == T_STEPS:
+                self._exec(t[1], t[2], t[3], t[4])
+                if self.dk >= 0:
+                    return
+                continue
+            elif code == T_SPIRIT_UNEARTH:
+                self._start_unearth(t[1], g.unearth_optional)
+                if self.dk >= 0:
+                    return
+                continue
             else:
                 self._task(t)
                 if self.dk >= 0:
@@ -641,38 +675,17 @@ class DotdState:
                         stack.append((T_CONVERT, p))
 
     def _task(self, t: tuple) -> None:
-        """The less frequent tasks (the fights and selections are handled in ``_advance``)."""
+        """The less frequent tasks (fights, selections, effect uses and steps and Unearth spirits
+        run in ``_advance``)."""
         code = t[0]
-        g = self.g
-        if code == T_USE:
-            p, u, card = t[1], t[2], t[3]
-            i = self.fslot
-            fx = self.fx
-            if self.lines[p][i] != card or not self.up[p][i] or fx[F_NEG + p]:
-                return
-            if u == 1 and g.ekind[card] != EK_ASKS:  # every use at once: it cannot stop for a decision
-                self._use_inline(p, card)
-                return
-            if u > 1 and (self.eff_back[p] != DOUBLE or fx[F_SUP + p] or u > g.double_uses):
-                return
-            if u < g.double_uses and self.eff_back[p] == DOUBLE:
-                self.stack.append((T_USE, p, u + 1, card))
-            if self.events is not None:
-                nth = f" (use {u}, Double spirit)" if self.eff_back[p] == DOUBLE else ""
-                self.events.append(f"player {p + 1} uses {g.describe(card)}'s effect{nth}")
-            self._exec(p, g.effect[card], 0, 0)
-        elif code == T_SPIRIT_UNEARTH:
-            self._start_unearth(t[1], g.unearth_optional)
-        elif code == T_STEPS:
-            self._exec(t[1], t[2], t[3], t[4])
+        if code == T_REVEAL:
+            self._reveal()
+        elif code == T_REWARDS:
+            self._rewards()
         elif code == T_CONVERT:
             self._offer_conversion(t[1])
         elif code == T_DIG:
             self._start_dig(t[1], t[2], t[3])
-        elif code == T_REVEAL:
-            self._reveal()
-        elif code == T_REWARDS:
-            self._rewards()
         elif code == T_TURN:
             self._start_turn()
 
@@ -748,17 +761,16 @@ class DotdState:
         for p in (0, 1):
             ch = chosen[p]
             hand = hands[p]
+            nb = nback[p]
             for c in ch:
                 hand.remove(c)
+                nb[back[c]] += 1
             line = lines[p]
             if turn1:
                 line.append(ch[0])  # the turn-1 fighter (face up with the field just below)
             s = ch[-1]
             self.spirit[p] = s
             self.eff_back[p] = back[s]
-            nb = nback[p]
-            for c in ch:
-                nb[back[c]] += 1
             stats[p][0].extend(map(char, ch))
             chosen[p] = []
             self.up[p] = [True] * len(line)  # step 3: the field flips face up
@@ -804,8 +816,8 @@ class DotdState:
                 w = self.winner()
                 res = "a draw" if w is None else f"player {w + 1} wins"
                 self.events.append(f"game over: {self.scores[0]} to {self.scores[1]}, {res}")
-        else:
-            self.stack.append((T_TURN,))
+        else:  # the next turn starts at once (as a T_TURN task on top of the stack would)
+            self._start_turn()
 
     # --- fights --------------------------------------------------------------------------------
 
