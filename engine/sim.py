@@ -545,11 +545,12 @@ def _run_cluster(address: str, source: CardSet | Game, spec: RunSpec,
             fut.release()
             collector.take(b, result)
     except BaseException:
-        if futures:
-            client.cancel(futures)
+        # closing the client releases the futures, and the scheduler drops their tasks; an
+        # explicit cancel would only wait for the round trip
+        futures.clear()
         raise
     finally:
-        client.close()
+        client.close(timeout=2)
 
 
 def map_tasks(fn: Callable[[Any], Any], tasks: Sequence[Any], jobs: int = 1,
