@@ -371,6 +371,8 @@ def cluster_block(source: CardSet | Game, spec: RunSpec, block: tuple[int, int, 
                           spec.options], sort_keys=True)
         game = _CLUSTER_GAMES.get(key)
         if game is None:
+            if len(_CLUSTER_GAMES) >= 16:  # a sweep of many variants: forget the oldest
+                del _CLUSTER_GAMES[next(iter(_CLUSTER_GAMES))]
             game = _CLUSTER_GAMES[key] = _build_game(source, spec.num_players, spec.options)
     else:
         game = source
