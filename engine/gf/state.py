@@ -18,7 +18,6 @@ ids as arguments, so the same int means the same move in every determinization o
 from __future__ import annotations
 
 import random
-from operator import itemgetter
 from typing import Any
 
 from boneyard.engine.core import TERMINAL
@@ -68,8 +67,6 @@ DW_STEAL, ATTACK, TRIMMING = range(5, 8)  # rares
 PHASE_NAMES = ("main", "window", "chain", "followup", "over", "dw_steal", "attack", "trim")
 
 NO_EATERS = (-1, -1, -1)
-
-_EATERS_OF = itemgetter(4)  # a family's eaters
 
 # family tuple fields
 FID, FFOOD, LO, HI, EAT, CARDS = range(6)
@@ -488,7 +485,35 @@ class FeastState:
     def _end_turn(self) -> None:
         g = self.g
         p = self.tp
-        if g.rares and self.dw[p]:
+        if not g.rares:  # _start_turn inlined, less what only the rares need (skips, locks...)
+            self.turn_no += 1
+            n = self.n
+            if self.turn_no >= g.turn_cap * n:
+                self._finish_capped()
+                return
+            p += 1
+            if p == n:
+                p = 0
+            self.tp = p
+            self.played = False
+            if self.touched:
+                self.touched = []
+            if self.flubbed:
+                self.flubbed = []
+            self.phase = MAIN
+            hand = self.hands[p]
+            k = g.hand_size - len(hand)
+            if k > 0:
+                draw = self.draw
+                if len(draw) >= k:  # the common case: one slice from the top of the pile
+                    hand += draw[-k:][::-1]
+                    del draw[-k:]
+                else:
+                    self._draw_up(p)
+            if g.turn_start_window:
+                self._event(p)  # GF-08: the start of a turn is an event the others may answer
+            return
+        if self.dw[p]:
             self._draw_up(p)  # GF-24: a permanent Devil Wife refills her owner's hand
         self.turn_no += 1
         if self.turn_no >= g.turn_cap * self.n:
@@ -533,9 +558,9 @@ class FeastState:
             if not free(hands[p]) or (mash is not None and mash[p] and not free(mash[p])):
                 if self._can_respond(p):
                     q.append(p)
-            elif fams is not None and fams[p] and any(map(_EATERS_OF, fams[p])):
+            elif fams is not None and fams[p]:
                 for f in fams[p]:
-                    if f[4] and self._eligible(f) and f[0] not in self.announced and f[0] not in self.flubbed:
+                    if f[4] and f[0] not in self.announced and f[0] not in self.flubbed and self._eligible(f):
                         q.append(p)
                         break
         if q:
@@ -570,7 +595,7 @@ class FeastState:
         """Has p any instant with a target (or a graveyard announcement) right now?"""
         g = self.g
         fams = self.fams[p]
-        if g.gy_any_time and fams and any(map(_EATERS_OF, fams)):
+        if g.gy_any_time and fams:
             ann = self.announced
             for f in fams:
                 if f[4] and f[0] not in ann and f[0] not in self.flubbed and self._eligible(f):
@@ -601,11 +626,9 @@ class FeastState:
             ok_ann = g.preach_after_announce
             no_eater = g.eaters.isdisjoint
             for q in g.after[p]:
-                fq = fams[q]
-                if fq and any(map(_EATERS_OF, fq)):  # some family of q is fed
-                    for f in fq:
-                        if f[4] and (ok_ann or f[0] not in self.announced):
-                            return True
+                for f in fams[q]:  # some family of q is fed
+                    if f[4] and (ok_ann or f[0] not in self.announced):
+                        return True
                 if mash[q] and not no_eater(mash[q]):
                     return True
                 if self.dw[q]:
@@ -659,7 +682,7 @@ class FeastState:
             p = self.queue[0]
             moves = [PASS]
             self._instant_moves(p, moves)
-            if self.g.gy_any_time:
+            if self.g.gy_any_time and self.fams[p]:
                 self._announce_moves(p, moves)
             return moves
         if ph == CHAIN:
@@ -716,8 +739,10 @@ class FeastState:
                 moves.append(MASH | c << 5)
         if fams:
             self._family_moves(p, fams, [m0, m1], by, eat, (), moves)
-            if any(map(_EATERS_OF, fams)):  # only a fed family can be announced
-                self._announce_moves(p, moves)
+            ann = self.announced
+            for f in fams:  # only a fed family can be announced (_announce_moves, inline)
+                if f[4] and f[0] not in ann and f[0] not in self.flubbed and self._eligible(f):
+                    moves.append(ANNOUNCE | f[0] << 5)
         if (mons is not None and (SUCCUBUS in mons or PREACHER in mons)) or (
             g.from_mash and self.mash[p] and not g.instants.isdisjoint(self.mash[p])
         ):
@@ -835,9 +860,12 @@ class FeastState:
                         if ne and announce_pre and size >= min_f and size == b[3] - a[2] + 1:
                             moves.append(JOIN | a[0] << 5 | b[0] << 15 | 1 << 35)
         # attach eaters from hand or mash
+        mp = self.mash[p]
+        if eat[1] < 0 and eat[2] < 0 and (not mp or g.eaters.isdisjoint(mp)):
+            return  # no eater to attach: the common case
         K = g.kind
         eat_mash = [-1, -1, -1]
-        for c in self.mash[p]:
+        for c in mp:
             k = K[c]
             if k <= 2 and eat_mash[k] < 0 and not (blocked and c in blocked):
                 eat_mash[k] = c
@@ -1025,7 +1053,15 @@ class FeastState:
         if ph == WINDOW:
             p = self.queue[0]
             if op == PASS:
-                self._advance_window()
+                if self.g.rares:
+                    self._advance_window()
+                    return
+                # nothing changed since the window opened, so everyone left in the queue can
+                # still answer: no need to ask _can_respond again
+                q = self.queue
+                q.pop(0)
+                if not q:
+                    self._close_window()
                 return
         else:
             p = self.tp
