@@ -1,11 +1,17 @@
 """The Day of the Dead rules engine: a fast, resumable state machine over int card ids.
 
 A game's progress is a stack of small task tuples (start a turn, start a fight, use an effect,
-run effect steps, resolve a fight, offer a conversion, score...). ``_advance`` pops tasks until
-one needs a player's choice; that choice becomes the pending decision (``legal_actions``) and
-``apply_action`` resumes from it. So every choice inside an effect is a decision point, never a
+run effect steps, resolve a fight, offer a conversion, score...). ``apply_action`` applies the
+pending choice, then pops tasks until one needs a player's choice; that choice becomes the pending
+decision (``legal_actions``). So every choice inside an effect is a decision point, never a
 callback, and ``clone`` is a handful of list copies. Effects run through one interpreter
 (``_exec``, one branch per compiled primitive); no card has its own code path.
+
+Speed (issue 3: random games per second on one core) shapes the code: the task loop is inside
+``apply_action`` (one call per decision), the commonest tasks (a fight and its resolution, a
+selection, an effect use or its remaining steps, an Unearth spirit) are handled in the loop itself,
+effects are compiled once per game into int tuples with conditions as int ranges, and the tables
+the loop reads are slots of DotdGame.
 
 Rulings (DD-xx) are in docs/rules/day-of-the-dead.md; the switches are in engine/dotd/rules.py.
 """
@@ -81,6 +87,7 @@ MAX_RETRIGGERS = 3  # re-fired Unearth spirits per player and turn: a chain must
 FIGHT_RESET = [0, 0, NO_SETP, NO_SETP, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
 ALL_AVAILABLE = (True, True, True)
 _c_seed = _CRandom.seed
+_RESUME = object()  # apply_action's "no action": run on from the current position (_advance)
 EK_NONE, EK_INLINE, EK_ASKS = 0, 1, 2  # DotdGame.ekind: what using a card's effect may do
 
 
@@ -376,108 +383,33 @@ class DotdState:
         return None
 
     def apply_action(self, action: int) -> None:
+        """Apply ``action`` to the pending decision, then run the game on to the next decision.
+
+        The task loop lives here, not in a helper: one call less per decision. It pops tasks until
+        one needs a player's choice. The fights are the hot path: a fight whose two effects ask
+        nothing is used and resolved right in the loop (no tasks, no call for the resolution);
+        T_RESOLVE, left by a fight whose effect may ask, joins the same resolution code.
+        """
         kind = self.dk
         if kind < 0 or action not in self.dl:
-            self._refuse(action)
-        self.dk = D_NONE
-        self.history.append(action)
-        if kind == D_CONVERT:  # the commonest decisions, inline
-            if action != ACT_NO:
-                self._convert(self.dp, action)
-        elif kind == D_SELECT:
-            self.chosen[self.dp].append(action)
-        elif kind == D_UE_PICK:
-            ctx = self.dc
-            self._replace(self.dp, ctx[0], ctx[1], action, ctx[2])
-        elif kind == D_UE_TARGET:
-            if action != ACT_NO:
-                self._look(self.dp, action, self.dp)
+            if action is not _RESUME:  # (_advance: no action, just run on)
+                self._refuse(action)
         else:
-            self._resolve(kind, self.dp, action, self.dc)
-        self._advance()
-
-    def _refuse(self, action: int) -> None:
-        if self.dk < 0:
-            raise RulesError("the game is over; no action can be applied")
-        raise RulesError(
-            f"illegal action {action} at {DECISION_NAMES[self.dk]} for player {self.dp}; "
-            f"legal: {self.dl}"
-        )
-
-    def clone(self) -> DotdState:
-        s = DotdState.__new__(DotdState)
-        s.g = self.g
-        s.seed = self.seed
-        s.nshuf = self.nshuf
-        s.turn = self.turn
-        s.prio = self.prio
-        s.first_prio = self.first_prio
-        d = self.decks
-        s.decks = [d[0][:], d[1][:], d[2][:]]
-        d = self.discards
-        s.discards = [d[0][:], d[1][:], d[2][:]]
-        s.pub = self.pub[:]
-        s.hands = [self.hands[0][:], self.hands[1][:]]
-        s.lines = [self.lines[0][:], self.lines[1][:]]
-        s.up = [self.up[0][:], self.up[1][:]]
-        s.spirit = self.spirit[:]
-        s.chosen = [self.chosen[0][:], self.chosen[1][:]]
-        s.eff_back = self.eff_back[:]
-        s.nback = [self.nback[0][:], self.nback[1][:]]
-        s.scores = self.scores[:]
-        s.stack = self.stack[:]
-        s.dk = self.dk
-        s.dp = self.dp
-        s.dl = self.dl[:]
-        s.dc = self.dc
-        s.fslot = self.fslot
-        s.fx = self.fx[:]
-        s.wonc = self.wonc[:]
-        s.lostc = self.lostc[:]
-        s.won_n = self.won_n[:]
-        s.conv_n = self.conv_n[:]
-        s.done = self.done
-        s.history = self.history[:]
-        s.stats = [[st[0][:], st[1][:], st[2], st[3], st[4]] for st in self.stats]
-        s.score_log = self.score_log[:]
-        s.end_turn = self.end_turn
-        s.fight_log = self.fight_log[:]
-        s.retrig = self.retrig[:]
-        s.events = None if self.events is None else self.events[:]
-        return s
-
-    def observation(self, player: int) -> Any:
-        from .observation import DotdObservation
-
-        return DotdObservation(self, player)
-
-    def action_to_string(self, action: int) -> str:
-        return action_string(self.g, self.dk, self.dc, action)
-
-    def __str__(self) -> str:
-        import json
-
-        return json.dumps(self.to_json())
-
-    # --- the machine ---------------------------------------------------------------------------
-
-    def _decide(self, kind: int, player: int, legal: list[int], ctx: Any) -> None:
-        """Make ``player`` choose; a choice with one option is taken at once."""
-        if len(legal) == 1:
-            self._resolve(kind, player, legal[0], ctx)
-            return
-        self.dk = kind
-        self.dp = player
-        self.dl = legal
-        self.dc = ctx
-
-    def _advance(self) -> None:
-        """Run tasks until a player must choose or the game ends.
-
-        The fights are the hot path: a fight whose two effects ask nothing is used and resolved
-        right here (no tasks, no call for the resolution); T_RESOLVE, left by a fight whose effect
-        may ask, joins the same resolution code.
-        """
+            self.dk = D_NONE
+            self.history.append(action)
+            if kind == D_CONVERT:  # the commonest decisions, inline
+                if action != ACT_NO:
+                    self._convert(self.dp, action)
+            elif kind == D_SELECT:
+                self.chosen[self.dp].append(action)
+            elif kind == D_UE_PICK:
+                ctx = self.dc
+                self._replace(self.dp, ctx[0], ctx[1], action, ctx[2])
+            elif kind == D_UE_TARGET:
+                if action != ACT_NO:
+                    self._look(self.dp, action, self.dp)
+            else:
+                self._resolve(kind, self.dp, action, self.dc)
         if self.dk >= 0:  # the action's own handling already asks again (e.g. an Unearth pick)
             return
         stack = self.stack
@@ -674,9 +606,89 @@ class DotdState:
                     if any(c in lostc for c in lines[p]):
                         stack.append((T_CONVERT, p))
 
+
+    def _advance(self) -> None:
+        """Run tasks until a player must choose or the game ends (a new or set-up position)."""
+        self.apply_action(_RESUME)  # type: ignore[arg-type]
+
+    def _refuse(self, action: int) -> None:
+        if self.dk < 0:
+            raise RulesError("the game is over; no action can be applied")
+        raise RulesError(
+            f"illegal action {action} at {DECISION_NAMES[self.dk]} for player {self.dp}; "
+            f"legal: {self.dl}"
+        )
+
+    def clone(self) -> DotdState:
+        s = DotdState.__new__(DotdState)
+        s.g = self.g
+        s.seed = self.seed
+        s.nshuf = self.nshuf
+        s.turn = self.turn
+        s.prio = self.prio
+        s.first_prio = self.first_prio
+        d = self.decks
+        s.decks = [d[0][:], d[1][:], d[2][:]]
+        d = self.discards
+        s.discards = [d[0][:], d[1][:], d[2][:]]
+        s.pub = self.pub[:]
+        s.hands = [self.hands[0][:], self.hands[1][:]]
+        s.lines = [self.lines[0][:], self.lines[1][:]]
+        s.up = [self.up[0][:], self.up[1][:]]
+        s.spirit = self.spirit[:]
+        s.chosen = [self.chosen[0][:], self.chosen[1][:]]
+        s.eff_back = self.eff_back[:]
+        s.nback = [self.nback[0][:], self.nback[1][:]]
+        s.scores = self.scores[:]
+        s.stack = self.stack[:]
+        s.dk = self.dk
+        s.dp = self.dp
+        s.dl = self.dl[:]
+        s.dc = self.dc
+        s.fslot = self.fslot
+        s.fx = self.fx[:]
+        s.wonc = self.wonc[:]
+        s.lostc = self.lostc[:]
+        s.won_n = self.won_n[:]
+        s.conv_n = self.conv_n[:]
+        s.done = self.done
+        s.history = self.history[:]
+        s.stats = [[st[0][:], st[1][:], st[2], st[3], st[4]] for st in self.stats]
+        s.score_log = self.score_log[:]
+        s.end_turn = self.end_turn
+        s.fight_log = self.fight_log[:]
+        s.retrig = self.retrig[:]
+        s.events = None if self.events is None else self.events[:]
+        return s
+
+    def observation(self, player: int) -> Any:
+        from .observation import DotdObservation
+
+        return DotdObservation(self, player)
+
+    def action_to_string(self, action: int) -> str:
+        return action_string(self.g, self.dk, self.dc, action)
+
+    def __str__(self) -> str:
+        import json
+
+        return json.dumps(self.to_json())
+
+    # --- the machine ---------------------------------------------------------------------------
+
+    def _decide(self, kind: int, player: int, legal: list[int], ctx: Any) -> None:
+        """Make ``player`` choose; a choice with one option is taken at once."""
+        if len(legal) == 1:
+            self._resolve(kind, player, legal[0], ctx)
+            return
+        self.dk = kind
+        self.dp = player
+        self.dl = legal
+        self.dc = ctx
+
     def _task(self, t: tuple) -> None:
         """The less frequent tasks (fights, selections, effect uses and steps and Unearth spirits
-        run in ``_advance``)."""
+        run in the loop of ``apply_action``)."""
         code = t[0]
         if code == T_REVEAL:
             self._reveal()
@@ -934,7 +946,18 @@ class DotdState:
             self._look(p, opts[0], p)
 
     def _look(self, chooser: int, target: int, owner: int) -> None:
-        look = self._take(self.g.back[target], self.g.look_n)
+        g = self.g
+        b = g.back[target]
+        n = g.look_n
+        deck = self.decks[b]
+        if len(deck) > n:  # the usual case, _take inline: the top n cards, top first
+            look = deck[-1 : -n - 1 : -1]
+            del deck[-n:]
+            pub = self.pub
+            for c in look:
+                pub[c] = False
+        else:
+            look = self._take(b, n)
         if len(look) > 1:  # _decide, inline
             self.dk, self.dp, self.dl, self.dc = D_UE_PICK, chooser, look, (target, owner, tuple(look))
         elif look:
@@ -1143,10 +1166,8 @@ class DotdState:
         runs before the rest of the effect.
         """
         fx = self.fx
-        n = len(steps)
-        while idx < n:
-            op, amount, opp, per, target, conds = steps[idx]
-            idx += 1
+        for op, amount, opp, per, target, conds in steps[idx:] if idx else steps:
+            idx += 1  # (the index of the next step, for a continuation)
             if conds and not self._conds_hold(p, conds):
                 continue
             if op == OP_POWER:  # the commonest step
@@ -1181,7 +1202,7 @@ class DotdState:
                 stack = self.stack
                 n0 = len(stack)
                 self._asking_step(p, op, amount, target, depth)
-                if idx < n and (self.dk >= 0 or len(stack) != n0):
+                if idx < len(steps) and (self.dk >= 0 or len(stack) != n0):
                     stack.insert(n0, (T_STEPS, p, steps, idx, depth))
                     return
 

@@ -209,8 +209,8 @@ BIG = 1 << 29  # within the small ints CPython compares on its fast path
 
 def range_condition(cond: tuple[int, Callable[[Any, Any], bool], Any, int]) -> tuple[int, int, int, bool, int]:
     """A compiled condition as ``(test, lo, hi, negated, counter)``: holds iff ``lo <= x <= hi``
-    (negated: iff not). Every measured value is an int (or bool), so this is exact for the six
-    comparators, and the interpreter compares instead of calling an operator function.
+    (negated: iff not). Every measured value is an int (or bool) well inside +-BIG, so this is
+    exact for the six comparators, and the interpreter compares instead of calling an operator.
     """
     test, cmp, value, subject = cond
     if test == Test.SLOT and value in (SLOT_NEWEST, SLOT_OLDEST):
