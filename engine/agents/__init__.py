@@ -91,9 +91,10 @@ def make_agent(spec: str, game: Any) -> Agent:
     cfg = SETTINGS.get(rules, SearchSettings()) if rules else SearchSettings()
     budget = budget or cfg.default_budget
     prior_visits = round(cfg.prior_share * budget)
+    prior = _greedy(game) if prior_visits or cfg.paired else None
     playout = None
     if cfg.greedy_playout is not None:
         playout = greedy_playout(_greedy(game), cfg.greedy_playout)
     return MctsAgent(budget, name=spec.strip().lower(), horizon=cfg.horizon, evaluate=cfg.evaluate,
-                     prior=_greedy(game) if prior_visits else None, prior_visits=prior_visits,
-                     playout=playout)
+                     prior=prior, prior_visits=prior_visits, playout=playout, paired=cfg.paired,
+                     margin=cfg.margin)

@@ -14,9 +14,17 @@ evaluation of the position (e.g. the race to the winning score) stands in for th
 optional ``prior`` agent's choice starts with a few virtual winning visits at the root. Per-game
 settings live in :mod:`boneyard.engine.agents.evaluators`.
 
+Paired mode (``paired=True``, used for Grave Feast): a flat, depth-one search for long,
+high-variance games where a good heuristic already exists. Each of ``budget`` determinizations is a
+shared "world": every legal action is tried in it, followed by the same ``playout`` policy with the
+same playout seed (common random numbers), so candidates are compared on identical luck and the
+noise of the comparison is the effect of the move, not of the draw. The ``prior`` agent's choice
+is kept unless another action's mean return beats it by more than ``margin``: search overrules the
+heuristic only on evidence. This is rollout-based policy improvement over the playout policy.
+
 Reproducible by construction: all randomness comes from the ``rng`` given to :meth:`choose`;
 children are scanned in the order of ``legal_actions()``, never a set or by time; the budget is a
-number of simulations, not seconds.
+number of simulations (sampled worlds), not seconds.
 """
 
 from __future__ import annotations
@@ -50,14 +58,15 @@ class _Node:
 class MctsAgent:
     """ISMCTS with ``budget`` simulations per decision (decisions with one legal action are free)."""
 
-    __slots__ = ("budget", "evaluate", "exploration", "horizon", "name", "playout", "prior",
-                 "prior_visits")
+    __slots__ = ("budget", "evaluate", "exploration", "horizon", "margin", "name", "paired",
+                 "playout", "prior", "prior_visits")
 
     def __init__(self, budget: int = DEFAULT_BUDGET, exploration: float = EXPLORATION,
                  name: str | None = None, horizon: int | None = None,
                  evaluate: Callable[[State], list[float]] | None = None,
                  playout: Callable[[State, random.Random], int] | None = None,
-                 prior: Agent | None = None, prior_visits: int = 0) -> None:
+                 prior: Agent | None = None, prior_visits: int = 0, paired: bool = False,
+                 margin: float = 0.0) -> None:
         if budget < 1:
             raise ValueError("mcts budget must be >= 1")
         if (horizon is None) != (evaluate is None):
@@ -72,14 +81,24 @@ class MctsAgent:
         # root: search must find something clearly better before it overrules it.
         self.prior = prior
         self.prior_visits = prior_visits
+        # paired mode: every action tried in every sampled world; the prior's choice stands
+        # unless another beats its mean return by more than ``margin``
+        self.paired = paired
+        self.margin = margin
 
     def choose(self, obs: Observation, rng: random.Random) -> int:
         legal = obs.legal_actions()
         if len(legal) == 1:
             return legal[0]
         favourite = None
-        if self.prior is not None and self.prior_visits > 0:
+        if self.prior is not None and (self.prior_visits > 0 or self.paired):
             favourite = self.prior.choose(obs, random.Random(rng.getrandbits(64)))
+        if self.paired:
+            means = self.paired_means(obs, rng)
+            best = max(legal, key=lambda a: (means[a], a == favourite))  # first of equals
+            if favourite is None or means[best] - means[favourite] > self.margin:
+                return best
+            return favourite
         root = self.search(obs, rng, favourite)
         best = legal[0]
         best_key = (-1, -math.inf)
@@ -162,3 +181,35 @@ class MctsAgent:
                 n.visits += 1
                 n.total += ret[n.player]
         return root
+
+    def paired_means(self, obs: Observation, rng: random.Random) -> dict[int, float]:
+        """Mean return of each legal action over ``budget`` sampled worlds shared by all actions."""
+        legal = obs.legal_actions()
+        me = obs.player
+        totals = dict.fromkeys(legal, 0.0)
+        for _ in range(self.budget):
+            world = obs.determinize(rng)
+            seed = rng.getrandbits(64)  # one playout stream per world: the same luck for every action
+            for a in legal:
+                state = world.clone()
+                state.apply_action(a)
+                totals[a] += self.rollout(state, random.Random(seed))[me]
+        return {a: t / self.budget for a, t in totals.items()}
+
+    def rollout(self, state: State, rng: random.Random) -> list[float]:
+        """Play ``state`` on by the playout policy; the result, or the evaluation at the horizon."""
+        policy = self.playout
+        horizon = -1 if self.horizon is None else self.horizon
+        steps = 0
+        while not state.is_terminal():
+            if steps == horizon:
+                return self.evaluate(state)  # type: ignore[misc]
+            acts = state.legal_actions()
+            if len(acts) == 1:
+                state.apply_action(acts[0])
+            elif policy is None:
+                state.apply_action(acts[int(rng.random() * len(acts))])
+            else:
+                state.apply_action(policy(state, rng))
+            steps += 1
+        return state.returns()
