@@ -175,3 +175,66 @@ def test_race_evaluation_favours_the_leader():
     assert sum(shares) == pytest.approx(1.0)
     assert shares[0] > shares[1] == shares[2] > shares[3]
     assert race_returns([3, 3], 9) == [0.5, 0.5]
+
+
+class _Lowest:
+    """A deliberately poor prior: always the smallest action."""
+
+    name = "lowest"
+
+    def choose(self, obs: Any, rng: random.Random) -> int:
+        return min(obs.legal_actions())
+
+
+def _prize_in_reach() -> Any:
+    """A one-round toy deal where player 0 holds the only 9 it can see and the prize is big."""
+    game = ToyGame(rounds=1, hand=3)
+    for seed in range(40):
+        state = game.new_initial_state(seed)
+        hand = state.hands[0]
+        if 9 in hand and min(hand) < 9 and state.prize >= 5 and state.hands[1].count(9) == 0:
+            return state
+    pytest.fail("no seed below 40 deals the position this test needs")
+
+
+def test_paired_search_overrules_a_bad_prior_only_on_evidence():
+    obs = _prize_in_reach().observation(0)
+    assert MctsAgent(30, paired=True, prior=_Lowest()).choose(obs, random.Random(0)) == 9
+    # no mean return can beat the prior's by more than 1: the prior's choice must stand
+    stubborn = MctsAgent(30, paired=True, prior=_Lowest(), margin=1.0)
+    assert stubborn.choose(obs, random.Random(0)) == min(obs.legal_actions())
+
+
+def test_paired_search_shares_each_sampled_world_between_all_actions():
+    obs = ToyGame(hand=4).new_initial_state(2).observation(0)
+    spy = _OnlyTheProtocol(obs)
+    agent = MctsAgent(10, paired=True, prior=_Lowest())
+    means = agent.paired_means(spy, random.Random(1))
+    assert spy.samples == 10  # one world per simulation, not one per action
+    assert set(means) == set(obs.legal_actions()) and all(0.0 <= v <= 1.0 for v in means.values())
+    assert agent.choose(spy, random.Random(1)) == agent.choose(obs, random.Random(1))
+
+
+def test_feast_outlook_is_a_share_of_the_win():
+    """Shares sum to 1, and of two players with no family on the board the higher score leads."""
+    from boneyard.engine.agents.evaluators import feast_outlook
+
+    game = GAMES["gf4"]()
+    greedy = make_agent("greedy", game)
+    seen = 0
+    for seed in range(3):
+        state = game.new_initial_state(seed)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            shares = feast_outlook(state)
+            assert sum(shares) == pytest.approx(1.0) and all(0.0 < s < 1.0 for s in shares)
+            view = state.observation(0)
+            bare = [q for q in range(4) if not view.families[q]]
+            for q in bare:
+                for r in bare:
+                    if view.scores[q] > view.scores[r]:
+                        assert shares[q] > shares[r]
+                        seen += 1
+            p = state.current_player()
+            state.apply_action(greedy.choose(state.observation(p), rng))
+    assert seen  # the comparison happened
