@@ -238,6 +238,8 @@ class FeastGame:
                 runs[food].append(tuple(acts))
         self.runs = runs
         self.discard_act: list[int] = [1 | c << 5 for c in range(self.size)]  # DISCARD c
+        #: scratch list for move generation (face key -> card), reused so no call allocates one
+        self.scratch: list[int] = [0] * 32
         #: for a gap-free family lo..hi (index lo*16 + hi): the numbers that extend it, as a mask
         self.ends: list[int] = [
             ((1 << (lo - 1)) if lo > 1 else 0) | ((1 << (hi + 1)) if hi < 9 else 0)

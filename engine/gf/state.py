@@ -630,9 +630,7 @@ class FeastState:
                     if f[4] and (ok_ann or f[0] not in self.announced):
                         return True
                 if mash[q] and not no_eater(mash[q]):
-                    return True
-                if self.dw[q]:
-                    return True
+                    return True  # (no Devil Wife is on any board without the rares)
         return False
 
     def _resolve_announcements(self) -> None:
@@ -711,7 +709,7 @@ class FeastState:
         played = self.played
         moves = [] if played else list(map(g.discard_act.__getitem__, hand))
         HK = g.hkey
-        by: dict[int, int] = {}
+        by = g.scratch  # face key -> last such card in hand; only keys set below are read
         m0 = m1 = 0
         mons = None
         for c in hand:
@@ -731,13 +729,11 @@ class FeastState:
         if m1:
             moves += g.runs[1][m1]
         fams = self.fams[p]
-        if mons is None:
-            eat = NO_EATERS
-        else:
-            eat = [-1, mons.get(VAMPIRE, -1), mons.get(ZOMBIE, -1)]
+        if mons is not None:
             for c in mons.values():
                 moves.append(MASH | c << 5)
         if fams:
+            eat = NO_EATERS if mons is None else [-1, mons.get(VAMPIRE, -1), mons.get(ZOMBIE, -1)]
             self._family_moves(p, fams, [m0, m1], by, eat, (), moves)
             ann = self.announced
             for f in fams:  # only a fed family can be announced (_announce_moves, inline)
@@ -872,11 +868,12 @@ class FeastState:
         if eat[1] < 0 and eat[2] < 0 and eat_mash[1] < 0 and eat_mash[2] < 0:
             return
         fresh_announce = (not g.window_fresh) or g.race_prob
+        max_e = g.max_eaters
         for fid, food, lo, hi, eaters, cards in fams:
-            if len(eaters) >= g.max_eaters:
+            k = food + 1  # VAMPIRE eats BLOOD (0), ZOMBIE eats BRAINS (1)
+            if len(eaters) >= max_e or (eat[k] < 0 and eat_mash[k] < 0):
                 continue
             ready = len(cards) >= min_f and hi - lo + 1 == len(cards)
-            k = food + 1  # VAMPIRE eats BLOOD (0), ZOMBIE eats BRAINS (1)
             for e in (eat[k], eat_mash[k]):
                 if e >= 0:
                     moves.append(ATTACH | fid << 5 | e << 15)
@@ -898,8 +895,12 @@ class FeastState:
                 if k == SUCCUBUS:
                     if not succ:
                         succ.append(c)
+                        if pre:
+                            break
                 elif k == PREACHER and not pre:
                     pre.append(c)
+                    if succ:
+                        break
             if g.from_mash and self.mash[p]:
                 s1 = p1 = True  # ... and of the mash
                 for c in self.mash[p]:
