@@ -5,7 +5,9 @@ For each game (Day of the Dead; Grave Feast at 2 and 4 players) it plays, via th
 With more than two players the first agent takes one seat and the second agent all the others,
 so a fair share is 1/players. An agent is "stronger" when the lower end of its 95% interval is
 above the fair share. Slow (thousands of mcts games): run it with low priority, e.g.
-    nice -n 10 .venv/bin/python bench/strength.py --games 1000 --jobs 2 --json output/strength.json
+    nice -n 10 .venv/bin/python bench/strength.py --games 1000 --jobs 1 --json output/strength.json
+``--budget N`` sets the mcts budget (matchups mcts:N vs greedy and mcts:2N vs mcts:N); the CPU
+cost of a Grave Feast run grows with the number of mcts seats times their budgets.
 """
 
 from __future__ import annotations
