@@ -236,13 +236,10 @@ class DotdGame:
         rng.gauss_next = None
         s = DotdState.__new__(DotdState)
         s._init(self, seed)
+        decks = [d[:] for d in self.deck_order]
         rnd = rng.random
-        decks = []
-        for d in self.deck_order:
-            # a stable sort on random keys drawn in deck order: a uniform shuffle, cheaper than
-            # rng.shuffle (the same order as ``d.sort(key=lambda _c: rnd())``, without a call per card)
-            keys = {c: rnd() for c in d}
-            decks.append(sorted(d, key=keys.__getitem__))
+        for d in decks:  # a sort on random keys: a uniform shuffle, cheaper than rng.shuffle
+            d.sort(key=lambda _c: rnd())
         # deal from the top of each deck alternately, first card to player 0 (as pops would)
         h2 = 2 * self.hand_per_back
         hands: list[list[int]] = [[], []]
