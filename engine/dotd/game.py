@@ -146,7 +146,7 @@ class DotdGame:
         "unearth_optional", "retrigger", "newcomer_uses", "both_lose", "any_loser", "max_conv",
         "prev_active", "spirit_now", "dig_choose", "reshuffle", "score_won_only", "tie_chain",
         "characters", "char_ids", "n", "back", "power", "char", "effect", "has_effect", "ekind",
-        "conv_opts", "card_ids", "card_index", "deck_order",
+        "card_ids", "card_index", "deck_order",
     )
 
     def __init__(self, card_set: CardSet, num_players: int = 2, **options: Any) -> None:
@@ -212,8 +212,6 @@ class DotdGame:
             EK_NONE if not e else EK_INLINE if all(st[0] in INLINE_OPS for st in e) else EK_ASKS
             for e in self.effect
         ]
-        # the options of the commonest decision, shared (a legal list is never mutated)
-        self.conv_opts = [[c, ACT_NO] for c in range(len(self.effect))]
         self.card_ids = [dc.id for dc in card_set.cards]
         # card id -> its physical cards (several when a character has copies: x 2)
         self.card_index: dict[str, list[int]] = {}
@@ -573,7 +571,7 @@ class DotdState:
                     self.lostc.append(b)
                     if not g.any_loser:
                         if self.conv_n[1] < g.max_conv:  # step 4: the loser may become the spirit
-                            self.dk, self.dp, self.dl, self.dc = D_CONVERT, 1, g.conv_opts[b], None
+                            self.dk, self.dp, self.dl, self.dc = D_CONVERT, 1, [b, ACT_NO], None
                             return
                         continue
             elif win1:
@@ -584,7 +582,7 @@ class DotdState:
                     self.lostc.append(a)
                     if not g.any_loser:
                         if self.conv_n[0] < g.max_conv:
-                            self.dk, self.dp, self.dl, self.dc = D_CONVERT, 0, g.conv_opts[a], None
+                            self.dk, self.dp, self.dl, self.dc = D_CONVERT, 0, [a, ACT_NO], None
                             return
                         continue
             else:  # both lose (both were active: a fallen card that did not fight is no loser)
