@@ -8,6 +8,7 @@ JSON for other tools. A SET is a name under ``cards/`` or the path of a set fold
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ from boneyard.pipeline.load import SetCheck, SetNotFoundError, check_set, resolv
 from rich.console import Console
 from rich.table import Table
 
+from boneyard.errors import Problem
 from boneyard.paths import bundled_sets
 
 
@@ -97,9 +99,26 @@ def power_table(card_set: CardSet) -> Table:
     return table
 
 
+_LOCATED = re.compile(r"^(?P<file>.+?):(?P<line>\d+):(?P<column>\d+): (?P<message>.*)$")
+
+
+def _problem_json(problem: Problem | str) -> dict[str, Any]:
+    """A problem as data for editors and CI; a message without a location keeps its whole text."""
+    if isinstance(problem, Problem):
+        return {"file": problem.file, "line": problem.line, "column": problem.column,
+                "card": problem.card, "message": problem.message, "hint": problem.hint}
+    m = _LOCATED.match(problem)
+    if m is None:
+        return {"file": None, "line": None, "column": None, "card": None, "message": problem, "hint": None}
+    return {"file": m["file"], "line": int(m["line"]), "column": int(m["column"]), "card": None,
+            "message": m["message"], "hint": None}
+
+
 @click.command("validate")
 @click.argument("sets", nargs=-1, metavar="[SET]...")
-def validate_command(sets: tuple[str, ...]) -> None:
+@click.option("--json", "as_json", is_flag=True,
+              help="Print one JSON report (every set, every problem with file, line and column).")
+def validate_command(sets: tuple[str, ...], as_json: bool) -> None:
     """Check card sets against the schema and the game's rules; list every problem.
 
     SET is a name under cards/, a set folder or a file in one; with none, every bundled set is
@@ -108,19 +127,28 @@ def validate_command(sets: tuple[str, ...]) -> None:
     names = _resolve_all(sets)
     console = _console()
     bad = 0
+    report: list[dict[str, Any]] = []
     for name in names:
         check = check_set(name)
         playtest = _playtest_problems(check.card_set) if check.ok and check.card_set else []
         if check.ok and check.card_set and not playtest:
             playtest = _template_problems(check.card_set)
-        if check.ok and not playtest:
+        ok = check.ok and not playtest
+        bad += not ok
+        if as_json:
+            cs = check.card_set
+            problems: list[Problem | str] = list(check.problems) if not check.ok else list(playtest)
+            report.append({"set": cs.name if cs else (check.name or check.root.name),
+                           "root": str(check.root), "ok": ok,
+                           "content_hash": cs.content_hash if cs and ok else None,
+                           "problems": [_problem_json(p) for p in problems]})
+        elif ok:
             assert check.card_set is not None
             console.print(summary_table(check.card_set))
             if check.card_set.characters:
                 console.print(power_table(check.card_set))
             console.print(f"ok: {check.card_set.name} is valid")
         elif playtest:
-            bad += 1
             assert check.card_set is not None
             n = len(playtest)
             click.echo(f"{check.card_set.name}: {n} problem{'s' if n != 1 else ''} (playtest "
@@ -128,10 +156,12 @@ def validate_command(sets: tuple[str, ...]) -> None:
             for line in playtest:
                 click.echo(line, err=True)
         else:
-            bad += 1
             _report_problems(check)
+    if as_json:
+        click.echo(json.dumps({"ok": not bad, "sets": report}, indent=2))
     if bad:
-        click.echo(f"{bad} of {len(names)} set{'s' if len(names) != 1 else ''} invalid", err=True)
+        if not as_json:
+            click.echo(f"{bad} of {len(names)} set{'s' if len(names) != 1 else ''} invalid", err=True)
         raise SystemExit(1)
 
 

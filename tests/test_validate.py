@@ -8,6 +8,7 @@ in a traceback.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -396,3 +397,27 @@ def test_validate_lays_out_the_sets_own_template(tmp_path):
     assert re.search(r"template\.yaml:\d+:\d+: cards 'nemesis@double', 'nemesis@power_up', "
                      r"'nemesis@unearth': layout 'front' element 'name': the font 'sans-bold' has "
                      r"no glyph for '\u2620'", result.output), result.output
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_cli_json_report_holds_the_same_problems_as_data(name, monkeypatch):
+    monkeypatch.chdir(BROKEN / name)
+    text = CliRunner().invoke(cli, ["validate", "."])
+    result = CliRunner().invoke(cli, ["validate", ".", "--json"])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    data = json.loads(result.stdout)
+    assert data["ok"] is False and [s["ok"] for s in data["sets"]] == [False]
+    problems = data["sets"][0]["problems"]
+    assert len(problems) == len(text.stderr.splitlines()) - 2  # one per printed problem
+    for p, line in zip(problems, text.stderr.splitlines()[1:-1], strict=True):
+        if p["line"] is not None:
+            assert line.startswith(f"{p['file']}:{p['line']}:{p['column']}:")
+        assert p["message"] in line
+
+
+def test_cli_json_report_of_valid_sets():
+    result = CliRunner().invoke(cli, ["validate", "day-of-the-dead", "grave-feast", "--json"])
+    assert result.exit_code == 0
+    data = json.loads(result.stdout)
+    assert data["ok"] is True and [s["set"] for s in data["sets"]] == ["Day of the Dead", "Grave Feast"]
+    assert all(s["problems"] == [] and len(s["content_hash"]) == 16 for s in data["sets"])
