@@ -27,6 +27,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/bench_dotd.py
 	$(BIN)/python bench/bench_gf.py
 	$(BIN)/python bench/bench_render.py
+	$(BIN)/python bench/bench_scale.py speed
 
 clean:
 	rm -rf $(VENV) output/*/ .pytest_cache
