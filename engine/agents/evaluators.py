@@ -101,6 +101,6 @@ def greedy_playout(greedy: Agent, explore: float) -> Callable[[State, random.Ran
 
 SETTINGS: dict[str, SearchSettings] = {
     "day-of-the-dead": SearchSettings(default_budget=50),
-    "grave-feast": SearchSettings(default_budget=16, horizon=20, evaluate=feast_outlook,
+    "grave-feast": SearchSettings(default_budget=8, horizon=20, evaluate=feast_outlook,
                                   greedy_playout=0.0, paired=True, margin=0.02),
 }
