@@ -56,7 +56,8 @@ class _Node:
 
 
 class MctsAgent:
-    """ISMCTS with ``budget`` simulations per decision (decisions with one legal action are free)."""
+    """ISMCTS with ``budget`` simulations per decision, or with ``paired`` a flat search over
+    ``budget`` sampled worlds shared by all actions (decisions with one legal action are free)."""
 
     __slots__ = ("budget", "evaluate", "exploration", "horizon", "margin", "name", "paired",
                  "playout", "prior", "prior_visits")
