@@ -493,6 +493,12 @@ class DotdState:
                 if self.dk >= 0:
                     return
                 continue
+            elif code == T_REVEAL:
+                self._reveal()
+                continue
+            elif code == T_REWARDS:
+                self._rewards()  # (it starts the next turn, whose first selection may ask)
+                continue
             else:
                 self._task(t)
                 if self.dk >= 0:
@@ -682,14 +688,10 @@ class DotdState:
         self.dc = ctx
 
     def _task(self, t: tuple) -> None:
-        """The less frequent tasks (fights, selections, effect uses and steps and Unearth spirits
-        run in the loop of ``apply_action``)."""
+        """The rare tasks: an offered conversion (both lost, or DD-15's wider window), a further
+        Dig, a turn start set up by a scenario; the rest run in the loop of ``apply_action``."""
         code = t[0]
-        if code == T_REVEAL:
-            self._reveal()
-        elif code == T_REWARDS:
-            self._rewards()
-        elif code == T_CONVERT:
+        if code == T_CONVERT:
             self._offer_conversion(t[1])
         elif code == T_DIG:
             self._start_dig(t[1], t[2], t[3])
@@ -762,39 +764,41 @@ class DotdState:
         g = self.g
         pub = self.pub
         back = g.back
-        char = g.char.__getitem__
+        char = g.char
         turn1 = self.turn == 1
         chosen, hands, lines, stats, nback = self.chosen, self.hands, self.lines, self.stats, self.nback
+        up, spirit, eff_back = self.up, self.spirit, self.eff_back
         for p in (0, 1):
             ch = chosen[p]
             hand = hands[p]
             nb = nback[p]
+            played = stats[p][0]
             for c in ch:
                 hand.remove(c)
                 nb[back[c]] += 1
+                played.append(char[c])
             line = lines[p]
             if turn1:
                 line.append(ch[0])  # the turn-1 fighter (face up with the field just below)
             s = ch[-1]
-            self.spirit[p] = s
-            self.eff_back[p] = back[s]
-            stats[p][0].extend(map(char, ch))
+            spirit[p] = s
+            eff_back[p] = back[s]
             chosen[p] = []
-            self.up[p] = [True] * len(line)  # step 3: the field flips face up
+            up[p] = [True] * len(line)  # step 3: the field flips face up
             for c in line:
                 pub[c] = True
             if self.events is not None:
                 self._note_reveal(p, ch)
         stack = self.stack
         stack.append((T_REWARDS,))
-        n = len(self.lines[0])
+        n = len(lines[0])
         if n <= len(FIGHT_TASKS):  # pushed oldest first: the newest slot fights first
             stack += FIGHT_TASKS[:n]
         else:
             stack += [(T_FIGHT, i) for i in range(n)]
         first = self.prio
         for p in (1 - first, first):  # DD-06: Unearth spirits resolve in priority order
-            if g.back[self.spirit[p]] == UNEARTH:
+            if back[spirit[p]] == UNEARTH:
                 stack.append((T_SPIRIT_UNEARTH, p))
 
     def _rewards(self) -> None:
@@ -916,7 +920,9 @@ class DotdState:
     def _start_unearth(self, p: int, optional: bool) -> None:
         g = self.g
         d0, d1, d2 = self.decks
-        if g.reshuffle:
+        if d0 and d1 and d2:
+            avail = ALL_AVAILABLE
+        elif g.reshuffle:
             x0, x1, x2 = self.discards
             avail = (bool(d0 or x0), bool(d1 or x1), bool(d2 or x2))
         else:
