@@ -505,7 +505,9 @@ class FeastState:
             k = g.hand_size - len(hand)
             if k > 0:
                 draw = self.draw
-                if len(draw) >= k:  # the common case: one slice from the top of the pile
+                if k == 1 and draw:  # the commonest: one card after a discard
+                    hand.append(draw.pop())
+                elif len(draw) >= k:  # one slice from the top of the pile
                     hand += draw[-k:][::-1]
                     del draw[-k:]
                 else:
@@ -1145,13 +1147,13 @@ class FeastState:
     def _attach(self, p: int, fid: int, e: int, announce: int) -> None:
         self.played = True
         owner, i = self._find(fid)
-        if self._flub() and self.rng.random() < self.g.callout_rate:
+        if self.g.flub_rate > 0.0 and self._flub() and self.rng.random() < self.g.callout_rate:
             self._from_hand_or_mash(p, e)
             self.discard.append(e)  # GF-06: a flubbed 'Blood!'/'Brains!' that someone calls out
             self._note(("flub", p, "eater"))
             self._event(p)
             return
-        if self._confused_attempt(p, e, "attach"):
+        if self.g.rares and self._confused_attempt(p, e, "attach"):
             self._event(p)  # the confused eater stays where it was until its next turn
             return
         self._from_hand_or_mash(p, e)
@@ -1167,7 +1169,7 @@ class FeastState:
             self._event(p)
 
     def _announce(self, p: int, fid: int) -> None:
-        if self._flub():
+        if self.g.flub_rate > 0.0 and self._flub():
             self.flubbed.append(fid)  # an inexact 'N to the graveyard' blocks nothing
             self._note(("flub", p, "announce"))
             self._event(p)
@@ -1176,7 +1178,7 @@ class FeastState:
         f = self.fams[owner][i]
         if self.g.rares and self._maelstrom(p):
             eater = f[4][0]
-            if self._confused_attempt(p, eater, "graveyard"):
+            if self.g.rares and self._confused_attempt(p, eater, "graveyard"):
                 self._event(p)
                 return
         self.announced.append(fid)
@@ -1198,13 +1200,13 @@ class FeastState:
 
     def _steal(self, p: int, op: int, s: int, target: int, announce: int) -> None:
         self._instant_used(p)
-        if self._flub():
+        if self.g.flub_rate > 0.0 and self._flub():
             self._from_hand_or_mash(p, s)
             self.discard.append(s)
             self._note(("flub", p, "succubus"))
             self._reask(p)
             return
-        if self._confused_attempt(p, s, "steal"):
+        if self.g.rares and self._confused_attempt(p, s, "steal"):
             self._reask(p)  # the confused succubus stays where she was
             return
         self._from_hand_or_mash(p, s)
@@ -1240,11 +1242,11 @@ class FeastState:
             self.hands[p].remove(y)
             self.fams[owner][i] = self._mkfam(x, f[1], f[5] + (y,), f[4])
         elif op == ATTACH:
-            if self._flub() and self.rng.random() < self.g.callout_rate:
+            if self.g.flub_rate > 0.0 and self._flub() and self.rng.random() < self.g.callout_rate:
                 self._from_hand_or_mash(p, y)
                 self.discard.append(y)
                 return
-            if self._confused_attempt(p, y, "attach"):
+            if self.g.rares and self._confused_attempt(p, y, "attach"):
                 return
             self._from_hand_or_mash(p, y)
             owner, i = self._find(x)
@@ -1258,7 +1260,7 @@ class FeastState:
         self._from_hand_or_mash(p, pr)
         self.discard.append(pr)
         self._instant_used(p)
-        if self._flub():
+        if self.g.flub_rate > 0.0 and self._flub():
             self._note(("flub", p, "preacher"))  # the misspoken preacher fizzles
             self._reask(p)
             return
@@ -1282,7 +1284,7 @@ class FeastState:
     def _counter(self, p: int, pr: int) -> None:
         self._from_hand_or_mash(p, pr)
         self.discard.append(pr)
-        if self._flub():
+        if self.g.flub_rate > 0.0 and self._flub():
             self._note(("flub", p, "counter"))
             if not self._has_preacher(p):
                 q = self.queue
