@@ -1015,17 +1015,8 @@ class DotdState:
     # --- decisions -----------------------------------------------------------------------------
 
     def _resolve(self, kind: int, p: int, a: int, ctx: Any) -> None:
-        if kind == D_CONVERT:
-            if a != ACT_NO:
-                self._convert(p, a)
-        elif kind == D_SELECT:
-            self.chosen[p].append(a)
-        elif kind == D_UE_TARGET:
-            if a != ACT_NO:
-                self._look(p, a, p)
-        elif kind == D_UE_PICK:
-            self._replace(p, ctx[0], ctx[1], a, ctx[2])
-        elif kind == D_DIG_DECK:
+        """Apply a choice (the rarer kinds first: apply_action handles the common ones itself)."""
+        if kind == D_DIG_DECK:
             b = a - DECK_BASE
             drawn = self._take(b, 1)
             if not drawn:
@@ -1063,6 +1054,16 @@ class DotdState:
                 o = 1 - p
                 j = self.lines[o].index(a)
                 self.up[o][j] = False
+        elif kind == D_CONVERT:
+            if a != ACT_NO:
+                self._convert(p, a)
+        elif kind == D_SELECT:
+            self.chosen[p].append(a)
+        elif kind == D_UE_TARGET:
+            if a != ACT_NO:
+                self._look(p, a, p)
+        elif kind == D_UE_PICK:
+            self._replace(p, ctx[0], ctx[1], a, ctx[2])
         else:  # pragma: no cover - every kind is handled above
             raise RulesError(f"unknown decision kind {kind}")
 
