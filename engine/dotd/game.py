@@ -350,7 +350,8 @@ class DotdState:
         return self.dp if self.dk >= 0 else TERMINAL
 
     def legal_actions(self) -> list[int]:
-        return self.dl if self.dk >= 0 else []
+        # the pending decision's list; [] once the game is over (the rewards of the last turn set it)
+        return self.dl
 
     def is_terminal(self) -> bool:
         return self.done
@@ -823,6 +824,7 @@ class DotdState:
         if self.turn >= self.end_turn:
             self.done = True
             self.dp = TERMINAL
+            self.dl = []
             if self.events is not None:
                 w = self.winner()
                 res = "a draw" if w is None else f"player {w + 1} wins"
