@@ -19,6 +19,12 @@ from boneyard.engine.cards import BACKS
 
 from .game import D_FLIP, D_SELECT, D_UE_PICK, DECISION_NAMES, DotdState, action_string
 
+_LAZY = frozenset((
+    "turn", "priority", "scores", "hand", "opponent_hand_backs", "lines", "spirits", "chosen",
+    "opponent_chosen_backs", "discards", "deck_sizes", "decision", "detail", "look",
+    "unearth_target", "unearth_owner", "fight_slot", "fight",
+))
+
 
 class DotdObservation:
     """Player ``player``'s view of a state; valid until the next action is applied."""
@@ -49,6 +55,22 @@ class DotdObservation:
     )
 
     def __init__(self, state: DotdState, player: int) -> None:
+        # Only what every agent needs is built here; the rest (_fill) on first use, since a
+        # random agent -- most playtest games -- never looks past the legal actions.
+        self.player = player
+        self.game = state.g
+        self._state = state
+        self._legal = list(state.dl) if state.dk >= 0 and state.dp == player else []
+
+    def __getattr__(self, name: str) -> Any:
+        if name in _LAZY:
+            self._fill()
+            return object.__getattribute__(self, name)
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def _fill(self) -> None:
+        state = self._state
+        player = self.player
         g = state.g
         me, opp = player, 1 - player
         pub = state.pub
