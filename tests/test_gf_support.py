@@ -36,3 +36,26 @@ def test_game_yaml_switches_match_the_engine_and_the_rulings_doc(root):
     doc = (root / "docs" / "rules" / "grave-feast.md").read_text()
     for name in SWITCHES:
         assert f"`{name}`" in doc, name
+
+
+def test_inlined_shuffle_draws_exactly_like_random_shuffle():
+    """The deal and recycling use a faster shuffle; seeded games must stay the games that
+    ``random.Random.shuffle`` would deal (and a Random subclass keeps its own shuffle)."""
+    import random
+
+    from boneyard.engine.gf.state import shuffle
+
+    class Loaded(random.Random):
+        def shuffle(self, x):  # type: ignore[override]
+            x.reverse()
+
+    for seed in range(50):
+        for n in (0, 1, 2, 7, 54, 110):
+            a, b = list(range(n)), list(range(n))
+            r1, r2 = random.Random(seed), random.Random(seed)
+            r1.shuffle(a)
+            shuffle(r2, b)
+            assert a == b and r1.random() == r2.random()
+    c = list(range(5))
+    shuffle(Loaded(1), c)
+    assert c == [4, 3, 2, 1, 0]

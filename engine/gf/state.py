@@ -61,6 +61,24 @@ def unpack(a: int) -> tuple[int, int, int, int, int]:
     return a & 31, (a >> 5) & M10, (a >> 15) & M10, (a >> 25) & M10, (a >> 35) & 1
 
 
+def shuffle(rng: random.Random, x: list[int]) -> None:
+    """``rng.shuffle(x)`` with the same draws, but with CPython's ``_randbelow`` inlined (a plain
+    ``random.Random`` draws ``getrandbits(bit_length)`` until below the bound): the deal and
+    every recycle shuffle, and the library's two nested calls per card were a visible share of a
+    game. A subclass of Random keeps its own shuffle."""
+    if type(rng) is not random.Random:
+        rng.shuffle(x)
+        return
+    getrandbits = rng.getrandbits
+    for i in range(len(x) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
+
+
 # --- phases -----------------------------------------------------------------------------------
 MAIN, WINDOW, CHAIN, FOLLOWUP, OVER = range(5)
 DW_STEAL, ATTACK, TRIMMING = range(5, 8)  # rares
@@ -100,7 +118,7 @@ class FeastState:
         s._rng_seed = 0
         s._log_owned = True
         deck = list(range(game.size))
-        rng.shuffle(deck)
+        shuffle(rng, deck)
         s.hands = [[] for _ in range(n)]
         for _ in range(game.hand_size):
             for p in range(n):
@@ -476,7 +494,7 @@ class FeastState:
                 pile.insert(rng.randrange(len(pile) + 1), c)
         else:
             pile = self.discard + corpses
-            rng.shuffle(pile)
+            shuffle(rng, pile)
         self.discard = []
         self.draw = pile
         self.stats["reshuffles"] += 1
