@@ -254,6 +254,8 @@ class FeastGame:
         self.succubi: frozenset[int] = frozenset(c for c in range(self.size) if self.kind[c] == SUCCUBUS)
         self.preachers: frozenset[int] = frozenset(c for c in range(self.size) if self.kind[c] == PREACHER)
         self.eaters: frozenset[int] = frozenset(c for c in range(self.size) if self.kind[c] in (VAMPIRE, ZOMBIE))
+        self.exorcists: frozenset[int] = frozenset(c for c in range(self.size) if self.kind[c] == EXORCIST)
+        self.rare_cards: frozenset[int] = frozenset(c for c in range(self.size) if self.kind[c] >= DEVIL_WIFE)
 
     def new_initial_state(self, seed: int | random.Random) -> FeastState:
         """A fresh game, shuffled and dealt from ``seed`` (an int, or a seeded Random)."""

@@ -146,15 +146,17 @@ def main_moves(s: FeastState, p: int, moves: list[int]) -> None:
 def instant_moves(s: FeastState, p: int, moves: list[int], succ: list[int], pre: list[int]) -> None:
     g = s.g
     K = g.kind
-    blocked = s._blocked_cards(p)
     exo = dw = -1
-    for c in s.hands[p]:
-        if c in blocked:
-            continue
-        if K[c] == EXORCIST and exo < 0:
-            exo = c
-        elif K[c] == DEVIL_WIFE and dw < 0:
-            dw = c
+    hand = s.hands[p]
+    if not g.rare_cards.isdisjoint(hand):  # (most hands hold no rare)
+        blocked = s._blocked_cards(p)
+        for c in hand:
+            if c in blocked:
+                continue
+            if K[c] == EXORCIST and exo < 0:
+                exo = c
+            elif K[c] == DEVIL_WIFE and dw < 0:
+                dw = c
     if exo >= 0:
         moves.append(EXO_HAND | exo << 5)
     if dw >= 0:
@@ -165,7 +167,7 @@ def instant_moves(s: FeastState, p: int, moves: list[int], succ: list[int], pre:
         for w in s.dw[q]:
             for pr in pre:
                 moves.append(PREACH_DW | pr << 5 | w << 15)
-        if succ and any(K[c] == EXORCIST for c in s.mash[q]):
+        if succ and not g.exorcists.isdisjoint(s.mash[q]):
             for sc in succ:
                 moves.append(SUCC_EXO | sc << 5 | q << 15)
 

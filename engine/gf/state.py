@@ -85,6 +85,7 @@ DW_STEAL, ATTACK, TRIMMING = range(5, 8)  # rares
 PHASE_NAMES = ("main", "window", "chain", "followup", "over", "dw_steal", "attack", "trim")
 
 NO_EATERS = (-1, -1, -1)
+_NONE_BLOCKED: frozenset[int] = frozenset()
 
 # family tuple fields
 FID, FFOOD, LO, HI, EAT, CARDS = range(6)
@@ -368,7 +369,10 @@ class FeastState:
             return True
         return g.from_mash and not g.preachers.isdisjoint(self.mash[p])
 
-    def _blocked_cards(self, p: int) -> set[int]:
+    def _blocked_cards(self, p: int) -> set[int] | frozenset[int]:
+        """p's cards that cannot be used now (locked, hiding, confused); read-only."""
+        if not (self.locked or self.hidden or self.confused):
+            return _NONE_BLOCKED
         b = {c for q, c in self.locked if q == p}
         b.update(c for q, c, _ in self.hidden if q == p)
         b.update(c for q, c in self.confused if q == p)
@@ -376,14 +380,13 @@ class FeastState:
 
     def _protected(self, q: int) -> bool:
         """An Exorcist in q's mash protects it from every steal (GF-22)."""
-        K = self.g.kind
-        return any(K[c] == EXORCIST for c in self.mash[q])
+        return not self.g.exorcists.isdisjoint(self.mash[q])
 
     def _maelstrom(self, p: int) -> bool:
         """Is player p's monster under an Exorcist's maelstrom (some Exorcist in some mash)?"""
-        K = self.g.kind
+        exo_free = self.g.exorcists.isdisjoint
         for q, m in enumerate(self.mash):
-            if (self.g.maelstrom_all or q != p) and any(K[c] == EXORCIST for c in m):
+            if (self.g.maelstrom_all or q != p) and not exo_free(m):
                 return True
         return False
 
@@ -414,7 +417,10 @@ class FeastState:
         if not self.g.rares:
             return
         K = self.g.kind
+        no_rare = self.g.rare_cards.isdisjoint
         for p, h in enumerate(self.hands):
+            if no_rare(h):
+                continue
             for c in h:
                 if K[c] >= DEVIL_WIFE:
                     self.held_rare.setdefault(c, set()).add(p)
@@ -628,8 +634,7 @@ class FeastState:
             succ = succ or not g.succubi.isdisjoint(m)
             preach = preach or not g.preachers.isdisjoint(m)
         if g.rares:
-            K = g.kind
-            if succ or preach or any(K[c] in (EXORCIST, DEVIL_WIFE) for c in hand):
+            if succ or preach or not g.rare_cards.isdisjoint(hand):
                 return bool(self._instant_moves(p, []))
             return False
         fams = self.fams
@@ -684,6 +689,8 @@ class FeastState:
         if g.rares:
             K = g.kind
             for q, m in enumerate(self.mash):  # GF-22: the self-loathing check
+                if g.exorcists.isdisjoint(m):
+                    continue
                 for c in [c for c in m if K[c] == EXORCIST]:
                     if not self._flip("self-loathing"):
                         m.remove(c)
@@ -709,9 +716,7 @@ class FeastState:
         if ph == FOLLOWUP:
             return self._follow_moves()
         if ph >= DW_STEAL:
-            from boneyard.engine.gf import rares
-
-            return rares.moves(self)
+            return _rares.moves(self)
         return []
 
     def _announce_moves(self, p: int, moves: list[int]) -> None:
@@ -818,9 +823,7 @@ class FeastState:
         if SUCCUBUS in monsters or PREACHER in monsters or (g.from_mash and self.mash[p]) or g.rares:
             self._instant_moves(p, moves)
         if g.rares:
-            from boneyard.engine.gf import rares
-
-            rares.main_moves(self, p, moves)
+            _rares.main_moves(self, p, moves)
         if played or not g.must_act or not moves:
             moves.append(END)
         return moves
@@ -1002,9 +1005,7 @@ class FeastState:
                             for pr in pre:
                                 moves.append(PREACH | pr << 5 | c << 15)
         if g.rares:
-            from boneyard.engine.gf import rares
-
-            rares.instant_moves(self, p, moves, succ, pre)
+            _rares.instant_moves(self, p, moves, succ, pre)
         return moves
 
     def _follow_moves(self) -> list[int]:
@@ -1056,9 +1057,7 @@ class FeastState:
             self._apply_follow(op, x, y)
             return
         if ph >= DW_STEAL or op >= DW_PLACE:
-            from boneyard.engine.gf import rares
-
-            rares.apply(self, a)
+            _rares.apply(self, a)
             return
         if ph == CHAIN:
             if op == PASS:
@@ -1404,9 +1403,7 @@ class FeastState:
             return f"{'evil preacher' if evil else 'preacher'} {cn(x)} negates"
         if op == DONE:
             return "done"
-        from boneyard.engine.gf import rares
-
-        return rares.describe(self, op, x, y, z, flag)
+        return _rares.describe(self, op, x, y, z, flag)
 
     def summary(self) -> dict[str, Any]:
         """Plain facts about the game for the statistics (engine/gf/metrics.py)."""
@@ -1636,3 +1633,8 @@ class FeastObservation:
 
 
 __all__ = ["FeastObservation", "FeastState", "pack", "unpack"]
+
+# The rares' rules live in their own module, which builds on this one: imported once here, at the
+# end (not inside the functions, where every call paid for the import statement).
+from boneyard.engine.gf import rares as _rares  # noqa: E402
+
