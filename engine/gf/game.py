@@ -238,6 +238,8 @@ class FeastGame:
                 runs[food].append(tuple(acts))
         self.runs = runs
         self.discard_act: list[int] = [1 | c << 5 for c in range(self.size)]  # DISCARD c
+        #: hkey, with a monster's key -kind instead of -1 (the turn player's move generation)
+        self.mkey: list[int] = [h if h >= 0 else -self.kind[c] for c, h in enumerate(self.hkey)]
         #: scratch list for move generation (face key -> card), reused so no call allocates one
         self.scratch: list[int] = [0] * 32
         #: for a gap-free family lo..hi (index lo*16 + hi): the numbers that extend it, as a mask

@@ -733,10 +733,11 @@ class FeastState:
         hand = self.hands[p]
         played = self.played
         moves = [] if played else list(map(g.discard_act.__getitem__, hand))
-        HK = g.hkey
+        HK = g.mkey
         by = g.scratch  # face key -> last such card in hand; only keys set below are read
         m0 = m1 = 0
         mons = None
+        fs = fp = -1  # the first succubus and the first preacher, for _instant_moves
         for c in hand:
             h = HK[c]
             if h >= 16:
@@ -745,10 +746,16 @@ class FeastState:
             elif h >= 0:
                 m0 |= 1 << h
                 by[h] = c
-            elif mons is None:
-                mons = {g.kind[c]: c}
             else:
-                mons[g.kind[c]] = c
+                if mons is None:
+                    mons = {-h: c}
+                else:
+                    mons[-h] = c
+                if h == -SUCCUBUS:
+                    if fs < 0:
+                        fs = c
+                elif h == -PREACHER and fp < 0:
+                    fp = c
         if m0:
             moves += g.runs[0][m0]
         if m1:
@@ -764,10 +771,8 @@ class FeastState:
             for f in fams:  # only a fed family can be announced (_announce_moves, inline)
                 if f[4] and f[0] not in ann and f[0] not in self.flubbed and self._eligible(f):
                     moves.append(ANNOUNCE | f[0] << 5)
-        if (mons is not None and (SUCCUBUS in mons or PREACHER in mons)) or (
-            g.from_mash and self.mash[p] and not g.instants.isdisjoint(self.mash[p])
-        ):
-            self._instant_moves(p, moves)
+        if fs >= 0 or fp >= 0 or (g.from_mash and self.mash[p] and not g.instants.isdisjoint(self.mash[p])):
+            self._instant_moves(p, moves, fs, fp)
         if played or not g.must_act or not moves:
             moves.append(END)
         return moves
@@ -903,7 +908,9 @@ class FeastState:
                     if ready and fresh_announce:
                         moves.append(ATTACH | fid << 5 | e << 15 | 1 << 35)
 
-    def _instant_moves(self, p: int, moves: list[int]) -> list[int]:
+    def _instant_moves(self, p: int, moves: list[int], fs: int = -2, fp: int = -2) -> list[int]:
+        """p's succubus and preacher moves (and the rares' instants); ``fs``/``fp``: the first
+        succubus and preacher of p's hand (-1: none) when the caller has already looked."""
         g = self.g
         K = g.kind
         ann = self.announced
@@ -911,9 +918,15 @@ class FeastState:
             succ = self._usable(p, SUCCUBUS)
             pre = self._usable(p, PREACHER)
         else:
-            succ = []
-            pre = []
-            for c in self.hands[p]:  # the first succubus and the first preacher of the hand
+            if fs != -2:
+                succ = [fs] if fs >= 0 else []
+                pre = [fp] if fp >= 0 else []
+                hand: list[int] = []
+            else:
+                succ = []
+                pre = []
+                hand = self.hands[p]
+            for c in hand:  # the first succubus and the first preacher of the hand
                 k = K[c]
                 if k == SUCCUBUS:
                     if not succ:
