@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -176,3 +177,23 @@ def test_stdout_is_the_report_alone_and_quiet_silences_stderr(tmp_path):
     assert "games/s" in loud.stderr and "report written" in loud.stderr
     assert quiet.stderr == "" and loud.stdout == quiet.stdout  # timings never reach the report
     assert "games/s" not in loud.stdout
+
+
+def test_progress_bar_shows_games_rate_and_time_left():
+    import io
+
+    from boneyard.pipeline.cmd_sim import progress_bar
+    from rich.console import Console
+
+    out = io.StringIO()
+    console = Console(file=out, force_terminal=True, width=120)
+    with progress_bar(console) as bar:
+        task = bar.add_task("games", total=1000)
+        bar.update(task, completed=250)
+        time.sleep(0.05)
+        bar.update(task, completed=500)
+        bar.refresh()
+    text = out.getvalue()
+    assert "500/1000" in text and "simulating" in text
+    assert re.search(r"\d[\d,]* games/s", text)  # a measured rate, not the "-" placeholder
+    assert re.search(r"\d+:\d\d:\d\d", text)  # time left
