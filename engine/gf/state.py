@@ -1098,31 +1098,32 @@ class FeastState:
                 return
         else:
             p = self.tp
-        if op == END:
-            self._end_turn()
-        elif op == DISCARD:
+        # commonest first (random and greedy play alike)
+        if op == MASH:
             self.hands[p].remove(x)
-            self.discard.append(x)
+            self.mash[p].append(x)
+            self.played = True
+            self._event(p)
+        elif op == END:
             self._end_turn()
+        elif op in (STEAL_FAM, STEAL_MASH):
+            self._steal(p, op, x, y, flag)
+        elif op == PREACH:
+            self._preach(p, x, y)
+        elif op == ATTACH:
+            self._attach(p, x, y, flag)
         elif op == START:
             self._start_family(p, x, y, (a >> 25) & M10)
         elif op == EXTEND:
             self._extend(p, x, y, flag)
         elif op == JOIN:
             self._join(p, x, y, flag)
-        elif op == ATTACH:
-            self._attach(p, x, y, flag)
-        elif op == MASH:
-            self.hands[p].remove(x)
-            self.mash[p].append(x)
-            self.played = True
-            self._event(p)
         elif op == ANNOUNCE:
             self._announce(p, x)
-        elif op in (STEAL_FAM, STEAL_MASH):
-            self._steal(p, op, x, y, flag)
-        elif op == PREACH:
-            self._preach(p, x, y)
+        elif op == DISCARD:
+            self.hands[p].remove(x)
+            self.discard.append(x)
+            self._end_turn()
         else:
             raise RulesError(f"unknown action {a}")
 
