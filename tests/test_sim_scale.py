@@ -12,6 +12,7 @@ import sys
 import time
 from pathlib import Path
 
+import dask
 import pytest
 from boneyard.engine import sim
 from boneyard.engine.sim import blocks_of, simulate
@@ -104,7 +105,10 @@ def test_cluster_reruns_the_blocks_of_a_worker_that_dies(dotd, cluster):
             os.kill(pids[0], signal.SIGKILL)
             killed.append(done)
 
-    remote = simulate(dotd, AGENTS, 900, 4, scheduler=cluster.scheduler_address, progress=kill_one)
+    # a result still held by the dead worker is fetched until a connect timeout (30 s by
+    # default) before Dask reruns its block; a short one keeps the test quick
+    with dask.config.set({"distributed.comm.timeouts.connect": "3s"}):
+        remote = simulate(dotd, AGENTS, 900, 4, scheduler=cluster.scheduler_address, progress=kill_one)
     assert killed and killed[0] < 900  # it died with blocks still to run
     assert not remote.partial and remote.n == 900
     assert report(remote) == report(local)
