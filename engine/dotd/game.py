@@ -87,7 +87,7 @@ MAX_RETRIGGERS = 3  # re-fired Unearth spirits per player and turn: a chain must
 FIGHT_RESET = [0, 0, NO_SETP, NO_SETP, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
 ALL_AVAILABLE = (True, True, True)
 _c_seed = _CRandom.seed
-_RESUME = object()  # apply_action's "no action": run on from the current position (_advance)
+_RESUME = -(1 << 62)  # apply_action's "no action" (never a legal action): run on (_advance)
 EK_NONE, EK_INLINE, EK_ASKS = 0, 1, 2  # DotdGame.ekind: what using a card's effect may do
 
 
@@ -231,7 +231,7 @@ class DotdGame:
         # random.Random(seed) without its Python-level __init__/seed wrappers: the same generator
         rng = random.Random.__new__(random.Random)
         _c_seed(rng, seed)
-        rng.gauss_next = None
+        rng.gauss_next = None  # type: ignore[attr-defined]
         s = DotdState.__new__(DotdState)
         s._init(self, seed)
         decks = [d[:] for d in self.deck_order]
@@ -312,35 +312,35 @@ class DotdState:
         self.turn = 0
         self.prio = 0
         self.first_prio = 0
-        self.decks = [[], [], []]
-        self.discards = [[], [], []]
+        self.decks: list[list[int]] = [[], [], []]
+        self.discards: list[list[int]] = [[], [], []]
         self.pub = [False] * g.n
-        self.hands = [[], []]
-        self.lines = [[], []]
-        self.up = [[], []]
+        self.hands: list[list[int]] = [[], []]
+        self.lines: list[list[int]] = [[], []]
+        self.up: list[list[bool]] = [[], []]
         self.spirit = [-1, -1]
-        self.chosen = [[], []]
+        self.chosen: list[list[int]] = [[], []]
         self.eff_back = [-1, -1]
         self.nback = [[0, 0, 0], [0, 0, 0]]  # backs in each line and spirit (the back limit, DD-04)
         self.scores = [0, 0]
-        self.stack = []
+        self.stack: list[Any] = []
         self.dk = D_NONE
         self.dp = TERMINAL
-        self.dl = []
-        self.dc = None
+        self.dl: list[int] = []
+        self.dc: Any = None
         self.fslot = -1
         self.fx = list(FIGHT_RESET)
-        self.wonc = []
-        self.lostc = []
+        self.wonc: list[int] = []
+        self.lostc: list[int] = []
         self.won_n = [0, 0]
         self.conv_n = [0, 0]
         self.done = False
-        self.history = []  # actions applied (for replay logs)
+        self.history: list[int] = []  # actions applied (for replay logs)
         # per player: [played chars, (unused), conversions, unearths, digs]
-        self.stats = [[[], [], 0, 0, 0], [[], [], 0, 0, 0]]
-        self.score_log = []  # per turn: (score0, score1, priority holder at rewards)
+        self.stats: list[list[Any]] = [[[], [], 0, 0, 0], [[], [], 0, 0, 0]]
+        self.score_log: list[tuple[int, int, int]] = []  # per turn: (score0, score1, priority holder at rewards)
         self.end_turn = g.turns  # a scenario may end the game earlier
-        self.fight_log = []  # (turn, slot, card0, card1, total0, total1, won0, won1)
+        self.fight_log: list[tuple[int, ...]] = []  # (turn, slot, card0, card1, total0, total1, won0, won1)
         self.retrig = [0, 0]  # Unearth spirits fired again this turn (DD-07 switch), capped
         self.events: list[str] | None = [] if g.record_events else None  # see DotdGame.record_events
 
@@ -388,7 +388,7 @@ class DotdState:
         """
         kind = self.dk
         if kind < 0 or action not in self.dl:
-            if action is not _RESUME:  # (_advance: no action, just run on)
+            if action != _RESUME:  # (_advance: no action, just run on)
                 self._refuse(action)
         else:
             self.dk = D_NONE
@@ -611,7 +611,7 @@ class DotdState:
 
     def _advance(self) -> None:
         """Run tasks until a player must choose or the game ends (a new or set-up position)."""
-        self.apply_action(_RESUME)  # type: ignore[arg-type]
+        self.apply_action(_RESUME)
 
     def _refuse(self, action: int) -> None:
         if self.dk < 0:
@@ -1255,7 +1255,9 @@ class DotdState:
         picks = [g.describe(c) for c in chosen]
         what = f"fighter {picks[0]}, spirit {picks[-1]}" if len(picks) > 1 else f"spirit {picks[0]}"
         field = ", ".join(f"{j + 1} {g.describe(c)}" for j, c in enumerate(self.lines[p]))
-        self.events.append(f"player {p + 1} reveals {what}; the field flips face up: {field}")
+        events = self.events
+        assert events is not None  # only called while recording
+        events.append(f"player {p + 1} reveals {what}; the field flips face up: {field}")
 
     def _side_detail(self, p: int, card: int, total: int) -> str:
         """``Oaf 9 = 7 +2 Power Up`` with the flags that decided the fight."""
@@ -1287,7 +1289,9 @@ class DotdState:
             res = "player 2 wins, player 1's fighter falls"
         else:
             res = "both lose and fall"
-        self.events.append(
+        events = self.events
+        assert events is not None  # only called while recording
+        events.append(
             f"fight slot {i + 1}: {self._side_detail(0, a, t0)} vs {self._side_detail(1, b, t1)}: {res}"
         )
 
@@ -1295,7 +1299,9 @@ class DotdState:
         log = self.score_log
         prev = log[-2] if len(log) > 1 else (0, 0, 0)
         now = log[-1]
-        self.events.append(
+        events = self.events
+        assert events is not None  # only called while recording
+        events.append(
             f"scores after turn {self.turn}: player 1 {now[0]} ({now[0] - prev[0]:+d}), "
             f"player 2 {now[1]} ({now[1] - prev[1]:+d}); priority passes to player {self.prio + 1}"
         )
