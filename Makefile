@@ -1,5 +1,6 @@
 # Two commands do all the set-up on a fresh machine: `make build` and `make test`.
-# The venv is rebuilt only when pyproject.toml changes (a stamp file records the install).
+# The venv is reinstalled only when pyproject.toml, setup.py or the compiled engine's source
+# (engine/dotd/game.py, see setup.py) changes; a stamp file records the install.
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -7,7 +8,7 @@ STAMP := $(VENV)/.installed
 
 .PHONY: build test lint bench clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml setup.py engine/dotd/game.py
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev,cluster]'

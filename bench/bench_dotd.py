@@ -17,7 +17,7 @@ import os
 import random
 import time
 
-from boneyard.engine.dotd import DotdGame
+from boneyard.engine.dotd import COMPILED, DotdGame
 from boneyard.pipeline.load import load_set
 
 
@@ -49,6 +49,8 @@ def main() -> None:
         options[key] = {"true": True, "false": False}.get(value, value)
     game = DotdGame(load_set("day-of-the-dead"), **options)
     print(f"load average (1 min) at start: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+    print("engine: " + ("compiled by mypyc (setup.py; BONEYARD_PURE=1 for the pure-Python source)"
+                        if COMPILED else "pure Python (engine/dotd/game.py as written)"))
     best_cpu = best_wall = best_dps = 0.0
     for r in range(args.repeat):
         cpu, wall, actions = play(game, args.games, r + 1)

@@ -135,6 +135,12 @@ INLINE_OPS = frozenset(
 )
 
 
+def _rebuild_game(card_set: CardSet, switches: dict[str, Any], record_events: bool) -> DotdGame:
+    game = DotdGame(card_set, **switches)
+    game.record_events = record_events
+    return game
+
+
 class DotdGame:
     """Static rules of one Day of the Dead set: card tables, compiled effects, switches."""
 
@@ -148,6 +154,11 @@ class DotdGame:
         "characters", "char_ids", "n", "back", "power", "char", "effect", "has_effect", "ekind",
         "card_ids", "card_index", "deck_order",
     )
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as what it is built from (worker processes, cluster tasks): the tables are
+        rebuilt from the card set and switches there. (Compiled classes need it spelled out.)"""
+        return (_rebuild_game, (self.card_set, dict(self.switches), self.record_events))
 
     def __init__(self, card_set: CardSet, num_players: int = 2, **options: Any) -> None:
         if num_players != 2:
@@ -340,7 +351,7 @@ class DotdState:
         self.stats: list[list[Any]] = [[[], [], 0, 0, 0], [[], [], 0, 0, 0]]
         self.score_log: list[tuple[int, int, int]] = []  # per turn: (score0, score1, priority holder at rewards)
         self.end_turn = g.turns  # a scenario may end the game earlier
-        self.fight_log: list[tuple[int, ...]] = []  # (turn, slot, card0, card1, total0, total1, won0, won1)
+        self.fight_log: list[tuple[Any, ...]] = []  # (turn, slot, card0, card1, total0, total1, won0, won1)
         self.retrig = [0, 0]  # Unearth spirits fired again this turn (DD-07 switch), capped
         self.events: list[str] | None = [] if g.record_events else None  # see DotdGame.record_events
 
