@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from boneyard.engine.gf import FeastGame
+from boneyard.engine.gf import COMPILED, FeastGame
 
 
 def card_set():
@@ -66,6 +66,8 @@ def main() -> None:
     ap.add_argument("--rares", action="store_true", help="accepted for old command lines; rares always run")
     args = ap.parse_args()
     print(f"interpreter speed here: {loop_ns():.0f} ns per trivial loop step (CPU)")
+    print("engine: " + ("compiled by mypyc (setup.py; BONEYARD_PURE=1 for the pure-Python source)"
+                        if COMPILED else "pure Python (engine/gf/state.py as written)"))
     for players, rares in ((2, False), (4, False), (4, True)):
         for observe in (False, True):
             rate, wall, steps, turns = bench(players, args.games, rares, observe)

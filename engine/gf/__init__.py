@@ -1,6 +1,20 @@
-"""Grave Feast rules engine (issue 4): ``FeastGame(card_set, num_players, rares, decks, **options)``."""
+"""Grave Feast rules engine (issue 4): ``FeastGame(card_set, num_players, rares, decks, **options)``.
 
-from boneyard.engine.gf.game import FeastGame
-from boneyard.engine.gf.state import FeastObservation, FeastState
+``state.py`` is the engine; a mypyc-compiled twin of it stands in when it was built from the
+``state.py`` on disk (see ``boneyard.engine.compiled``).
+"""
 
-__all__ = ["FeastGame", "FeastObservation", "FeastState"]
+from boneyard.engine.compiled import use_twin
+
+COMPILED: bool = use_twin(__name__, "state.py", "_state_c") is not None
+"""True when the compiled engine runs (benchmarks say which one they measured)."""
+
+from boneyard.engine.gf import rares as _rares  # noqa: E402  (imports the state module, twin or not)
+from boneyard.engine.gf import state as _state  # noqa: E402
+
+_state._rares = _rares  # the state's rare moves call into rares (see state._rares)
+
+from boneyard.engine.gf.game import FeastGame  # noqa: E402
+from boneyard.engine.gf.state import FeastObservation, FeastState  # noqa: E402
+
+__all__ = ["COMPILED", "FeastGame", "FeastObservation", "FeastState"]

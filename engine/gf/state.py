@@ -18,6 +18,7 @@ ids as arguments, so the same int means the same move in every determinization o
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from boneyard.engine.core import TERMINAL
@@ -36,6 +37,11 @@ from boneyard.engine.gf.game import (
 )
 
 from boneyard.errors import RulesError
+
+# The rares' rules live in their own module, which builds on this one (it imports this module):
+# the package binds it here once both are loaded (engine/gf/__init__.py), so no call pays for an
+# import statement and no import cycle runs at load time.
+_rares: Any = None
 
 # --- actions ----------------------------------------------------------------------------------
 END, DISCARD, START, EXTEND, JOIN, ATTACH, MASH, ANNOUNCE = range(8)
@@ -106,11 +112,57 @@ class FeastState:
         "skip", "trim", "steal_left", "dw_card", "held_rare",
     )  # fmt: skip
 
+    # The slots' types: documentation, and what mypyc compiles to plain C fields (setup.py).
+    g: FeastGame
+    n: int
+    hands: list[list[int]]
+    draw: list[int]
+    discard: list[int]
+    fams: list[Any]
+    mash: list[list[int]]
+    grave: list[list[int]]
+    score: list[int]
+    removed: list[Any]
+    tp: int
+    turn_no: int
+    played: bool
+    phase: int
+    queue: list[Any]
+    actor: int
+    announced: list[Any]
+    chain: list[Any]
+    chain_target: int
+    _rng: random.Random | None
+    _rng_owned: bool
+    _rng_seed: int
+    _log_owned: bool
+    follow: int
+    flubbed: list[Any]
+    touched: list[Any]
+    next_fid: int
+    result: Any
+    capped: bool
+    stats: dict[str, Any]
+    log: list[Any]
+    last_feast: list[Any]
+    _legal: Any
+    dw: list[Any]
+    locked: list[Any]
+    confused: list[Any]
+    hidden: list[Any]
+    dw_used: bool
+    attack: Any
+    skip: list[Any]
+    trim: list[Any]
+    steal_left: int
+    dw_card: int
+    held_rare: dict[Any, Any]
+
     # --- construction -------------------------------------------------------------------------
 
     @classmethod
     def deal(cls, game: FeastGame, rng: random.Random) -> FeastState:
-        s = cls.__new__(cls)
+        s = FeastState.__new__(FeastState)  # (not cls.__new__: mypyc compiles this one)
         n = game.num_players
         s.g = game
         s.n = n
@@ -834,7 +886,7 @@ class FeastState:
         return moves
 
     def _family_moves(
-        self, p: int, fams: list, masks: list[int], by: dict[int, int], eat: list[int],
+        self, p: int, fams: list, masks: list[int], by: Any, eat: Sequence[int],
         blocked: Any, moves: list[int],
     ) -> None:
         g = self.g
@@ -1647,8 +1699,4 @@ class FeastObservation:
 
 
 __all__ = ["FeastObservation", "FeastState", "pack", "unpack"]
-
-# The rares' rules live in their own module, which builds on this one: imported once here, at the
-# end (not inside the functions, where every call paid for the import statement).
-from boneyard.engine.gf import rares as _rares  # noqa: E402
 

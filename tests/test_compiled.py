@@ -1,5 +1,5 @@
-"""The compiled engine (setup.py: mypyc on a copy of engine/dotd/game.py) is the same engine:
-the same seeds give the same games, states and summaries as the pure-Python source."""
+"""The compiled engines (setup.py: mypyc on copies of engine/dotd/game.py and engine/gf/state.py)
+are the same engines: the same seeds give the same games, states and summaries as the sources."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import subprocess
 import sys
 
 import pytest
-from boneyard.engine import dotd
+from boneyard.engine import dotd, gf
 
 SCRIPT = """
 import json, random
@@ -36,12 +36,37 @@ print(json.dumps({"compiled": COMPILED, "games": out}, sort_keys=True))
 """
 
 
-def run(pure: bool) -> dict:
+GF_SCRIPT = """
+import json, random
+from boneyard.engine.gf import COMPILED, FeastGame
+from boneyard.engine.gf.greedy import GreedyAgent
+from boneyard.pipeline.load import load_set
+out = []
+for players, rares in ((2, False), (4, False), (4, True), (6, True)):
+    game = FeastGame(load_set("grave-feast"), num_players=players, rares=rares)
+    greedy = GreedyAgent(game)
+    for seed in range(8):
+        s = game.new_initial_state(seed)
+        rng = random.Random(seed)
+        while not s.is_terminal():
+            p = s.current_player()
+            if seed % 2:
+                legal = s.legal_actions()
+                a = legal[rng.randrange(len(legal))]
+            else:
+                a = greedy.choose(s.observation(p), rng)
+            s.apply_action(a)
+        out.append([s.returns(), s.summary(), s.log])
+print(json.dumps({"compiled": COMPILED, "games": out}, sort_keys=True, default=repr))
+"""
+
+
+def run(pure: bool, script: str = SCRIPT) -> dict:
     env = dict(os.environ)
     env.pop("BONEYARD_PURE", None)
     if pure:
         env["BONEYARD_PURE"] = "1"
-    done = subprocess.run([sys.executable, "-c", SCRIPT], env=env, capture_output=True, text=True,
+    done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True,
                           check=True, timeout=300)
     return json.loads(done.stdout)
 
@@ -50,6 +75,7 @@ def run(pure: bool) -> dict:
 def test_the_installed_engine_is_compiled():
     # make builds it (setup.py); a missing compiler would show here rather than as a slow engine
     assert dotd.COMPILED, "engine/dotd/_game_c was not built or is stale: rerun the install (make)"
+    assert gf.COMPILED, "engine/gf/_state_c was not built or is stale: rerun the install (make)"
 
 
 def test_compiled_and_pure_engines_play_the_same_games():
@@ -58,24 +84,33 @@ def test_compiled_and_pure_engines_play_the_same_games():
     assert compiled["games"] == pure["games"]  # actions, results, summaries, states, transcripts
 
 
+def test_compiled_and_pure_grave_feast_play_the_same_games():
+    compiled, pure = run(False, GF_SCRIPT), run(True, GF_SCRIPT)
+    assert pure["compiled"] is False
+    assert compiled["games"] == pure["games"]  # 2-6 players, rares on and off, random and greedy
+
+
 def test_a_stale_compiled_engine_is_not_used(monkeypatch):
     """An edited game.py runs as written: the twin stands in only for the source it was built from."""
     if not dotd.COMPILED:
         pytest.skip("no compiled engine installed")
     from pathlib import Path
 
-    assert dotd._compiled_twin() is not None  # built from the game.py on disk
+    from boneyard.engine import compiled
+
+    assert compiled.use_twin(dotd.__name__, "game.py", "_game_c") is not None  # built from this game.py
     real = Path(dotd.__file__).with_name("game.py").read_bytes()
 
     class EditedSource(type(Path())):
         def read_bytes(self) -> bytes:
             return real + b"\n# a designer's edit\n" if self.name == "game.py" else super().read_bytes()
 
-    monkeypatch.setattr(dotd, "Path", EditedSource)
-    assert dotd._compiled_twin() is None  # so game.py itself is imported
+    monkeypatch.setattr(compiled, "Path", EditedSource)
+    monkeypatch.setitem(sys.modules, f"{dotd.__name__}.game", dotd.game)  # restored afterwards
+    assert compiled.use_twin(dotd.__name__, "game.py", "_game_c") is None  # game.py runs as edited
+    monkeypatch.setattr(compiled, "Path", Path)
     monkeypatch.setenv("BONEYARD_PURE", "1")
-    monkeypatch.setattr(dotd, "Path", Path)
-    assert dotd._compiled_twin() is None
+    assert compiled.use_twin(dotd.__name__, "game.py", "_game_c") is None
 
 
 def test_games_pickle_for_worker_processes_and_clusters():
