@@ -1,6 +1,6 @@
 # Two commands do all the set-up on a fresh machine: `make build` and `make test`.
 # The venv is reinstalled only when pyproject.toml, setup.py or the compiled engine's source
-# (engine/dotd/game.py, see setup.py) changes; a stamp file records the install.
+# sources (engine/dotd/game.py, engine/gf/state.py; see setup.py) change; a stamp records it.
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 
 .PHONY: build test lint bench clean
 
-$(STAMP): pyproject.toml setup.py engine/dotd/game.py
+$(STAMP): pyproject.toml setup.py engine/dotd/game.py engine/gf/state.py
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev,cluster]'
