@@ -1,6 +1,6 @@
 # Two commands do all the set-up on a fresh machine: `make build` and `make test`.
-# The venv is reinstalled only when pyproject.toml, setup.py or the compiled engine's source
-# sources (engine/dotd/game.py, engine/gf/state.py; see setup.py) change; a stamp records it.
+# The venv is reinstalled only when pyproject.toml, setup.py or a compiled engine's source
+# (engine/dotd/game.py, engine/gf/state.py; see setup.py) changes; a stamp file records it.
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
