@@ -1,11 +1,11 @@
 """Build hook: compile the two engines' hot modules with mypyc when it can (everything else is in
 pyproject.toml).
 
-The rules stay Python modules, ``engine/dotd/game.py`` and ``engine/gf/state.py``: the source of
-truth, and what runs whenever a compiled twin is missing or was built from another version of
+The rules stay Python modules, ``engine/dotd/game.py``, ``engine/gf/game.py`` and
+``engine/gf/state.py``: the source of truth, and what runs whenever a compiled twin is missing or was built from another version of
 its source (``boneyard/engine/compiled.py``). mypyc compiles a copy of each, stamped with the
 source's SHA-256, as ``_game_c`` / ``_state_c``: the same code on plain typed ints and lists,
-about 1.7-1.9x the games per second. ``BONEYARD_PURE=1`` skips the compile (and, at run time,
+about 1.9-2.3x the games per second. ``BONEYARD_PURE=1`` skips the compile (and, at run time,
 the twins); a failed compile (no C compiler) leaves the pure-Python engines in charge.
 """
 
@@ -24,6 +24,7 @@ ROOT = Path(__file__).resolve().parent
 # boneyard/engine/compiled.py for how a twin takes its source's place at run time
 TWINS = (
     ("engine/dotd/game.py", "boneyard/engine/dotd", "_game_c"),
+    ("engine/gf/game.py", "boneyard/engine/gf", "_game_c"),
     ("engine/gf/state.py", "boneyard/engine/gf", "_state_c"),
 )
 
@@ -37,21 +38,22 @@ def _stage() -> Path:
     shutil.copytree(ROOT / "boneyard", stage / "boneyard", ignore=skip)
     shutil.copytree(ROOT / "engine", stage / "boneyard" / "engine", ignore=skip)
     for source, package, twin in TWINS:
-        name = Path(source).stem
         text = (ROOT / source).read_bytes()
         stamp = f'\n_SOURCE_SHA256 = "{hashlib.sha256(text).hexdigest()}"\n'.encode()
         (stage / package / f"{twin}.py").write_bytes(text + stamp)
-        (stage / package / f"{name}.py").unlink()
-        # at run time the twin stands in for the source module; say so for the type check
-        dotted = package.replace("/", ".")
-        for module in (stage / "boneyard").rglob("*.py"):
-            code = module.read_text(encoding="utf-8")
-            new = (code.replace(f"from .{name} import", f"from .{twin} import")
-                   .replace(f"from . import {name}", f"from . import {twin} as {name}")
-                   .replace(f"from {dotted}.{name} import", f"from {dotted}.{twin} import")
+        (stage / package / Path(source).name).unlink()
+    # at run time a twin stands in for its source module; say so for the type check
+    for module in (stage / "boneyard").rglob("*.py"):
+        code = new = module.read_text(encoding="utf-8")
+        for source, package, twin in TWINS:
+            name, dotted = Path(source).stem, package.replace("/", ".")
+            new = (new.replace(f"from {dotted}.{name} import", f"from {dotted}.{twin} import")
                    .replace(f"from {dotted} import {name} as ", f"from {dotted} import {twin} as "))
-            if new != code:
-                module.write_text(new, encoding="utf-8")
+            if module.parent == stage / package:  # relative imports, within the package only
+                new = (new.replace(f"from .{name} import", f"from .{twin} import")
+                       .replace(f"from . import {name}", f"from . import {twin} as {name}"))
+        if new != code:
+            module.write_text(new, encoding="utf-8")
     # the modules around the twins are type-checked only as far as the twins use them
     (stage / "mypy.ini").write_text(
         "[mypy]\n[mypy-boneyard.engine.gf.rares,boneyard.engine.gf.arrange,boneyard.engine.gf.greedy]\n"

@@ -126,3 +126,17 @@ def test_games_pickle_for_worker_processes_and_clusters():
     assert copy.switches == game.switches and copy.record_events
     a, b = game.new_initial_state(5), copy.new_initial_state(5)
     assert a.legal_actions() == b.legal_actions() and a.to_json() == b.to_json()
+
+
+def test_grave_feast_games_pickle_with_their_options():
+    import pickle
+
+    import boneyard.engine.sim  # noqa: F401  (teaches pickle the card set's read-only mappings)
+    from boneyard.engine.gf import FeastGame
+    from boneyard.pipeline.load import load_set
+
+    game = FeastGame(load_set("grave-feast"), num_players=5, rares=True, win_score=7, recycle="flip_then_shuffle_corpses")
+    copy = pickle.loads(pickle.dumps(game))
+    assert (copy.num_players, copy.rares, copy.decks, copy.win_score) == (5, True, 2, 7)
+    assert copy.switches == game.switches and copy.params == game.params
+    assert copy.new_initial_state(3).legal_actions() == game.new_initial_state(3).legal_actions()

@@ -1,12 +1,13 @@
 """Grave Feast rules engine (issue 4): ``FeastGame(card_set, num_players, rares, decks, **options)``.
 
-``state.py`` is the engine; a mypyc-compiled twin of it stands in when it was built from the
-``state.py`` on disk (see ``boneyard.engine.compiled``).
+``game.py`` and ``state.py`` are the engine; mypyc-compiled twins of them stand in when they were
+built from the files on disk (see ``boneyard.engine.compiled``).
 """
 
 from boneyard.engine.compiled import use_twin
 
-COMPILED: bool = use_twin(__name__, "state.py", "_state_c") is not None
+COMPILED: bool = (use_twin(__name__, "game.py", "_game_c") is not None
+                  and use_twin(__name__, "state.py", "_state_c") is not None)
 """True when the compiled engine runs (benchmarks say which one they measured)."""
 
 from boneyard.engine.gf import rares as _rares  # noqa: E402  (imports the state module, twin or not)

@@ -87,6 +87,11 @@ def _check_switch(name: str, value: Any) -> Any:
     return value
 
 
+def _rebuild_game(card_set: CardSet, players: int, rares: bool | None, decks: int | str | None,
+                  options: dict[str, Any]) -> FeastGame:
+    return FeastGame(card_set, players, rares, decks, **options)
+
+
 class FeastGame:
     """Grave Feast for 2-8 players on a card set; ``new_initial_state(seed)`` deals a game.
 
@@ -178,6 +183,13 @@ class FeastGame:
         self.maelstrom_all: bool = s["maelstrom_scope"] == "all"
         self.succ_return: bool = s["single_succubus_vs_exorcist"] == "return_to_hand"
         self.dw_any: bool = s["dw_family_take"] == "any_and_split"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as what it is built from (worker processes, cluster tasks); compiled classes
+        need it spelled out."""
+        options = {k: v for k, v in self.params.items() if k not in ("rares", "decks")}
+        return (_rebuild_game, (self.card_set, self.num_players, self.params["rares"],
+                                self.params["decks"], {**options, **self.switches}))
 
     def _build_tables(self) -> None:
         faces: list[FeastCard] = []

@@ -43,6 +43,9 @@ from boneyard.errors import RulesError
 # import statement and no import cycle runs at load time.
 _rares: Any = None
 
+#: A family on a board: (id, food, lowest number, highest number, eater cards, human cards).
+Fam = tuple[int, int, int, int, tuple[int, ...], tuple[int, ...]]
+
 # --- actions ----------------------------------------------------------------------------------
 END, DISCARD, START, EXTEND, JOIN, ATTACH, MASH, ANNOUNCE = range(8)
 STEAL_FAM, STEAL_MASH, PREACH, PASS, COUNTER, DONE = range(8, 14)
@@ -118,34 +121,34 @@ class FeastState:
     hands: list[list[int]]
     draw: list[int]
     discard: list[int]
-    fams: list[Any]
+    fams: list[list[Fam]]
     mash: list[list[int]]
     grave: list[list[int]]
     score: list[int]
-    removed: list[Any]
+    removed: list[int]
     tp: int
     turn_no: int
     played: bool
     phase: int
-    queue: list[Any]
+    queue: list[int]
     actor: int
-    announced: list[Any]
-    chain: list[Any]
+    announced: list[int]
+    chain: list[int]
     chain_target: int
     _rng: random.Random | None
     _rng_owned: bool
     _rng_seed: int
     _log_owned: bool
     follow: int
-    flubbed: list[Any]
-    touched: list[Any]
+    flubbed: list[int]
+    touched: list[int]
     next_fid: int
     result: Any
     capped: bool
     stats: dict[str, Any]
     log: list[Any]
     last_feast: list[Any]
-    _legal: Any
+    _legal: list[int] | None
     dw: list[Any]
     locked: list[Any]
     confused: list[Any]
@@ -368,12 +371,12 @@ class FeastState:
                     return p, i
         return -1, -1
 
-    def _mkfam(self, fid: int, food: int, cards: list[int] | tuple[int, ...], eaters: tuple[int, ...]) -> tuple:
+    def _mkfam(self, fid: int, food: int, cards: list[int] | tuple[int, ...], eaters: tuple[int, ...]) -> Fam:
         num = self.g.num
         cs = tuple(sorted(cards, key=num.__getitem__))
         return (fid, food, num[cs[0]], num[cs[-1]], eaters, cs)
 
-    def _eligible(self, f: tuple) -> bool:
+    def _eligible(self, f: Fam) -> bool:
         cards = f[5]
         if not f[4] or len(cards) < self.g.min_family or f[3] - f[2] + 1 != len(cards):
             return False
@@ -672,11 +675,11 @@ class FeastState:
     def _can_respond(self, p: int) -> bool:
         """Has p any instant with a target (or a graveyard announcement) right now?"""
         g = self.g
-        fams = self.fams[p]
-        if g.gy_any_time and fams:
+        own = self.fams[p]
+        if g.gy_any_time and own:
             ann = self.announced
-            for f in fams:
-                if f[4] and f[0] not in ann and f[0] not in self.flubbed and self._eligible(f):
+            for fam in own:
+                if fam[4] and fam[0] not in ann and fam[0] not in self.flubbed and self._eligible(fam):
                     return True
         hand = self.hands[p]
         succ = not g.succubi.isdisjoint(hand)
