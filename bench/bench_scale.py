@@ -25,10 +25,10 @@ from boneyard.engine.sim import simulate
 from boneyard.pipeline.load import load_set
 
 CASES = [  # (label, set, players, agents, games for a timing run)
-    ("Day of the Dead, random", "day-of-the-dead", 2, ["random"], 20_000),
-    ("Day of the Dead, greedy", "day-of-the-dead", 2, ["greedy"], 4_000),
-    ("Grave Feast 4p, random", "grave-feast", 4, ["random"], 6_000),
-    ("Grave Feast 4p, greedy", "grave-feast", 4, ["greedy"], 2_000),
+    ("Day of the Dead, random", "day-of-the-dead", 2, ["random"], 40_000),
+    ("Day of the Dead, greedy", "day-of-the-dead", 2, ["greedy"], 8_000),
+    ("Grave Feast 4p, random", "grave-feast", 4, ["random"], 12_000),
+    ("Grave Feast 4p, greedy", "grave-feast", 4, ["greedy"], 6_000),
 ]
 
 
