@@ -100,7 +100,7 @@ def main() -> None:
     if args.what == "speed":
         speed(args.repeat, args.scale)
     elif args.what == "cluster":
-        cluster(args.games or 20_000, args.jobs)
+        cluster(args.games or 40_000, args.jobs)
     else:
         memory(args.set, args.games or 100_000, args.jobs, args.players)
     sys.stdout.flush()
