@@ -266,7 +266,8 @@ def _simulate(set_name: str, n: int, agents: str, seed: int, players: int | None
     else:
         res = run()
     if not quiet:
-        where = f"cluster {scheduler}" if res_on_cluster(scheduler) else f"{jobs or default_jobs()} process(es)"
+        address = scheduler_address(scheduler)
+        where = f"cluster {address}" if address else f"{jobs or default_jobs()} process(es)"
         click.echo(f"{res.n / max(res.seconds, 1e-9):,.0f} games/s on {where} ({res.seconds:.1f} s, "
                    f"{res.cpu_seconds:.1f} s of CPU in the games)", err=True)
     console = _console()
@@ -285,10 +286,6 @@ def _simulate(set_name: str, n: int, agents: str, seed: int, players: int | None
         click.echo(f"stopped: the report covers {res.n} of {res.requested} games and is marked partial",
                    err=True)
     return res.partial
-
-
-def res_on_cluster(scheduler: str | None) -> bool:
-    return scheduler_address(scheduler) is not None
 
 
 def read_record(path: str | Path, index: int) -> dict[str, Any]:
