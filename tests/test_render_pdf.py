@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import dataclasses
 import re
-import shutil
 import subprocess
 
+import pypdfium2
 import pytest
 from boneyard.pipeline.load import load_set
 from boneyard.pipeline.render.api import RenderOptions, render_set
@@ -18,6 +18,19 @@ from render_support import dotd_set, feast_set, rules_runs
 POKER = CARD_SIZES["poker"]
 TENTH_MM = mm(0.1)
 PDF = RenderOptions(formats=("pdf",))
+
+
+def first_page(tmp_path, pdf, dpi):
+    """Page 1 of ``pdf`` rasterised at ``dpi`` by PDFium (an independent PDF renderer, from PyPI),
+    saved as a PNG: what a print shop's RIP would see."""
+    doc = pypdfium2.PdfDocument(str(pdf))
+    try:
+        image = doc[0].render(scale=dpi / 72).to_pil()
+    finally:
+        doc.close()
+    out = tmp_path / f"page-{dpi}.png"
+    image.save(out)
+    return out
 
 
 def pdf_of(card_set, tmp_path, options=PDF, runs=rules_runs, **kw):
@@ -172,14 +185,11 @@ def test_same_input_same_bytes_and_failed_run_keeps_old_file(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == [path.name]
 
 
-@pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="poppler-utils not installed")
 def test_pdf_rasterises_with_cards_where_expected(tmp_path):
     from PIL import Image
 
     _, path, _ = pdf_of(dotd_set(), tmp_path)
-    subprocess.run(["pdftoppm", "-r", "72", "-f", "1", "-l", "1", "-png", str(path),
-                    str(tmp_path / "page")], check=True, capture_output=True)
-    (png,) = tmp_path.glob("page*.png")
+    png = first_page(tmp_path, path, 72)
     im = Image.open(png).convert("RGB")
     assert im.size == (612, 792)
     # the corner of the page margin is blank paper; the first card's frame is dark ink
@@ -189,7 +199,6 @@ def test_pdf_rasterises_with_cards_where_expected(tmp_path):
     assert r + g + b < 300
 
 
-@pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="poppler-utils not installed")
 def test_pdf_and_png_paint_the_same_card(tmp_path):
     """Layout once, paint twice: the PDF rasterised at 300 dpi matches our own trimmed PNG."""
     from PIL import Image, ImageChops, ImageStat
@@ -198,9 +207,7 @@ def test_pdf_and_png_paint_the_same_card(tmp_path):
     render_set(cs, tmp_path, RenderOptions(formats=("pdf", "png"), profile="trimmed"),
                rules_runs=rules_runs)
     pdf = tmp_path / "day-of-the-dead-poker-letter.pdf"
-    subprocess.run(["pdftoppm", "-r", "300", "-f", "1", "-l", "1", "-png", str(pdf),
-                    str(tmp_path / "page")], check=True, capture_output=True)
-    (page_png,) = tmp_path.glob("page*.png")
+    page_png = first_page(tmp_path, pdf, 300)
     plan = plan_sheet("letter", POKER)
     x, y, w, h = card_box(plan, 0)  # the first front: oaf@double
     k = 300 / 72
@@ -287,16 +294,13 @@ def test_art_alpha_and_camera_orientation_are_honoured_in_png_and_pdf(tmp_path):
     assert (160, 100, True) in shapes and (160, 100, False) in shapes
 
 
-@pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="poppler-utils not installed")
 def test_pdf_shows_the_transparent_and_turned_art_like_the_png(tmp_path):
     from PIL import Image
 
     cs = _art_set(tmp_path)
     render_set(cs, tmp_path / "out", RenderOptions(formats=("pdf",)), rules_runs=lambda ch: [])
     pdf = tmp_path / "out" / "day-of-the-dead-poker-letter.pdf"
-    subprocess.run(["pdftoppm", "-r", "72", "-f", "1", "-l", "1", "-png", str(pdf),
-                    str(tmp_path / "page")], check=True, capture_output=True)
-    (png,) = tmp_path.glob("page*.png")
+    png = first_page(tmp_path, pdf, 72)
     plan = plan_sheet("letter", POKER)
     with Image.open(png) as page:
         page = page.convert("RGB")
