@@ -13,8 +13,7 @@ import statistics
 import time
 
 from boneyard.engine.agents import make_agent
-from boneyard.engine.agents.evaluators import SETTINGS
-from boneyard.engine.games import make_game
+from boneyard.engine.games import make_game, spec_of
 from boneyard.pipeline.load import load_set
 
 CONFIGS = {
@@ -65,7 +64,7 @@ def main() -> None:
         set_name, kw = CONFIGS[key]
         game = make_game(load_set(set_name), **kw)
         points = decision_points(game, args.decisions)
-        default = SETTINGS[game.card_set.rules].default_budget
+        default = spec_of(game.card_set.rules).search.default_budget
         budgets = args.budgets.split(",") if args.budgets else [str(default), str(2 * default)]
         specs = ["random", "greedy"] + [f"mcts:{b}" for b in budgets]
         for spec in specs:

@@ -17,7 +17,7 @@ import json
 import time
 from pathlib import Path
 
-from boneyard.engine.agents.evaluators import SETTINGS
+from boneyard.engine.games import spec_of
 from boneyard.engine.sim import simulate
 from boneyard.pipeline.load import load_set
 
@@ -49,7 +49,7 @@ def main() -> None:
     for key in args.only.split(","):
         set_name, players = CONFIGS[key]
         card_set = load_set(set_name)
-        budget = args.budget or SETTINGS[card_set.rules].default_budget
+        budget = args.budget or spec_of(card_set.rules).search.default_budget
         for i, (a, b) in enumerate(matchups(budget)):
             if i not in picks:
                 continue

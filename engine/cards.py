@@ -185,6 +185,9 @@ class BackDef:
     colour_name: str
 
 
+_NOT_CONTENT = {"content": False}  # fields the content hash leaves out (engine/hashing.py)
+
+
 @dataclass(frozen=True, slots=True)
 class CardSet:
     """A validated card set: what ``cards/<set>/`` says, ready for an engine or a renderer.
@@ -195,19 +198,19 @@ class CardSet:
     was made on exactly this content.
     """
 
-    name: str
-    slug: str
+    name: str = field(metadata=_NOT_CONTENT)
+    slug: str = field(metadata=_NOT_CONTENT)
     rules: str
     params: Mapping[str, Any]
     switches: Mapping[str, Any]
-    content_hash: str
-    root: str = ""
+    content_hash: str = field(metadata=_NOT_CONTENT)
+    root: str = field(default="", metadata=_NOT_CONTENT)
     backs: tuple[BackDef, ...] = ()
     characters: tuple[Character, ...] = ()  # Day of the Dead
     cards: tuple[DeadCard, ...] = ()  # Day of the Dead: the physical deck, characters x backs
     feast_cards: tuple[FeastCard, ...] = ()  # Grave Feast: the regular deck
     rares: tuple[FeastCard, ...] = ()  # Grave Feast: rares, in play only by deck option
-    playtest: Mapping[str, Any] = field(default_factory=lambda: freeze({}))
+    playtest: Mapping[str, Any] = field(default_factory=lambda: freeze({}), metadata=_NOT_CONTENT)
 
     def character(self, cid: str) -> Character:
         for c in self.characters:

@@ -1,7 +1,9 @@
-"""One entry point from a card set to its rules engine, so callers never name an engine class.
+"""The registry: the one place the shared code meets the games, by name.
 
-The simulator, the CLI, replays and the gates all go through :func:`make_game`; the engines are
-imported lazily so that loading one game never pays for the other.
+Each entry names a game folder's spec module (it defines ``SPEC``, a
+:class:`~boneyard.engine.spec.GameSpec`); a spec module is imported on first use, so working with
+one game never pays for another. A third game is a new folder and one line here, or one
+:func:`register` call (tests register a toy game that way).
 """
 
 from __future__ import annotations
@@ -11,29 +13,46 @@ from typing import Any
 
 from boneyard.engine.cards import CardSet
 from boneyard.engine.core import Game
+from boneyard.engine.spec import GameSpec
 
 from boneyard.errors import RulesError
 
-#: rules name (``game.yaml`` ``rules:``) -> (module, Game class name)
-ENGINES: dict[str, tuple[str, str]] = {
-    "day-of-the-dead": ("boneyard.engine.dotd", "DotdGame"),
-    "grave-feast": ("boneyard.engine.gf", "FeastGame"),
+#: rules name (``game.yaml`` ``rules:``) -> the module holding its ``SPEC``
+GAMES: dict[str, str] = {
+    "day-of-the-dead": "boneyard.engine.dotd.spec",
+    "grave-feast": "boneyard.engine.gf.spec",
 }
 
+_SPECS: dict[str, GameSpec] = {}
 
-def engine_package(rules: str) -> str:
-    """The engine package (``boneyard.engine.dotd``...) that plays ``rules``."""
-    try:
-        return ENGINES[rules][0]
-    except KeyError:
-        known = ", ".join(sorted(ENGINES))
-        raise RulesError(f"no rules engine called '{rules}' (known: {known})") from None
+
+def register(spec: GameSpec) -> None:
+    """Add a game at run time (a game outside this package, or a test's toy game)."""
+    _SPECS[spec.name] = spec
+    GAMES.setdefault(spec.name, "")
+
+
+def names() -> list[str]:
+    """Every registered rules name, sorted."""
+    return sorted(GAMES)
+
+
+def spec_of(rules: str) -> GameSpec:
+    """The spec of the game played under ``rules``; RulesError names the known ones."""
+    spec = _SPECS.get(rules)
+    if spec is None:
+        module = GAMES.get(rules)
+        if not module:
+            raise RulesError(f"no rules engine called '{rules}' (known: {', '.join(names())})")
+        spec = _SPECS[rules] = importlib.import_module(module).SPEC
+    return spec
+
+
+def specs() -> list[GameSpec]:
+    """Every registered game's spec, in name order."""
+    return [spec_of(n) for n in names()]
 
 
 def make_game(card_set: CardSet, num_players: int | None = None, **options: Any) -> Game:
     """The Game for ``card_set`` under its rules; ``options`` are engine options (``rares``...)."""
-    module = importlib.import_module(engine_package(card_set.rules))
-    game_class = getattr(module, ENGINES[card_set.rules][1])
-    if num_players is not None:
-        return game_class(card_set, num_players=num_players, **options)
-    return game_class(card_set, **options)
+    return spec_of(card_set.rules).make_game(card_set, num_players, **options)

@@ -2,6 +2,7 @@
 
 The hash covers every card, every rules parameter and every switch, but not the art pixels or
 the file layout, so renaming a file leaves it alone while any change that can alter play moves it.
+It is computed from the validated card model alone, generically for every game.
 """
 
 from __future__ import annotations
@@ -24,15 +25,13 @@ def _plain(value: Any) -> Any:
 
 
 def content_hash(card_set: Any) -> str:
-    """Short sha256 (16 hex digits) of the set's play-relevant content."""
-    data = {
-        "rules": card_set.rules,
-        "params": _plain(card_set.params),
-        "switches": _plain(card_set.switches),
-        "characters": _plain(card_set.characters),
-        "cards": [c.id for c in card_set.cards],
-        "feast_cards": _plain(card_set.feast_cards),
-        "rares": _plain(card_set.rares),
-    }
+    """Short sha256 (16 hex digits) of the set's play-relevant content.
+
+    Every field of the card set's dataclass counts, whichever game it belongs to, except those
+    declared ``field(metadata={"content": False})`` (its name, folder, playtest settings and the
+    hash itself), so a game's new card field can never be left out by accident.
+    """
+    data = {f.name: _plain(getattr(card_set, f.name)) for f in dataclasses.fields(card_set)
+            if f.metadata.get("content", True)}
     blob = json.dumps(data, sort_keys=True, separators=(",", ":"), default=str)
     return hashlib.sha256(blob.encode()).hexdigest()[:16]

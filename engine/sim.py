@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import copyreg
 import hashlib
-import importlib
 import json
 import multiprocessing
 import os
@@ -278,11 +277,11 @@ def _build_game(spec: CardSet | Game, num_players: int | None, options: Mapping[
 
 
 def _engine_metrics_module(rules: str | None) -> Any:
-    from boneyard.engine.games import ENGINES, engine_package
+    from boneyard.engine.games import GAMES, spec_of
 
-    if rules not in ENGINES:
+    if rules not in GAMES:
         return None
-    return importlib.import_module(engine_package(rules) + ".metrics")
+    return spec_of(rules).metrics()
 
 
 def _tally_generic(t: Tally, seats: Sequence[str], returns: Sequence[float],

@@ -14,7 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import click
-from boneyard.engine.cards import GF_KINDS, CardSet, Step
+from boneyard.engine.cards import CardSet
+from boneyard.engine.games import spec_of
+from boneyard.engine.spec import Table as SpecTable
 from boneyard.pipeline.load import SetCheck, SetNotFoundError, check_set, resolve_set
 from rich.console import Console
 from rich.table import Table
@@ -46,56 +48,16 @@ def _report_problems(check: SetCheck) -> None:
         click.echo(str(p), err=True)
 
 
-def summary_table(card_set: CardSet) -> Table:
-    """What a valid set contains: per back (Day of the Dead) or per kind (Grave Feast)."""
-    title = f"{card_set.name} ({card_set.slug}, content {card_set.content_hash})"
-    if card_set.rules == "day-of-the-dead":
-        table = Table(title=title, min_width=len(title))
-        for col in ("back", "colour", "cards", "characters", "mean power"):
-            table.add_column(col, justify="right" if col in ("cards", "characters",
-                                                             "mean power") else "left")
-        for back in card_set.backs:
-            cards = [c for c in card_set.cards if c.back == back.id]
-            chars = {c.character.id for c in cards}
-            mean = sum(c.character.power for c in cards) / len(cards) if cards else 0.0
-            table.add_row(back.name, back.colour_name or back.colour, str(len(cards)),
-                          str(len(chars)), f"{mean:.2f}")
-        table.add_row("total", "", str(len(card_set.cards)), str(len(card_set.characters)),
-                      "", style="bold")
-        return table
-    table = Table(title=title, min_width=len(title))
-    for col in ("kind", "faces", "cards per deck", "rares"):
-        table.add_column(col, justify="left" if col == "kind" else "right")
-    for kind in GF_KINDS:
-        faces = [f for f in card_set.feast_cards if f.kind == kind]
-        rares = [f for f in card_set.rares if f.kind == kind]
-        if not faces and not rares:
-            continue
-        table.add_row(kind.replace("_", " "), str(len(faces) + len(rares)),
-                      str(sum(f.copies for f in faces)), str(sum(f.copies for f in rares)))
-    table.add_row("total", str(len(card_set.feast_cards) + len(card_set.rares)),
-                  str(sum(f.copies for f in card_set.feast_cards)),
-                  str(sum(f.copies for f in card_set.rares)), style="bold")
-    return table
-
-
-def _backs_text(ch: Any, names: dict[str, str]) -> str:
-    """"all" for the usual character (once on every back), else each back with its copies."""
-    if ch.copies == 1 and set(ch.backs) == set(names):
-        return "all"
-    return ", ".join(names[b] + (f" x{ch.copies}" if ch.copies > 1 else "") for b in ch.backs)
-
-
-def power_table(card_set: CardSet) -> Table:
-    """How many characters print each power 0-9: the spread a designer balances."""
-    table = Table(title="characters per printed power")
-    powers = [ch.power for ch in card_set.characters]
-    table.add_column("power")
-    for p in range(10):
-        table.add_column(str(p), justify="right")
-    table.add_column("no effect", justify="right")
-    vanilla = sum(1 for ch in card_set.characters if ch.is_vanilla)
-    table.add_row("characters", *(str(powers.count(p)) for p in range(10)), str(vanilla))
+def draw(t: SpecTable) -> Table:
+    """A game's listing (:class:`boneyard.engine.spec.Table`) as a rich table."""
+    table = Table(title=t.title, min_width=t.min_width)
+    for col in t.columns:
+        table.add_column(col.heading, justify="right" if col.justify == "right" else "left",
+                         no_wrap=col.no_wrap)
+    for row in t.rows:
+        table.add_row(*row)
+    if t.total is not None:
+        table.add_row(*t.total, style="bold")
     return table
 
 
@@ -144,9 +106,8 @@ def validate_command(sets: tuple[str, ...], as_json: bool) -> None:
                            "problems": [_problem_json(p) for p in problems]})
         elif ok:
             assert check.card_set is not None
-            console.print(summary_table(check.card_set))
-            if check.card_set.characters:
-                console.print(power_table(check.card_set))
+            for t in spec_of(check.card_set.rules).set_tables(check.card_set):
+                console.print(draw(t))
             console.print(f"ok: {check.card_set.name} is valid")
         elif playtest:
             assert check.card_set is not None
@@ -201,50 +162,17 @@ def _template_problems(card_set: CardSet) -> list[str]:
     return []
 
 
-def _step_json(step: Step) -> dict[str, Any]:
-    out: dict[str, Any] = {"op": step.op}
-    for name in ("amount", "who", "per", "target"):
-        out[name] = getattr(step, name)
-    out["when"] = [{"test": c.test, "op": c.op, "value": c.value, "subject": c.subject}
-                   for c in step.when]
-    return out
-
-
-def _rules_text(card_set: CardSet) -> dict[str, str]:
-    try:
-        from boneyard.pipeline.text import rules_text
-    except ImportError:  # the text generator is optional for listing
-        return {c.id: "; ".join(s.op for s in c.effect) for c in card_set.characters}
-    return {c.id: rules_text(c, card_set) for c in card_set.characters}
-
-
 def cards_json(card_set: CardSet, back: str | None = None) -> dict[str, Any]:
-    """The set as plain JSON: physical cards (Day of the Dead) or card faces (Grave Feast)."""
+    """The set as plain JSON: its game's card entries under the set's name and content hash."""
     out: dict[str, Any] = {"set": card_set.slug, "name": card_set.name, "rules": card_set.rules,
                            "content_hash": card_set.content_hash}
-    if card_set.rules == "day-of-the-dead":
-        text = _rules_text(card_set)
-        out["cards"] = [
-            {"index": c.index, "id": c.id, "character": c.character.id,
-             "name": c.character.name, "back": c.back, "power": c.character.power,
-             "text": text[c.character.id], "effect": [_step_json(s) for s in c.character.effect],
-             "flavor": c.character.flavor, "art": c.character.art}
-            for c in card_set.cards if back is None or c.back == back
-        ]
-        return out
-
-    def face(f: Any) -> dict[str, Any]:
-        return {"id": f.id, "name": f.name, "kind": f.kind, "food": f.food, "number": f.number,
-                "copies": f.copies, "rare": f.rare, "flavor": f.flavor, "art": f.art}
-
-    out["cards"] = [face(f) for f in card_set.feast_cards]
-    out["rares"] = [face(f) for f in card_set.rares]
+    out.update(spec_of(card_set.rules).cards_json(card_set, back))
     return out
 
 
 @click.command("cards")
 @click.argument("set_name", metavar="SET")
-@click.option("--back", "back", metavar="B", help="Only the cards with this back (Day of the Dead).")
+@click.option("--back", "back", metavar="B", help="Only the cards with this back (games whose cards have backs).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
 def cards_command(set_name: str, back: str | None, as_json: bool) -> None:
     """List the cards of a set, as a table or as JSON.
@@ -258,8 +186,9 @@ def cards_command(set_name: str, back: str | None, as_json: bool) -> None:
         raise SystemExit(1)
     card_set = check.card_set
     assert card_set is not None
+    spec = spec_of(card_set.rules)
     if back is not None:
-        ids = [b.id for b in card_set.backs]
+        ids = list(spec.card_groups(card_set))
         if not ids:
             raise click.UsageError(f"--back: {card_set.name} cards have no backs")
         if back not in ids:
@@ -268,29 +197,7 @@ def cards_command(set_name: str, back: str | None, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(cards_json(card_set, back), indent=2))
         return
-    console = _console()
-    table = Table(title=f"{card_set.name} ({card_set.content_hash})")
-    if card_set.rules == "day-of-the-dead":
-        text = _rules_text(card_set)
-        names = {b.id: b.name for b in card_set.backs}
-        table.add_column("id", no_wrap=True)
-        table.add_column("name")
-        table.add_column("power", justify="right")
-        table.add_column("back" if back else "backs")
-        table.add_column("text")
-        if back:
-            rows = [(c.character, names[c.back]) for c in card_set.cards if c.back == back]
-        else:
-            rows = [(ch, _backs_text(ch, names)) for ch in card_set.characters]
-        for ch, backs in rows:
-            table.add_row(ch.id, ch.name, str(ch.power), backs, text[ch.id] or "-")
-    else:
-        for col in ("id", "name", "kind", "food", "number", "copies", "rare"):
-            table.add_column(col, justify="right" if col in ("number", "copies") else "left")
-        for f in (*card_set.feast_cards, *card_set.rares):
-            table.add_row(f.id, f.name, f.kind.replace("_", " "), f.food or "-", str(f.number or "-"),
-                          str(f.copies), "yes" if f.rare else "")
-    console.print(table)
+    _console().print(draw(spec.cards_table(card_set, back)))
 
 
 def register(group: click.Group) -> None:

@@ -1,4 +1,4 @@
-"""``boneyard scenario FILE``: play a Day of the Dead scenario and print the resulting state.
+"""``boneyard scenario FILE``: play a scenario of a game and print the resulting state.
 
 A scenario (schema/scenario.schema.json) pins down a position (the cards in each zone, turn,
 phase, priority, scores) and the choices to make; the engine plays them and prints the state as
@@ -14,9 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import click
-from boneyard.engine.dotd import DotdGame
-from boneyard.engine.dotd.scenario import check_expect, play_scenario
-from boneyard.engine.dotd.sets import character_from_dict, make_card_set
+from boneyard.engine.games import names, spec_of, specs
+from boneyard.engine.spec import GameSpec
 from boneyard.pipeline.load import load_set
 from boneyard.pipeline.validate import schema_problems
 from boneyard.pipeline.validate_yaml import YamlDoc, read_yaml
@@ -24,17 +23,18 @@ from boneyard.pipeline.validate_yaml import YamlDoc, read_yaml
 from boneyard.errors import BoneyardError, ScenarioError
 
 
-def _schema_problems(doc: YamlDoc) -> list[str]:
-    """Schema problems worded and located as in card files; invented characters are checked
-    against the characters schema, positions kept."""
+def _schema_problems(doc: YamlDoc, spec: GameSpec) -> list[str]:
+    """Schema problems worded and located as in card files; invented cards are checked against
+    the game's card schema, positions kept."""
     out = [str(p) for p in schema_problems(doc, "scenario", is_card_list=False)]
-    chars = doc.data.get("characters") if isinstance(doc.data, dict) else None
+    key = spec.scenario_cards_key
+    chars = doc.data.get(key) if key and isinstance(doc.data, dict) else None
     if isinstance(chars, list):
         def inner(table: dict[Any, tuple[int, int]]) -> dict[Any, tuple[int, int]]:
-            return {p[1:]: pos for p, pos in table.items() if p[:1] == ("characters",)}
+            return {p[1:]: pos for p, pos in table.items() if p[:1] == (key,)}
 
         sub = YamlDoc(doc.file, chars, inner(doc.values), inner(doc.keys))
-        out += [str(p) for p in schema_problems(sub, "characters", is_card_list=True)]
+        out += [str(p) for p in schema_problems(sub, spec.card_schema, is_card_list=True)]
     return out
 
 
@@ -61,6 +61,30 @@ def _located(doc: YamlDoc, message: str) -> str:
     return message
 
 
+def _game_of(doc: YamlDoc) -> GameSpec:
+    """The game a scenario plays: its ``game:`` key, else the rules of its ``set:``, else the one
+    registered game that reads scenarios."""
+    data = doc.data
+    runners = [s for s in specs() if s.scenario is not None]
+    name = data.get("game")
+    if name is None and isinstance(data.get("set"), str):
+        base = load_set(data["set"])
+        name = base.rules
+    if name is None:
+        if len(runners) == 1:
+            return runners[0]
+        raise ScenarioError(f"{doc.file}:1:1: say which game the scenario plays with 'game:' "
+                            f"(one of: {', '.join(s.name for s in runners)})")
+    line, col = doc.where(("game",)) if "game" in data else doc.where(("set",))
+    if name not in names():
+        raise ScenarioError(f"{doc.file}:{line}:{col}: no game called {name!r} "
+                            f"(known: {', '.join(names())})")
+    spec = spec_of(name)
+    if spec.scenario is None:
+        raise ScenarioError(f"{doc.file}:{line}:{col}: {spec.title} has no scenario format yet")
+    return spec
+
+
 def run_scenario(path: str | Path) -> tuple[dict[str, Any], list[str]]:
     """Play the scenario file; returns the printed result and the failed expectations."""
     doc, problems = read_yaml(path)
@@ -68,44 +92,35 @@ def run_scenario(path: str | Path) -> tuple[dict[str, Any], list[str]]:
         raise ScenarioError("\n".join(str(p) for p in problems))
     if not isinstance(doc.data, dict):
         raise ScenarioError(f"{doc.file}:1:1: a scenario is a mapping with at least 'players'")
-    msgs = _schema_problems(doc)
+    spec = _game_of(doc)
+    msgs = _schema_problems(doc, spec)
     if msgs:
         raise ScenarioError("\n".join(msgs))
     data = doc.data
-    invented = [character_from_dict(c) for c in data.get("characters", [])]
-    if "set" in data or not invented:
-        base = load_set(data.get("set", "day-of-the-dead"))
-        card_set = make_card_set(
-            list(base.characters) + invented, dict(base.switches), dict(base.params), base.name
-        ) if invented else base
-    else:
-        card_set = make_card_set(invented, name=f"scenario {doc.file}")
+    invented = data.get(spec.scenario_cards_key) if spec.scenario_cards_key else None
+    base = load_set(data.get("set", spec.bundled_set)) if "set" in data or not invented else None
+    assert spec.scenario is not None
     try:
-        game = DotdGame(card_set, **(data.get("switches") or {}))
-        state, log = play_scenario(game, data, doc.file)
+        out, failed = spec.scenario(data, base, doc.file)
     except ScenarioError as exc:
         raise ScenarioError(_located(doc, str(exc))) from None
     except BoneyardError as exc:
         raise ScenarioError(f"{doc.file}: {exc}") from None
-    out = state.to_json()
-    out["choices"] = log
-    if state.is_terminal():
-        out["summary"] = state.summary()
-    failed = check_expect(out, data.get("expect") or {})
-    return out, [_located(doc, f"{doc.file}: expect {m}") for m in failed]
+    return out, [_located(doc, m) for m in failed]
 
 
 def register(group: click.Group) -> None:
     @group.command("scenario")
     @click.argument("file", type=click.Path(dir_okay=False))
     def scenario(file: str) -> None:
-        """Play a Day of the Dead scenario FILE and print the resulting state as JSON.
+        """Play a scenario FILE and print the resulting state as JSON.
 
-        FILE sets up a position (cards in each line, hand, deck and discard pile; turn, phase,
-        priority, scores; optional invented characters and switches), lists the choices to make
-        and may state facts under `expect:`. Every expectation that does not hold is printed
-        and the exit code is 1. Format: schema/scenario.schema.json; examples: tests/scenarios/;
-        rules and switches: docs/rules/day-of-the-dead.md.
+        FILE names its game (`game:`, or the rules of its `set:`), sets up a position (Day of
+        the Dead: cards in each line, hand, deck and discard pile; turn, phase, priority,
+        scores; optional invented characters and switches), lists the choices to make and may
+        state facts under `expect:`. Every expectation that does not hold is printed and the
+        exit code is 1. Format: schema/scenario.schema.json; examples: tests/scenarios/;
+        rules and switches: docs/rules/.
         """
         if not Path(file).exists():
             raise click.UsageError(f"no scenario file '{file}'")

@@ -14,7 +14,7 @@ import math
 import os
 import sys
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +22,9 @@ import click
 import yaml
 from boneyard.engine.agents import parse_spec
 from boneyard.engine.cards import CardSet
+from boneyard.engine.games import spec_of, specs
 from boneyard.engine.sim import SimResult, default_jobs, scheduler_address, simulate, transcript
+from boneyard.engine.spec import GameOption
 from boneyard.engine.stats import Metric
 from boneyard.pipeline.load import load_set
 from rich.console import Console
@@ -198,6 +200,41 @@ def progress_bar(console: Console) -> Progress:
                     TimeRemainingColumn(), console=console, transient=True)
 
 
+# --- the games' own options ----------------------------------------------------------------
+
+
+def game_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """Add every registered game's engine options (``GameSpec.options``) to a command, once
+    each; the help names the games that take it."""
+    seen: dict[str, tuple[GameOption, list[str]]] = {}
+    for spec in specs():
+        for opt in spec.options:
+            seen.setdefault(opt.name, (opt, []))[1].append(spec.title)
+    for name, (opt, titles) in reversed(seen.items()):
+        help_text = f"{' and '.join(titles)}: {opt.help}"
+        if opt.flag:
+            command = click.option(f"--{name}", is_flag=True, default=None, help=help_text)(command)
+        else:
+            command = click.option(f"--{name}", type=click.IntRange(opt.low, opt.high),
+                                   default=None, help=help_text)(command)
+    return command
+
+
+def chosen_options(card_set: CardSet, given: dict[str, Any]) -> dict[str, Any]:
+    """The engine options the designer gave (flags set, values given) for ``card_set``'s game;
+    an option of another game is a usage error."""
+    chosen = {k: v for k, v in given.items() if v is not None and v is not False}
+    own = {o.name for o in spec_of(card_set.rules).options}
+    foreign = [k for k in chosen if k not in own]
+    if foreign:
+        owners = sorted({s.title for s in specs() for o in s.options if o.name in foreign})
+        flags = " and ".join(f"--{k}" for k in foreign)
+        raise click.UsageError(f"{flags} {'is a' if len(foreign) == 1 else 'are'} "
+                               f"{' and '.join(owners)} option{'s' if len(foreign) > 1 else ''}, "
+                               f"not for {spec_of(card_set.rules).title}")
+    return chosen
+
+
 # --- commands --------------------------------------------------------------------------------
 
 
@@ -218,15 +255,14 @@ def progress_bar(console: Console) -> Progress:
 @click.option("--log", "log_path", type=click.Path(dir_okay=False),
               help="Write each game's actions as one JSON line (for boneyard replay).")
 @click.option("--show", type=click.IntRange(min=0), default=0, help="Print the first K games turn by turn.")
-@click.option("--rares", is_flag=True, help="Grave Feast: shuffle in the rares.")
-@click.option("--decks", type=click.IntRange(1, 2), default=None, help="Grave Feast: decks (1 or 2).")
+@game_options
 @click.option("--switch", "switches", multiple=True, metavar="NAME=VALUE",
               help="Override a rules switch of game.yaml (repeatable).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar or timing lines on stderr.")
 def simulate_cmd(set_name: str, n: int, agents: str, seed: int, players: int | None,
                  jobs: int | None, scheduler: str | None, json_path: str | None,
-                 log_path: str | None, show: int, rares: bool, decks: int | None,
-                 switches: tuple[str, ...], quiet: bool) -> None:
+                 log_path: str | None, show: int, switches: tuple[str, ...], quiet: bool,
+                 **engine_options: Any) -> None:
     """Playtest SET by simulating games between AI players.
 
     Ctrl-C stops within a second: the finished blocks of games are kept and the report (and
@@ -234,7 +270,7 @@ def simulate_cmd(set_name: str, n: int, agents: str, seed: int, players: int | N
     """
     try:
         partial = _simulate(set_name, n, agents, seed, players, jobs, scheduler, json_path,
-                            log_path, show, rares, decks, switches, quiet)
+                            log_path, show, switches, quiet, engine_options)
     except BoneyardError as exc:
         raise Failed(exc) from None
     if partial:
@@ -243,18 +279,11 @@ def simulate_cmd(set_name: str, n: int, agents: str, seed: int, players: int | N
 
 def _simulate(set_name: str, n: int, agents: str, seed: int, players: int | None,
               jobs: int | None, scheduler: str | None, json_path: str | None,
-              log_path: str | None, show: int, rares: bool, decks: int | None,
-              switches: tuple[str, ...], quiet: bool) -> bool:
+              log_path: str | None, show: int, switches: tuple[str, ...], quiet: bool,
+              engine_options: dict[str, Any]) -> bool:
     specs = parse_agents(agents)
     card_set = apply_switches(load_set(set_name), switches)
-    options: dict[str, Any] = {}
-    if rares or decks is not None:
-        if card_set.rules != "grave-feast":
-            raise click.UsageError("--rares and --decks are Grave Feast options")
-        if rares:
-            options["rares"] = True
-        if decks is not None:
-            options["decks"] = decks
+    options = chosen_options(card_set, engine_options)
     err = Console(stderr=True)
     run = functools.partial(simulate, card_set, specs, n, seed, jobs=jobs, num_players=players,
                             options=options, log=log_path, keep=show, scheduler=scheduler,

@@ -13,18 +13,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from boneyard.engine.cards import (
-    BACKS,
-    BackDef,
-    CardSet,
-    Character,
-    Condition,
-    DeadCard,
-    FeastCard,
-    Step,
-    freeze,
-)
+from boneyard.engine.cards import CardSet, freeze
+from boneyard.engine.games import GAMES, spec_of
 from boneyard.engine.hashing import content_hash
+from boneyard.engine.spec import GameSpec, SetFiles
 from boneyard.pipeline import validate as v
 from boneyard.pipeline.validate_yaml import YamlDoc, display_path, read_yaml
 
@@ -32,7 +24,6 @@ from boneyard.errors import CardDataError, Problem
 from boneyard.paths import CARDS, bundled_sets
 
 GAME_FILE = "game.yaml"
-RULES_SCHEMAS = {"day-of-the-dead": "characters", "grave-feast": "feast-cards"}
 
 
 class SetNotFoundError(CardDataError):
@@ -113,35 +104,35 @@ def check_set(path_or_name: str | Path) -> SetCheck:
                                            "(name:, rules:, card_files:, ...)"))
         return result
     rules = g.get("rules")
-    result.rules = rules if rules in RULES_SCHEMAS else None
+    result.rules = rules if isinstance(rules, str) and rules in GAMES else None
     result.name = g.get("name") if isinstance(g.get("name"), str) else None
     if result.rules is None:
         return result  # the schema error says which rules exist; nothing else can be checked
+    spec = spec_of(result.rules)
 
     docs: list[YamlDoc] = []
     files = g.get("card_files") if isinstance(g.get("card_files"), list) else []
     complete = bool(files)
     seen: dict[Path, tuple[Any, ...]] = {}
     for i, rel in enumerate(files):
-        doc = _open_card_file(root, game, ("card_files", i), rel, rules, result, seen)
+        doc = _open_card_file(root, game, ("card_files", i), rel, spec, result, seen)
         if doc is not None:
             docs.append(doc)
         complete = complete and doc is not None and isinstance(doc.data, list)
-    rares: YamlDoc | None = None
-    if rules == "grave-feast" and isinstance(g.get("rares_file"), str):
-        rares = _open_card_file(root, game, ("rares_file",), g["rares_file"], rules, result, seen)
+    extra: dict[str, YamlDoc | None] = {}
+    for key in spec.extra_card_files:
+        extra[key] = (_open_card_file(root, game, (key,), g[key], spec, result, seen)
+                      if isinstance(g.get(key), str) else None)
 
-    if rules == "day-of-the-dead":
-        result.problems += v.dotd_semantics(game, docs, root, complete=complete)
-    else:
-        result.problems += v.gf_semantics(game, docs, rares, root, complete=complete)
+    set_files = SetFiles(root, game, docs, extra, complete, lambda rel: v.art_problem(root, rel))
+    result.problems += spec.check(set_files)
     result.problems.sort(key=lambda p: (p.file, p.line, p.column))
     if not result.problems:
-        result.card_set = _build(root, g, docs, rares)
+        result.card_set = _build(root, g, spec, set_files)
     return result
 
 
-def _open_card_file(root: Path, game: YamlDoc, at: tuple[Any, ...], rel: Any, rules: str,
+def _open_card_file(root: Path, game: YamlDoc, at: tuple[Any, ...], rel: Any, spec: GameSpec,
                     result: SetCheck, seen: dict[Path, tuple[Any, ...]]) -> YamlDoc | None:
     if not isinstance(rel, str) or not rel:
         return None  # reported by the schema
@@ -169,7 +160,7 @@ def _open_card_file(root: Path, game: YamlDoc, at: tuple[Any, ...], rel: Any, ru
                                                 hint="list each card file once"))
         return None
     seen[key] = at
-    doc, problems = _read(target, RULES_SCHEMAS[rules], is_card_list=True)
+    doc, problems = _read(target, spec.card_schema, is_card_list=True)
     result.problems += problems
     return doc if doc.data is not None else None
 
@@ -198,99 +189,21 @@ def _filled(given: Mapping[str, Any] | None, defs_name: str) -> dict[str, Any]:
     return out
 
 
-def _build(root: Path, g: dict[str, Any], docs: list[YamlDoc], rares: YamlDoc | None) -> CardSet:
-    rules = g["rules"]
-    short = "dotd" if rules == "day-of-the-dead" else "gf"
-    params = _filled(g.get("params"), f"{short}_params")
+def _build(root: Path, g: dict[str, Any], spec: GameSpec, files: SetFiles) -> CardSet:
+    params = _filled(g.get("params"), f"{spec.settings_defs}_params")
     for key in ("players", "version"):
         if key in g:
             params.setdefault(key, g[key])
-    switches = _filled(g.get("switches"), f"{short}_switches")
+    switches = _filled(g.get("switches"), f"{spec.settings_defs}_switches")
     base = dict(
         name=g["name"],
         slug=root.resolve().name,
-        rules=rules,
+        rules=spec.name,
         params=freeze(params),
         switches=freeze(switches),
         content_hash="",
         root=str(root),
         playtest=freeze(g.get("playtest")),
     )
-    if rules == "day-of-the-dead":
-        backs = tuple(BackDef(b["id"], b["name"], b["colour"], b.get("colour_name", ""))
-                      for b in g["backs"])
-        characters = tuple(_character(c) for d in docs for c in d.data)
-        cards: list[DeadCard] = []
-        # Back-major order: each back's deck is one contiguous run of indices.
-        for back in backs:
-            for ch in characters:
-                if back.id in ch.backs:
-                    for _ in range(ch.copies):
-                        cards.append(DeadCard(len(cards), ch, back.id))
-        card_set = CardSet(backs=backs, characters=characters, cards=tuple(cards), **base)
-    else:
-        deck = tuple(f for d in docs for c in d.data for f in _feast_cards(c))
-        rare_cards = tuple(f for c in (rares.data if rares else []) for f in _feast_cards(c,
-                                                                                       rare=True))
-        card_set = CardSet(feast_cards=deck, rares=rare_cards, **base)
+    card_set = spec.build(files, base)
     return replace(card_set, content_hash=content_hash(card_set))
-
-
-_MAIN_ARG = {
-    "power": "amount", "set_power": "amount", "gain_vp": "amount", "dig": "amount",
-    "auto_win": "who", "auto_lose": "who", "win_ties": "who", "suppress_spirit": "who",
-    "copy_effect": "target", "unearth": "target", "force_unearth": "target", "flip": "target",
-}
-_DEFAULTS: dict[str, dict[str, Any]] = {
-    "set_power": {"who": "opponent"},
-    "suppress_spirit": {"who": "opponent"},
-    "dig": {"amount": 1},
-    "unearth": {"target": "self"},
-    "force_unearth": {"target": "opposing"},
-}
-
-
-def _step(raw: dict[str, Any]) -> Step:
-    op = next(k for k in raw if k != "when")
-    arg = raw[op]
-    args: dict[str, Any] = dict(_DEFAULTS.get(op, {}))
-    if isinstance(arg, dict):
-        args.update(arg)
-    elif arg is not None and op in _MAIN_ARG:
-        args[_MAIN_ARG[op]] = arg
-    return Step(op=op, when=_conditions(raw.get("when") or {}), **args)
-
-
-def _conditions(when: dict[str, Any]) -> tuple[Condition, ...]:
-    out: list[Condition] = []
-    for test, value in when.items():
-        if test == "count":
-            out += [Condition("count", n, op=op, subject=value["of"])
-                    for op, n in value.items() if op != "of"]
-        elif isinstance(value, dict):  # comparisons, and {ne: back} on the back/spirit tests
-            out += [Condition(test, n, op=op) for op, n in value.items()]
-        else:
-            out.append(Condition(test, value))
-    return tuple(out)
-
-
-def _character(raw: dict[str, Any]) -> Character:
-    return Character(
-        id=raw["id"],
-        name=raw["name"],
-        power=raw["power"],
-        effect=tuple(_step(s) for s in raw.get("effect") or ()),
-        flavor=raw.get("flavor"),
-        art=raw.get("art"),
-        backs=tuple(b for b in BACKS if b in raw.get("backs", BACKS)),
-        copies=raw.get("copies", 1),
-    )
-
-
-def _feast_cards(raw: dict[str, Any], *, rare: bool = False) -> list[FeastCard]:
-    common = dict(kind=raw["kind"], copies=raw.get("copies", 1), rare=rare or raw.get("rare",
-                  False), flavor=raw.get("flavor"), art=raw.get("art"))
-    if raw["kind"] == "human":
-        return [FeastCard(id=f"{raw['id']}-{n}", name=f"{raw['name']} {n}", food=raw["food"],
-                          number=n, **common) for n in sorted(raw["numbers"])]
-    return [FeastCard(id=raw["id"], name=raw["name"], **common)]

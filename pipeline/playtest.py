@@ -14,7 +14,6 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import statistics
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
@@ -22,8 +21,8 @@ from typing import Any
 
 from boneyard.engine.agents import make_agent, parse_spec
 from boneyard.engine.agents.mcts import DEFAULT_BUDGET
-from boneyard.engine.cards import CardSet, Character
-from boneyard.engine.games import make_game
+from boneyard.engine.cards import CardSet
+from boneyard.engine.games import make_game, spec_of
 from boneyard.engine.sim import default_jobs as sim_default_jobs
 from boneyard.engine.sim import (
     game_metrics,
@@ -142,27 +141,28 @@ def fallback_metrics(card_set: CardSet, summaries: Sequence[Mapping[str, Any]],
     if "first_priority_win_rate" not in have and firsts and all(isinstance(f, int) for f in firsts):
         out.append(proportion_metric("first_priority_win_rate",
                                      sum(r[f] for f, r in zip(firsts, returns, strict=True)), len(returns)))
-    if not card_set.characters or not summaries:
+    units = spec_of(card_set.rules).units(card_set)
+    if not units or not summaries:
         return out
     players = len(returns[0])
     seats = [played_by_seat(s, players) for s in summaries]
     if any(x is None for x in seats):
         return out
-    for c in card_set.characters:
+    for cid, _name in units:
         n_played, w_played, w_not = 0, 0.0, 0.0
         for who, r in zip(seats, returns, strict=True):
             for k in range(players):
-                if c.id in who[k]:  # type: ignore[index]
+                if cid in who[k]:  # type: ignore[index]
                     n_played += 1
                     w_played += r[k]
                 else:
                     w_not += r[k]
         total = players * len(returns)
-        if f"card.{c.id}.play_rate" not in have:
-            out.append(proportion_metric(f"card.{c.id}.play_rate", n_played, total, group="card", subject=c.id))
-        if f"card.{c.id}.win_delta" not in have:
+        if f"card.{cid}.play_rate" not in have:
+            out.append(proportion_metric(f"card.{cid}.play_rate", n_played, total, group="card", subject=cid))
+        if f"card.{cid}.win_delta" not in have:
             d, lo, hi = diff_proportions(w_played, n_played, w_not, total - n_played)
-            out.append(Metric(f"card.{c.id}.win_delta", d, lo, hi, n_played, "card", c.id, "%"))
+            out.append(Metric(f"card.{cid}.win_delta", d, lo, hi, n_played, "card", cid, "%"))
     return out
 
 
@@ -265,22 +265,6 @@ def dealt_by_seat(game: Any, seed_of_game: int, players: int) -> list[set[str]] 
     return out
 
 
-def stand_in(card_set: CardSet, character: Character, settings: Mapping[str, Any]) -> CardSet:
-    """The set with ``character`` replaced by a neutral stand-in: same id, name, backs and
-    copies (so every deal and shuffle is identical), no effect, printed power = the set's budget
-    value (``substitution.stand_in.power``; by default the median printed power of the set)."""
-    power = settings.get("power")
-    if power is None:
-        power = round(statistics.median(c.power for c in card_set.characters))
-    plain = replace(character, power=int(power), effect=())
-    chars = tuple(plain if c.id == character.id else c for c in card_set.characters)
-    cards = tuple(replace(dc, character=plain) if dc.character.id == character.id else dc for dc in card_set.cards)
-    from boneyard.engine.hashing import content_hash
-
-    new = replace(card_set, characters=chars, cards=cards)
-    return replace(new, content_hash=content_hash(new))
-
-
 def _returns_for(card_set: CardSet, players: int | None, options: Mapping[str, Any],
                  specs: Sequence[str], seed: int, indices: Sequence[int]) -> list[list[float]]:
     """Outcomes of games ``indices`` of the simulator's run with ``seed`` on ``card_set``."""
@@ -316,30 +300,32 @@ def substitution_metrics(
     during the game, such as playing the card, would select games by an outcome of the card
     itself and bias the comparison). Engines whose observation shows no ``hand`` fall back to
     the seat that played the card."""
-    if not card_set.characters or cfg.substitution_games <= 0:
+    spec = spec_of(card_set.rules)
+    units = [cid for cid, _ in spec.units(card_set)]
+    if not units or spec.stand_in is None or cfg.substitution_games <= 0:
         return []
     players = len(returns[0]) if returns else (run.players or 2)
-    chosen = [c for c in card_set.characters
-              if cfg.substitution_cards is None or c.id in cfg.substitution_cards]
-    unknown = set(cfg.substitution_cards or ()) - {c.id for c in card_set.characters}
+    chosen = [cid for cid in units
+              if cfg.substitution_cards is None or cid in cfg.substitution_cards]
+    unknown = set(cfg.substitution_cards or ()) - set(units)
     if unknown:
         raise GateError(f"playtest.substitution.cards: no character {', '.join(sorted(unknown))} in '{card_set.name}'")
-    picks: dict[str, list[tuple[int, int]]] = {c.id: [] for c in chosen}
+    picks: dict[str, list[tuple[int, int]]] = {cid: [] for cid in chosen}
     game = make_game(card_set, run.players, **dict(run.options))
     for i, s in enumerate(summaries):
         seats = dealt_by_seat(game, game_seed(seed, i), players) or played_by_seat(s, players)
         if seats is None:
             return []
-        for c in chosen:
-            who = [k for k in range(players) if c.id in seats[k]]
-            if len(who) == 1 and len(picks[c.id]) < cfg.substitution_games:
-                picks[c.id].append((i, who[0]))
+        for cid in chosen:
+            who = [k for k in range(players) if cid in seats[k]]
+            if len(who) == 1 and len(picks[cid]) < cfg.substitution_games:
+                picks[cid].append((i, who[0]))
     tasks = []
-    for c in chosen:
-        idx = [i for i, _ in picks[c.id]]
+    for cid in chosen:
+        idx = [i for i, _ in picks[cid]]
         if idx:
-            tasks.append((c.id, stand_in(card_set, c, cfg.stand_in), run.players, run.options,
-                          list(specs), seed, idx))
+            tasks.append((cid, spec.stand_in(card_set, cid, cfg.stand_in), run.players,
+                          run.options, list(specs), seed, idx))
     results: dict[str, list[list[float]]] = {}
     total = len(tasks)
 
@@ -350,13 +336,13 @@ def substitution_metrics(
 
     _pool_map(tasks, cfg, done)
     out = []
-    for c in chosen:
-        pairs = picks[c.id]
-        subs = results.get(c.id, [])
+    for cid in chosen:
+        pairs = picks[cid]
+        subs = results.get(cid, [])
         diffs = [returns[i][seat] - sub[seat] for (i, seat), sub in zip(pairs, subs, strict=True)]
-        m = mean_metric(f"card.{c.id}.sub_delta", diffs, group="card", subject=c.id, unit="%")
+        m = mean_metric(f"card.{cid}.sub_delta", diffs, group="card", subject=cid, unit="%")
         if not diffs:
-            m = Metric(m.name, math.nan, -1.0, 1.0, 0, "card", c.id, "%")
+            m = Metric(m.name, math.nan, -1.0, 1.0, 0, "card", cid, "%")
         out.append(m)
     return out
 
@@ -539,7 +525,7 @@ def playtest(card_set: CardSet, cfg: PlaytestConfig, progress: Progress | None =
         "seed": cfg.seed,
         "agents": cfg.agents if isinstance(cfg.agents, str) else list(cfg.agents),
         "games": sum(r["games"] for r in runs),
-        "names": {c.id: c.name for c in card_set.characters},
+        "names": dict(spec_of(card_set.rules).units(card_set)),
         "config": cfg.to_json(),
         "runs": runs,
         "gates": [r.to_json() for r in results],

@@ -217,7 +217,7 @@ def test_paired_search_shares_each_sampled_world_between_all_actions():
 
 def test_feast_outlook_is_a_share_of_the_win():
     """Shares sum to 1, and of two players with no family on the board the higher score leads."""
-    from boneyard.engine.agents.evaluators import feast_outlook
+    from boneyard.engine.gf.search import feast_outlook
 
     game = GAMES["gf4"]()
     greedy = make_agent("greedy", game)

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+from boneyard.engine.games import spec_of
 from boneyard.engine.stats import Metric
 from boneyard.pipeline.load import load_set
-from boneyard.pipeline.playtest import lead_story, rare_metrics, stand_in, too_wide
+from boneyard.pipeline.playtest import lead_story, rare_metrics, too_wide
 
 
 def test_stand_in_keeps_every_card_in_place_but_has_no_effect():
     cs = load_set("day-of-the-dead")
     anger = cs.character("anger")
-    sub = stand_in(cs, anger, {"power": 5})
+    stand_in = spec_of(cs.rules).stand_in
+    sub = stand_in(cs, "anger", {"power": 5})
     plain = sub.character("anger")
     assert plain.effect == () and plain.power == 5 and plain.backs == anger.backs
     assert [c.id for c in sub.cards] == [c.id for c in cs.cards]  # same indices: same deals
@@ -22,7 +24,7 @@ def test_stand_in_keeps_every_card_in_place_but_has_no_effect():
     # the default stand-in power is the set's median printed power
     powers = sorted(c.power for c in cs.characters)
     median = (powers[17] + powers[18]) / 2
-    assert stand_in(cs, anger, {}).character("anger").power == round(median)
+    assert stand_in(cs, "anger", {}).character("anger").power == round(median)
 
 
 def test_lead_story_counts_changes_and_when_the_winner_took_the_lead_for_good():

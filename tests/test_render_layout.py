@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 from boneyard.engine.cards import Character, FeastCard, Step
+from boneyard.engine.faces import build_deck
 from boneyard.pipeline.load import load_set
 from boneyard.pipeline.render import fonts
 from boneyard.pipeline.render.api import RenderOptions, prepare, render_set
 from boneyard.pipeline.render.backends import RecordingPainter
-from boneyard.pipeline.render.faces import build_deck
 from boneyard.pipeline.render.layout import layout_card
 from boneyard.pipeline.render.ops import Polygon, Rect, Text
 from boneyard.pipeline.render.template import load_template

@@ -102,7 +102,7 @@ def test_switches_change_the_content_hash_and_replay_follows(tmp_path):
     [
         (["--agents", "alphago"], "unknown agent"),
         (["--agents", "greedy,random,random"], "3 agents given for 2 players"),
-        (["--rares"], "Grave Feast options"),
+        (["--rares"], "is a Grave Feast option"),
         (["--switch", "nonsense=1"], "no such switch"),
         (["--switch", "tie_break"], "NAME=VALUE"),
         (["--switch", "unearth_optional=7"], "expected a value like False"),

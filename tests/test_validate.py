@@ -18,10 +18,10 @@ from pathlib import Path
 
 import pytest
 from boneyard.engine.cards import PRIMITIVES
-from boneyard.pipeline import validate
+from boneyard.engine.dotd import checks as dotd_checks
+from boneyard.engine.dotd.checks import HAND_SAFE
 from boneyard.pipeline.cli import cli
 from boneyard.pipeline.load import check_set, load_set
-from boneyard.pipeline.validate import HAND_SAFE
 from boneyard.pipeline.validate_yaml import MAX_FILE_BYTES, read_yaml
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
@@ -306,13 +306,13 @@ def test_every_primitive_has_been_reviewed_for_hand_and_back_counts():
 
 
 def test_a_primitive_not_known_to_keep_hand_size_is_refused(monkeypatch):
-    monkeypatch.setattr(validate, "HAND_SAFE", HAND_SAFE - {"unearth"})
+    monkeypatch.setattr(dotd_checks, "HAND_SAFE", HAND_SAFE - {"unearth"})
     folder = BROKEN / "too-many-per-back"  # Spook has `unearth:` at line 12
     problems = [_relative(p, folder) for p in check_set(folder).problems]
     assert problems[0] == (
         "characters.yaml:12:7: card 'spook': effect step 1: 'unearth' is not known to keep hand "
         "size and cards per back unchanged (the engine relies on this, ruling DD-25; review the "
-        "primitive and list it in validate.HAND_SAFE)")
+        "primitive and list it in engine/dotd/checks.py HAND_SAFE)")
 
 
 _NOISE = st.sampled_from(list(":-[]{}&*!|>'\"#\n\t ,?0123456789abcxyz") + [

@@ -2,14 +2,12 @@
 
 The simulator, the CLI and the strength bench name agents by these strings (they go into logs and
 reports), so one registry turns a spec into an :class:`~boneyard.engine.core.Agent` for a game.
-``greedy`` is game-specific: each engine ships ``engine/<game>/greedy.py`` with a ``GreedyAgent``;
-``random`` and ``mcts`` work on any game through the shared core interface.
+``greedy`` is game-specific (the game's spec makes it); ``random`` and ``mcts`` work on any game
+through the shared core interface, ``mcts`` with the spec's search settings.
 """
 
 from __future__ import annotations
 
-import importlib
-import inspect
 import random
 from typing import Any
 
@@ -61,20 +59,20 @@ def parse_spec(spec: str) -> tuple[str, int | None]:
     return kind, int(arg)
 
 
-def _greedy(game: Any) -> Agent:
-    from boneyard.engine.games import ENGINES, engine_package
+def _spec(game: Any) -> Any:
+    from boneyard.engine.games import GAMES, spec_of
 
     rules = getattr(getattr(game, "card_set", None), "rules", None)
-    if rules in ENGINES:
-        module = importlib.import_module(engine_package(rules) + ".greedy")
-        cls = module.GreedyAgent
-        takes_game = any(
-            p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
-            for p in inspect.signature(cls).parameters.values()
-        )
-        return cls(game) if takes_game else cls()
+    return spec_of(rules) if rules in GAMES else None
+
+
+def _greedy(game: Any) -> Agent:
+    spec = _spec(game)
+    if spec is not None:
+        return spec.greedy(game)  # type: ignore[no-any-return]
     if hasattr(game, "make_greedy"):  # games outside the registry (test games) bring their own
-        return game.make_greedy()
+        return game.make_greedy()  # type: ignore[no-any-return]
+    rules = getattr(getattr(game, "card_set", None), "rules", None)
     raise AgentSpecError(f"no greedy agent for rules '{rules}'")
 
 
@@ -85,10 +83,10 @@ def make_agent(spec: str, game: Any) -> Agent:
         return RandomAgent()
     if kind == "greedy":
         return _greedy(game)
-    from boneyard.engine.agents.evaluators import SETTINGS, SearchSettings, greedy_playout
+    from boneyard.engine.agents.evaluators import SearchSettings, greedy_playout
 
-    rules = getattr(getattr(game, "card_set", None), "rules", None)
-    cfg = SETTINGS.get(rules, SearchSettings()) if rules else SearchSettings()
+    game_spec = _spec(game)
+    cfg = game_spec.search if game_spec is not None else SearchSettings()
     budget = budget or cfg.default_budget
     prior_visits = round(cfg.prior_share * budget)
     prior = _greedy(game) if prior_visits or cfg.paired else None

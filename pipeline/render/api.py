@@ -15,11 +15,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from boneyard.engine.cards import CardSet
+from boneyard.engine.faces import Deck, RulesRuns, build_deck
+from boneyard.engine.games import GAMES, spec_of
 
 from boneyard.errors import RenderError
 from boneyard.paths import CARDS, OUTPUT
 
-from .faces import Deck, RulesRuns, build_deck
 from .images import proof_sheet, save_png, write_face_pngs, write_tts
 from .layout import layout_card
 from .ops import DrawOp
@@ -28,7 +29,6 @@ from .template import Template, default_size, load_template
 from .units import PAPERS, PROFILES, STANDARD_BLEED, CardSize, card_size
 
 FORMATS = ("pdf", "png", "tts", "proof")
-_BUNDLED_TEMPLATES = {"day-of-the-dead": "day-of-the-dead", "grave-feast": "grave-feast"}
 
 #: progress(label, total) -> advance(); the CLI passes a rich progress bar
 Progress = Callable[[str, int], Callable[[], None]]
@@ -73,8 +73,8 @@ def template_path(card_set: CardSet) -> Path:
         own = Path(card_set.root) / "template.yaml"
         if own.is_file():
             return own
-    bundled = _BUNDLED_TEMPLATES.get(card_set.rules)
-    if bundled is None:
+    bundled = spec_of(card_set.rules).bundled_set if card_set.rules in GAMES else ""
+    if not bundled or not (CARDS / bundled / "template.yaml").is_file():
         raise RenderError(f"set {card_set.name!r} has no template.yaml")
     return CARDS / bundled / "template.yaml"
 

@@ -11,11 +11,11 @@ import math
 from collections.abc import Callable
 from pathlib import Path
 
+from boneyard.engine.faces import Deck, Face
 from PIL import Image, ImageDraw
 
 from . import fonts
 from .backends import PngPainter
-from .faces import Deck, Face
 from .layout import watermark_ops
 from .ops import DrawOp
 from .units import IMAGE_DPI, PT_PER_IN, CardSize, ImageProfile, image_pixels

@@ -15,11 +15,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from boneyard.engine.faces import Face
+
 from boneyard.errors import RenderError
 
 from . import fonts
 from .emblems import EMBLEMS, emblem_ops
-from .faces import Face
 from .ops import DrawOp, Ellipse, Polygon, Rect, Text
 from .ops import Image as ImageOp
 from .template import Template, resolve_colour

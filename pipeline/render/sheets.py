@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from boneyard.engine.faces import Deck
 from reportlab.pdfgen.canvas import Canvas
 
 from boneyard import __version__
@@ -23,7 +24,6 @@ from boneyard.errors import RenderError
 
 from . import fonts
 from .backends import PdfPainter
-from .faces import Deck
 from .layout import watermark_ops
 from .ops import DrawOp
 from .units import PAPERS, CardSize, mm

@@ -1,0 +1,47 @@
+"""Helpers the games' semantic checks share: positions of earlier occurrences, defensive reads
+of raw card data, and whether a comparison can ever hold."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from boneyard.engine.spec import LocatedDoc
+
+COMPARATORS: tuple[str, ...] = ("lt", "le", "eq", "ne", "ge", "gt")
+
+
+def seen_at(doc: LocatedDoc, file: str, line: int) -> str:
+    """Where an earlier occurrence is: the line alone if it is in the same file."""
+    return f"line {line}" if file == doc.file else f"{file}:{line}"
+
+
+def cards(n: int) -> str:
+    return f"{n} card{'s' if n != 1 else ''}"
+
+
+def items(doc: LocatedDoc) -> list[tuple[int, dict[str, Any]]]:
+    data = doc.data if isinstance(doc.data, list) else []
+    return [(i, c) for i, c in enumerate(data) if isinstance(c, dict)]
+
+
+def cid_of(card: dict[str, Any]) -> str | None:
+    cid = card.get("id")
+    return cid if isinstance(cid, str) and cid else None
+
+
+def comparison_values(value: Any) -> list[tuple[str, int]]:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return [("eq", value)]
+    if isinstance(value, dict):
+        return [(k, v) for k, v in value.items()
+                if k in COMPARATORS and isinstance(v, int) and not isinstance(v, bool)]
+    return []
+
+
+def can_hold(pairs: list[tuple[str, int]], lo: int, hi: int) -> bool:
+    """Whether some whole number in lo..hi satisfies all comparisons."""
+    tests = {
+        "lt": lambda x, n: x < n, "le": lambda x, n: x <= n, "eq": lambda x, n: x == n,
+        "ne": lambda x, n: x != n, "ge": lambda x, n: x >= n, "gt": lambda x, n: x > n,
+    }
+    return any(all(tests[op](x, n) for op, n in pairs) for x in range(lo, hi + 1))

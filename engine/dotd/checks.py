@@ -1,0 +1,181 @@
+"""Day of the Dead checks across the character files and game.yaml that no schema can express:
+unique ids and names, cards per back, enough cards to deal, art files, effect conditions that can
+never hold, and primitives not known to keep hand sizes (ruling DD-25)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from boneyard.engine.cards import BACKS, COUNTERS, PRIMITIVES
+from boneyard.engine.checks import can_hold, cards, cid_of, comparison_values, items, seen_at
+from boneyard.engine.spec import LocatedDoc, SetFiles
+
+from boneyard.errors import Problem
+
+#: Primitives known to keep hand size and the number of cards of each back in hand and in play
+#: (rulings DD-25, INV-3): Dig discards a card with the drawn card's back, every Unearth replaces
+#: a card with one of the same back, and the rest never move cards between zones. A primitive
+#: added to the language must be reviewed and listed here before any card may use it.
+HAND_SAFE: frozenset[str] = frozenset({
+    "power", "set_power", "auto_win", "auto_lose", "win_ties", "gain_vp", "copy_effect", "dig",
+    "unearth", "force_unearth", "flip", "suppress_spirit", "negate", "take_priority",
+    "give_priority",
+})
+
+
+
+def check(files: SetFiles) -> list[Problem]:
+    """Checks across the character files and game.yaml that no schema can express.
+
+    With ``files.complete`` False (a card file could not be read) deck counts are not checked:
+    they would only repeat the unreadable file's problem.
+    """
+    game, docs, complete = files.game, files.docs, files.complete
+    out: list[Problem] = []
+    g = game.data if isinstance(game.data, dict) else {}
+    params = g.get("params") if isinstance(g.get("params"), dict) else {}
+    turns = params.get("turns", 6) if isinstance(params.get("turns", 6), int) else 6
+    backs_def = g.get("backs") if isinstance(g.get("backs"), list) else []
+    back_ids = [b.get("id") for b in backs_def if isinstance(b, dict)]
+    seen_back: set[Any] = set()
+    for i, b in enumerate(back_ids):
+        if b in seen_back:
+            out.append(game.problem(("backs", i, "id"), f"back '{b}' is defined twice",
+                                    "each back once"))
+        seen_back.add(b)
+    known_backs = [b for b in back_ids if b in BACKS]
+    if isinstance(g.get("backs"), list):
+        missing = [b for b in BACKS if b not in back_ids]
+        if missing:
+            out.append(game.problem(("backs",), f"backs: {', '.join(missing)} missing; Day of "
+                                    f"the Dead needs {', '.join(BACKS)}", hint="define each "
+                                    "back once with its name and colour"))
+
+    ids: dict[str, tuple[str, int]] = {}
+    names: dict[str, tuple[str, int]] = {}
+    per_back = dict.fromkeys(known_backs, 0)
+    for doc in docs:
+        for idx, card in items(doc):
+            cid = cid_of(card)
+            if cid:
+                if cid in ids:
+                    f, line = ids[cid]
+                    out.append(doc.problem((idx, "id"), f"duplicate id '{cid}' (first used at "
+                                           f"{seen_at(doc, f, line)})", card=cid, hint="give each character "
+                                           "its own id"))
+                else:
+                    ids[cid] = (doc.file, doc.where((idx, "id"))[0])
+            name = card.get("name")
+            if isinstance(name, str) and name:
+                key = name.casefold()
+                if key in names:
+                    f, line = names[key]
+                    out.append(doc.problem((idx, "name"), f"name '{name}' is already used at "
+                                           f"{seen_at(doc, f, line)}", card=cid, hint="two printed cards "
+                                           "with one name confuse players"))
+                else:
+                    names[key] = (doc.file, doc.where((idx, "name"))[0])
+            backs = card.get("backs", known_backs)
+            if not isinstance(backs, list):
+                backs = known_backs
+            copies = card.get("copies", 1)
+            if not isinstance(copies, int) or isinstance(copies, bool) or copies < 1:
+                copies = 1
+            for j, b in enumerate(backs):
+                if b in per_back:
+                    per_back[b] += copies
+                elif b in BACKS:
+                    out.append(doc.problem((idx, "backs", j), f"back '{b}' is not defined in "
+                                           f"{game.file}", card=cid, hint="add it to backs: "
+                                           "in game.yaml or remove it here"))
+            art = card.get("art")
+            if isinstance(art, str) and art:
+                why = files.art_problem(art)
+                if why:
+                    out.append(doc.problem((idx, "art"), why, card=cid,
+                                           hint="art paths are relative to the set folder"))
+            out += _effect_semantics(doc, idx, card, cid, turns, known_backs, game.file)
+
+    want = g.get("cards_per_back") if complete else None
+    for b in known_backs:
+        if isinstance(want, dict):
+            n, at = want.get(b), ("cards_per_back", b)
+            if n is None:
+                continue
+        else:
+            n, at = want, ("cards_per_back",)
+        if not isinstance(n, int) or isinstance(n, bool):
+            continue
+        if per_back[b] != n:
+            diff = per_back[b] - n
+            fix = (f"remove {diff} card{'s' if diff != 1 else ''}" if diff > 0
+                   else f"add {-diff} card{'s' if diff != -1 else ''}")
+            out.append(game.problem(at, f"back '{b}' has {cards(per_back[b])} but "
+                                    f"cards_per_back is {n}", hint=f"{fix} with that back "
+                                    "using backs: or copies: on a character, or change "
+                                    "cards_per_back"))
+    hand = params.get("hand_per_back", 3)
+    players = 2  # the game's only player count (game.yaml saying otherwise is a schema error)
+    if complete and isinstance(hand, int) and not isinstance(hand, bool):
+        for b in known_backs:
+            if 0 < per_back[b] < hand * players:
+                out.append(game.problem(("params", "hand_per_back") if "hand_per_back" in params
+                                        else ("backs",),
+                                        f"back '{b}' has {cards(per_back[b])}, too few to deal "
+                                        f"{hand} to each of {players} players",
+                                        hint="add cards or lower hand_per_back"))
+    return out
+
+
+def _effect_semantics(doc: LocatedDoc, idx: int, card: dict[str, Any], cid: str | None,
+                      turns: int, backs: list[str], game_file: str) -> list[Problem]:
+    out: list[Problem] = []
+    effect = card.get("effect")
+    if not isinstance(effect, list):
+        return out
+    for s, step in enumerate(effect):
+        if not isinstance(step, dict):
+            continue
+        for op in step:
+            if op in PRIMITIVES and op not in HAND_SAFE:
+                out.append(doc.problem((idx, "effect", s, op), f"effect step {s + 1}: '{op}' "
+                                       "is not known to keep hand size and cards per back "
+                                       "unchanged", card=cid, hint="the engine relies on this, "
+                                       "ruling DD-25; review the primitive and list it in "
+                                       "engine/dotd/checks.py HAND_SAFE", key=True))
+        when = step.get("when")
+        if not isinstance(when, dict):
+            continue
+        at = (idx, "effect", s, "when")
+        pairs = comparison_values(when.get("turn"))
+        if pairs and not can_hold(pairs, 1, turns):
+            out.append(doc.problem((*at, "turn"), f"effect step {s + 1}: condition on the turn "
+                                   f"can never hold (the game has turns 1 to {turns})",
+                                   card=cid, hint="check the comparison"))
+        slot = when.get("slot")
+        if isinstance(slot, int) and not isinstance(slot, bool) and slot > turns:
+            out.append(doc.problem((*at, "slot"), f"effect step {s + 1}: slot {slot} never "
+                                   f"exists (the game has {turns} turns, one slot per turn)",
+                                   card=cid))
+        count = when.get("count")
+        if isinstance(count, dict) and count.get("of") in COUNTERS:
+            pairs = comparison_values({k: v for k, v in count.items() if k != "of"})
+            most = 2 if count["of"] == "own_adjacent_active" else turns
+            if pairs and not can_hold(pairs, 0, most):
+                out.append(doc.problem((*at, "count"), f"effect step {s + 1}: "
+                                       f"{count['of']} is 0 to {most}, so this condition can "
+                                       "never hold", card=cid, hint="check the comparison"))
+        pairs = comparison_values(when.get("opposing_power"))
+        if pairs and not can_hold(pairs, 0, 9):
+            out.append(doc.problem((*at, "opposing_power"), f"effect step {s + 1}: printed "
+                                   "powers are 0 to 9, so this condition can never hold",
+                                   card=cid, hint="check the comparison"))
+        for test in ("own_spirit", "opponent_spirit", "own_back", "opposing_back"):
+            value = when.get(test)
+            named = value.items() if isinstance(value, dict) else [(None, value)]
+            for op, b in named:
+                if isinstance(b, str) and b in BACKS and b not in backs:
+                    path = (*at, test) if op is None else (*at, test, op)
+                    out.append(doc.problem(path, f"effect step {s + 1}: back '{b}' is not "
+                                           f"defined in {game_file}", card=cid))
+    return out

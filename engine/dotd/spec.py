@@ -1,0 +1,104 @@
+"""Day of the Dead as the shared layers see it: the one place this folder is wired to them."""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from boneyard.engine.agents.evaluators import SearchSettings
+from boneyard.engine.cards import CardSet
+from boneyard.engine.core import Agent, Game
+from boneyard.engine.dotd import checks, convert, faces, listing
+from boneyard.engine.hashing import content_hash
+from boneyard.engine.spec import GameSpec, Metrics, ScenarioResult
+
+
+def _make_game(card_set: CardSet, num_players: int | None = None, **options: Any) -> Game:
+    from boneyard.engine.dotd import DotdGame
+
+    return DotdGame(card_set, **options) if num_players is None else \
+        DotdGame(card_set, num_players=num_players, **options)
+
+
+def _greedy(game: Game) -> Agent:
+    from boneyard.engine.dotd.greedy import GreedyAgent
+
+    return GreedyAgent(game)  # type: ignore[arg-type]
+
+
+def _metrics() -> Metrics:
+    from boneyard.engine.dotd import metrics
+
+    return Metrics(metrics.tally, metrics.metrics)
+
+
+def _units(card_set: CardSet) -> list[tuple[str, str]]:
+    return [(c.id, c.name) for c in card_set.characters]
+
+
+def _stand_in(card_set: CardSet, cid: str, settings: Mapping[str, Any]) -> CardSet:
+    """The set with character ``cid`` replaced by a neutral stand-in: same id, name, backs and
+    copies (so every deal and shuffle is identical), no effect, printed power = the set's budget
+    value (``substitution.stand_in.power``; by default the median printed power of the set)."""
+    power = settings.get("power")
+    if power is None:
+        power = round(statistics.median(c.power for c in card_set.characters))
+    plain = replace(card_set.character(cid), power=int(power), effect=())
+    chars = tuple(plain if c.id == cid else c for c in card_set.characters)
+    cards = tuple(replace(dc, character=plain) if dc.character.id == cid else dc
+                  for dc in card_set.cards)
+    new = replace(card_set, characters=chars, cards=cards)
+    return replace(new, content_hash=content_hash(new))
+
+
+def _scenario(data: Mapping[str, Any], base: CardSet | None, file: str) -> ScenarioResult:
+    """Play a scenario file's position and choices (engine/dotd/scenario.py)."""
+    from boneyard.engine.dotd import DotdGame
+    from boneyard.engine.dotd.scenario import check_expect, play_scenario
+    from boneyard.engine.dotd.sets import character_from_dict, make_card_set
+
+    invented = [character_from_dict(c) for c in data.get("characters", [])]
+    if base is None:
+        card_set = make_card_set(invented, name=f"scenario {file}")
+    elif invented:
+        card_set = make_card_set(list(base.characters) + invented, dict(base.switches),
+                                 dict(base.params), base.name)
+    else:
+        card_set = base
+    game = DotdGame(card_set, **(data.get("switches") or {}))
+    state, log = play_scenario(game, data, file)
+    out = state.to_json()
+    out["choices"] = log
+    if state.is_terminal():
+        out["summary"] = state.summary()
+    return out, [f"{file}: expect {m}" for m in check_expect(out, data.get("expect") or {})]
+
+
+SPEC = GameSpec(
+    name="day-of-the-dead",
+    title="Day of the Dead",
+    min_players=2,
+    max_players=2,
+    card_schema="characters",
+    settings_defs="dotd",
+    check=checks.check,
+    build=convert.build,
+    make_game=_make_game,
+    greedy=_greedy,
+    search=SearchSettings(default_budget=50),
+    metrics=_metrics,
+    deck=faces.build_deck,
+    rules_text=listing.rules_texts,
+    set_tables=listing.set_tables,
+    cards_table=listing.cards_table,
+    cards_json=listing.cards_json,
+    card_groups=listing.card_groups,
+    bundled_set="day-of-the-dead",
+    scenario=_scenario,
+    scenario_cards_key="characters",
+    scenario_help="rules and switches: docs/rules/day-of-the-dead.md",
+    units=_units,
+    stand_in=_stand_in,
+)

@@ -1,0 +1,144 @@
+"""Grave Feast checks across the deck files, the rares file and game.yaml that no schema can
+express: unique ids, humans numbered once per food, every food with its eater, families that can
+be built, enough cards to deal, art files, rares kept out of the regular deck."""
+
+from __future__ import annotations
+
+from boneyard.engine.checks import cards, cid_of, items, seen_at
+from boneyard.engine.spec import JsonPath, LocatedDoc, SetFiles
+
+from boneyard.errors import Problem
+
+EATERS = {"blood": "vampire", "brains": "zombie"}
+RARE_KINDS = ("devil_wife", "exorcist")
+
+
+def deck_size(doc: LocatedDoc) -> int:
+    """Physical cards in one copy of the deck described by ``doc`` (defensive)."""
+    total = 0
+    for _, card in items(doc):
+        copies = card.get("copies", 1)
+        if not isinstance(copies, int) or isinstance(copies, bool) or copies < 1:
+            copies = 1  # a bad count is reported by the schema; do not add a second problem
+        numbers = card.get("numbers")
+        total += copies * (len(numbers) if isinstance(numbers, list) and
+                           card.get("kind") == "human" else 1)
+    return total
+
+
+def check(files: SetFiles) -> list[Problem]:
+    """Checks across deck files, the rares file and game.yaml that no schema can express.
+
+    With ``files.complete`` False (a card file could not be read) deck sizes are not checked.
+    """
+    game, docs, complete = files.game, files.docs, files.complete
+    rares = files.extra.get("rares_file")
+    out: list[Problem] = []
+    g = game.data if isinstance(game.data, dict) else {}
+    params = g.get("params") if isinstance(g.get("params"), dict) else {}
+    ids: dict[str, tuple[str, int]] = {}
+    humans: dict[tuple[str, int], tuple[str, int]] = {}
+    kinds: set[str] = set()
+    foods: dict[str, tuple[LocatedDoc, JsonPath, str | None]] = {}
+    odd_numbers = False
+
+    def claim(doc: LocatedDoc, at: JsonPath, cid: str, owner: str | None) -> None:
+        if cid in ids:
+            f, line = ids[cid]
+            out.append(doc.problem(at, f"duplicate id '{cid}' (first used at {seen_at(doc, f, line)})",
+                                   card=owner, hint="give each card its own id"))
+        else:
+            ids[cid] = (doc.file, doc.where(at)[0])
+
+    all_docs = [(d, False) for d in docs] + ([(rares, True)] if rares is not None else [])
+    for doc, is_rares in all_docs:
+        for idx, card in items(doc):
+            cid = cid_of(card)
+            kind = card.get("kind")
+            rare = card.get("rare", False)
+            if is_rares and rare is False and "rare" in card:
+                out.append(doc.problem((idx, "rare"), "a card in the rares file must not say "
+                                       "rare: false", card=cid, hint="remove the line"))
+            if not is_rares and rare is True:
+                out.append(doc.problem((idx, "rare"), "rare card in the regular deck",
+                                       card=cid, hint="move it to the rares file named by "
+                                       "rares_file: in game.yaml"))
+            elif not is_rares and kind in RARE_KINDS:
+                out.append(doc.problem((idx, "kind"), f"{kind.replace('_', ' ')} is a rare "
+                                       "and cannot be in the regular deck", card=cid,
+                                       hint="move it to the rares file named by "
+                                       "rares_file: in game.yaml"))
+            if not is_rares and isinstance(kind, str):
+                kinds.add(kind)
+            numbers = card.get("numbers")
+            food = card.get("food")
+            if kind == "human" and isinstance(numbers, list) and cid:
+                if isinstance(food, str) and not is_rares and food not in foods:
+                    foods[food] = (doc, (idx, "food"), cid)
+                for j, n in enumerate(numbers):
+                    if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= 9:
+                        odd_numbers = True  # reported by the schema; runs would mislead
+                        continue
+                    claim(doc, (idx, "numbers", j), f"{cid}-{n}", cid)
+                    if isinstance(food, str) and 1 <= n <= 9:
+                        if (food, n) in humans:
+                            f, line = humans[(food, n)]
+                            out.append(doc.problem((idx, "numbers", j), f"{food} {n} is "
+                                                   f"already defined at {seen_at(doc, f, line)}", card=cid,
+                                                   hint="raise copies: on one entry instead"))
+                        else:
+                            humans[(food, n)] = (doc.file, doc.where((idx, "numbers", j))[0])
+            elif cid:
+                claim(doc, (idx, "id"), cid, cid)
+            art = card.get("art")
+            if isinstance(art, str) and art:
+                why = files.art_problem(art)
+                if why:
+                    out.append(doc.problem((idx, "art"), why, card=cid,
+                                           hint="art paths are relative to the set folder"))
+
+    params_min = params.get("min_family", 3)
+    min_family = params_min if isinstance(params_min, int) and params_min > 0 else 3
+    for food, (doc, at, cid) in foods.items():
+        eater = EATERS.get(food)
+        if eater and eater not in kinds:
+            out.append(doc.problem(at, f"{food} humans but no {eater} in the deck: these "
+                                   "families can never be eaten", card=cid,
+                                   hint=f"add a {eater} card"))
+        numbers = sorted(n for (f, n) in humans if f == food)
+        longest = run = 0
+        for i, n in enumerate(numbers):
+            run = run + 1 if i and n == numbers[i - 1] + 1 else 1
+            longest = max(longest, run)
+        if complete and not odd_numbers and longest < min_family:
+            out.append(doc.problem(at, f"no {food} family can ever be built: the longest run "
+                                   f"of consecutive {food} numbers is {longest}, a family "
+                                   f"needs {min_family}", card=cid,
+                                   hint="add the missing numbers"))
+
+    players = g.get("players")
+    most = players.get("max") if isinstance(players, dict) else players
+    least = players.get("min") if isinstance(players, dict) else players
+    if isinstance(players, dict) and isinstance(most, int) and isinstance(least, int) \
+            and least > most:
+        out.append(game.problem(("players", "min"), f"players min {least} is above max {most}"))
+    hand = params.get("hand_size", 5)
+    decks = params.get("decks", "auto")
+    if complete and docs and isinstance(most, int) and isinstance(hand, int) and most > 0:
+        size = sum(deck_size(d) for d in docs)
+        n_decks = (2 if most >= 5 else 1) if decks == "auto" else decks
+        if isinstance(n_decks, int) and 0 < size * n_decks < hand * most:
+            out.append(game.problem(("params", "hand_size") if "hand_size" in params
+                                    else ("card_files",),
+                                    f"{cards(size * n_decks)} cannot deal {hand} to each of "
+                                    f"{most} players", hint="add cards, use two decks or "
+                                    "lower hand_size"))
+    min_family = params.get("min_family", 3)
+    win = params.get("win_score", 9)
+    if isinstance(min_family, int) and isinstance(win, int) and min_family > win:
+        out.append(game.problem(("params", "min_family"), f"min_family {min_family} is above "
+                                f"win_score {win}", hint="a single family would win"))
+    if params.get("rares") is True and rares is None and "rares_file" not in g:
+        out.append(game.problem(("params", "rares"), "rares: true but no rares_file",
+                                hint="add rares_file: rares.yaml"))
+    return out

@@ -1,0 +1,60 @@
+"""Grave Feast as the shared layers see it: the one place this folder is wired to them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from boneyard.engine.cards import CardSet
+from boneyard.engine.core import Agent, Game
+from boneyard.engine.gf import checks, convert, faces, listing
+from boneyard.engine.gf.search import SEARCH
+from boneyard.engine.spec import GameOption, GameSpec, Metrics
+
+
+def _make_game(card_set: CardSet, num_players: int | None = None, **options: Any) -> Game:
+    from boneyard.engine.gf import FeastGame
+
+    return FeastGame(card_set, **options) if num_players is None else \
+        FeastGame(card_set, num_players=num_players, **options)
+
+
+def _greedy(game: Game) -> Agent:
+    from boneyard.engine.gf.greedy import GreedyAgent
+
+    return GreedyAgent(game)
+
+
+def _metrics() -> Metrics:
+    from boneyard.engine.gf import metrics
+
+    return Metrics(metrics.tally, metrics.metrics)
+
+
+def _rules_text(card_set: CardSet) -> dict[str, str]:
+    """Grave Feast cards carry no rules text: a card's kind is its rule (the rulebook)."""
+    return {f.id: "" for f in (*card_set.feast_cards, *card_set.rares)}
+
+
+SPEC = GameSpec(
+    name="grave-feast",
+    title="Grave Feast",
+    min_players=2,
+    max_players=8,
+    card_schema="feast-cards",
+    settings_defs="gf",
+    check=checks.check,
+    build=convert.build,
+    make_game=_make_game,
+    greedy=_greedy,
+    search=SEARCH,
+    metrics=_metrics,
+    deck=faces.build_deck,
+    rules_text=_rules_text,
+    set_tables=listing.set_tables,
+    cards_table=listing.cards_table,
+    cards_json=listing.cards_json,
+    extra_card_files=("rares_file",),
+    options=(GameOption("rares", "shuffle in the rares.", flag=True),
+             GameOption("decks", "decks (1 or 2).", low=1, high=2)),
+    bundled_set="grave-feast",
+)

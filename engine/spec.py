@@ -1,0 +1,131 @@
+"""What the shared code may know about a game: one :class:`GameSpec` per game folder.
+
+The loader, the simulator, the playtest, the renderer and the CLI never test a game's name; they
+ask the spec of the set's ``rules:`` (``boneyard.engine.games.spec_of``). A game is one folder
+holding everything it owns (card model, checks, conversion, rules, observation, agents' settings,
+metrics, faces, rules text, scenarios) and exposing it here, plus one line in the registry.
+
+The spec is plain data and callables, so the engine side never imports the pipeline: a card
+file reaches a game's checks as a :class:`LocatedDoc` (the pipeline's parsed YAML satisfies it)
+and printed faces leave the game as :mod:`boneyard.engine.faces` values the renderer reads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from boneyard.errors import Problem
+
+if TYPE_CHECKING:
+    from boneyard.engine.agents.evaluators import SearchSettings
+    from boneyard.engine.cards import CardSet
+    from boneyard.engine.core import Agent, Game
+    from boneyard.engine.faces import Deck, RulesRuns
+    from boneyard.engine.stats import Metric, Tally
+
+JsonPath = tuple[str | int, ...]
+
+
+class LocatedDoc(Protocol):
+    """A parsed card file that knows where each value was written (file:line:column)."""
+
+    file: str
+    data: Any
+
+    def where(self, path: JsonPath, *, key: bool = False) -> tuple[int, int]: ...
+
+    def problem(self, path: JsonPath, message: str, *, card: str | None = None,
+                hint: str | None = None, key: bool = False) -> Problem: ...
+
+
+@dataclass(frozen=True)
+class SetFiles:
+    """One card set as read from its folder, schema-valid file by file, for a game's checks.
+
+    ``extra`` holds the files named by the spec's ``extra_card_files`` keys (None when the key is
+    absent or the file unreadable); ``complete`` is False when a card file could not be read, so
+    that whole-deck counts are not reported on top of that file's own problem.
+    """
+
+    root: Path
+    game: LocatedDoc
+    docs: Sequence[LocatedDoc]
+    extra: Mapping[str, LocatedDoc | None]
+    complete: bool
+    art_problem: Callable[[str], str | None]
+
+
+@dataclass(frozen=True)
+class Column:
+    heading: str
+    justify: str = "left"  # "left" | "right"
+    no_wrap: bool = False
+
+
+@dataclass(frozen=True)
+class Table:
+    """A listing as data (``boneyard validate``, ``boneyard cards``); the CLI draws it."""
+
+    title: str
+    columns: tuple[Column, ...]
+    rows: tuple[tuple[str, ...], ...]
+    total: tuple[str, ...] | None = None  # a last, bold row
+    min_width: int | None = None
+
+
+@dataclass(frozen=True)
+class GameOption:
+    """An engine option the CLI offers as ``--NAME`` (``--rares``), passed to ``make_game``."""
+
+    name: str
+    help: str
+    flag: bool = False  # a switch without a value; else a whole number in ``low..high``
+    low: int = 1
+    high: int = 1
+
+
+@dataclass(frozen=True)
+class Metrics:
+    """A game's own statistics: a per-game tally that merges exactly, read out as metrics."""
+
+    tally: Callable[[Tally, Any, int], None]  # (tally, summary, players)
+    metrics: Callable[[Tally, int], list[Metric]]  # (merged tally, players)
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Everything the shared layers need from one game (see the module docstring)."""
+
+    name: str  # the ``rules:`` value in game.yaml
+    title: str  # as printed ("Grave Feast")
+    min_players: int
+    max_players: int
+    card_schema: str  # stem of schema/<card_schema>.schema.json, for every card file
+    settings_defs: str  # game.schema.json $defs "<x>_params" and "<x>_switches" hold the defaults
+    check: Callable[[SetFiles], list[Problem]]  # what a schema cannot say
+    build: Callable[[SetFiles, dict[str, Any]], CardSet]  # valid files -> card model (no hash)
+    make_game: Callable[..., Game]  # (card_set, num_players=None, **options)
+    greedy: Callable[[Game], Agent]
+    search: SearchSettings
+    metrics: Callable[[], Metrics]  # imported on first use: listing a set never pays for it
+    deck: Callable[[CardSet, RulesRuns | None], Deck]  # printed faces, in print order
+    rules_text: Callable[[CardSet], dict[str, str]]  # card id -> printed rules text
+    set_tables: Callable[[CardSet], list[Table]]  # what ``validate`` prints of a valid set
+    cards_table: Callable[[CardSet, str | None], Table]  # ``cards [--back B]``
+    cards_json: Callable[[CardSet, str | None], dict[str, Any]]  # ``cards --json`` entries
+    card_groups: Callable[[CardSet], tuple[str, ...]] = lambda cs: ()  # ``--back`` values
+    extra_card_files: tuple[str, ...] = ()  # game.yaml keys naming one more card file each
+    options: tuple[GameOption, ...] = ()
+    bundled_set: str = ""  # the bundled set: default template and scenario cards of this game
+    scenario_cards_key: str = ""  # scenario files invent cards of card_schema under this key
+    scenario: Callable[[Mapping[str, Any], CardSet | None, str], ScenarioResult] | None = None
+    scenario_help: str = ""  # where the scenario format and the rulings are documented
+    units: Callable[[CardSet], list[tuple[str, str]]] = lambda cs: []  # (id, name) gated one by one
+    stand_in: Callable[[CardSet, str, Mapping[str, Any]], CardSet] | None = None
+
+
+ScenarioResult = tuple[dict[str, Any], list[str]]
+"""The position reached as JSON, and the expectations that failed (``file: expect ...``)."""
