@@ -103,8 +103,9 @@ class GameSpec:
     title: str  # as printed ("Grave Feast")
     min_players: int
     max_players: int
-    card_schema: str  # stem of schema/<card_schema>.schema.json, for every card file
+    card_schema: str  # stem of <schema_dir>/<card_schema>.schema.json, for every card file
     settings_defs: str  # game.schema.json $defs "<x>_params" and "<x>_switches" hold the defaults
+    game_schema: Path  # this game's part of game.yaml's schema (pipeline/schemas.py composes it)
     check: Callable[[SetFiles], list[Problem]]  # what a schema cannot say
     build: Callable[[SetFiles, dict[str, Any]], CardSet]  # valid files -> card model (no hash)
     make_game: Callable[..., Game]  # (card_set, num_players=None, **options)
@@ -118,6 +119,7 @@ class GameSpec:
     cards_json: Callable[[CardSet, str | None], dict[str, Any]]  # ``cards --json`` entries
     card_groups: Callable[[CardSet], tuple[str, ...]] = lambda cs: ()  # ``--back`` values
     extra_card_files: tuple[str, ...] = ()  # game.yaml keys naming one more card file each
+    schema_dir: Path | None = None  # where the card schema lives (None: the project's schema/)
     options: tuple[GameOption, ...] = ()
     bundled_set: str = ""  # the bundled set: default template and scenario cards of this game
     scenario_cards_key: str = ""  # scenario files invent cards of card_schema under this key

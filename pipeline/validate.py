@@ -10,7 +10,6 @@ broken card never hides the problems of the others.
 from __future__ import annotations
 
 import difflib
-import json
 import warnings
 from collections.abc import Iterable
 from functools import cache
@@ -19,11 +18,12 @@ from typing import Any
 
 import jsonschema
 from boneyard.engine.cards import PRIMITIVES
+from boneyard.engine.games import names
+from boneyard.pipeline.schemas import schema
 from boneyard.pipeline.validate_yaml import JsonPath, YamlDoc
 from jsonschema.exceptions import ValidationError, best_match
 
 from boneyard.errors import Problem
-from boneyard.paths import SCHEMA
 
 MAX_ART_BYTES = 32 * 1024 * 1024
 ART_FORMATS = ("PNG", "JPEG")
@@ -39,15 +39,12 @@ _TYPE_WORDS = {
 }
 
 
-@cache
-def schema(name: str) -> dict[str, Any]:
-    """A bundled schema by file stem ("game", "characters", "feast-cards")."""
-    with (SCHEMA / f"{name}.schema.json").open(encoding="utf-8") as fh:
-        return json.load(fh)
-
-
-@cache
 def _validator(name: str) -> jsonschema.Draft202012Validator:
+    return _validator_for(name, tuple(names()))
+
+
+@cache
+def _validator_for(name: str, rules: tuple[str, ...]) -> jsonschema.Draft202012Validator:
     return jsonschema.Draft202012Validator(schema(name))
 
 

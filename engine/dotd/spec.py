@@ -5,6 +5,7 @@ from __future__ import annotations
 import statistics
 from collections.abc import Mapping
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from boneyard.engine.agents.evaluators import SearchSettings
@@ -82,6 +83,7 @@ SPEC = GameSpec(
     min_players=2,
     max_players=2,
     card_schema="characters",
+    game_schema=Path(__file__).with_name("game.schema.json"),
     settings_defs="dotd",
     check=checks.check,
     build=convert.build,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from boneyard.engine.cards import CardSet
@@ -41,6 +42,7 @@ SPEC = GameSpec(
     min_players=2,
     max_players=8,
     card_schema="feast-cards",
+    game_schema=Path(__file__).with_name("game.schema.json"),
     settings_defs="gf",
     check=checks.check,
     build=convert.build,
