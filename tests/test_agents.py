@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from boneyard.engine.agents import MctsAgent, make_agent
 from boneyard.engine.sim import simulate
-from toygame import ToyGame
+from toy.game import ToyGame
 
 
 def _real_game(rules_dir: str, set_name: str, **kw: Any) -> Any:

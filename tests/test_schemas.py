@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from boneyard.engine.games import names
-from boneyard.paths import SCHEMA
 from boneyard.pipeline.schemas import game_schema_text, schema
+
+from boneyard.paths import SCHEMA
 
 
 def test_game_schema_file_is_composed_from_the_registered_games():

@@ -17,7 +17,7 @@ from boneyard.engine.sim import (
     simulate,
     transcript,
 )
-from toygame import ToyGame
+from toy.game import ToyGame
 
 from boneyard.errors import RulesError
 

@@ -12,6 +12,7 @@ simultaneous choices, chance from the state's own seeded RNG, 2 or more players,
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from typing import Any
 
 from boneyard.engine.cards import CardSet, freeze
@@ -19,19 +20,47 @@ from boneyard.engine.core import TERMINAL
 
 from boneyard.errors import RulesError
 
-TOY_SET = CardSet(
-    name="Toy", slug="toy", rules="toy", params=freeze({}), switches=freeze({}), content_hash="toy0"
-)
+
+@dataclass(frozen=True, slots=True)
+class PrizeCard:
+    """One kind of numbered card (``copies`` of it in the deck)."""
+
+    id: str
+    name: str
+    value: int
+    copies: int = 1
+    flavor: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ToyCardSet(CardSet):
+    """A Prize duel set: the generic card set plus the game's own cards."""
+
+    prizes: tuple[PrizeCard, ...] = ()
+
+
+def numbered_set(top: int = 9, copies: int = 2) -> ToyCardSet:
+    """A set built in code: cards 1..top, ``copies`` of each."""
+    prizes = tuple(PrizeCard(f"c{v}", f"Card {v}", v, copies) for v in range(1, top + 1))
+    return ToyCardSet(name="Toy", slug="toy", rules="toy", params=freeze({}), switches=freeze({}),
+                      content_hash="toy0", prizes=prizes)
+
+
+TOY_SET = numbered_set()
 
 
 class ToyGame:
-    def __init__(self, card_set: CardSet = TOY_SET, num_players: int = 2, rounds: int = 4,
-                 hand: int = 3, top: int = 9, copies: int = 2) -> None:
+    def __init__(self, card_set: CardSet | None = None, num_players: int = 2,
+                 rounds: int | None = None, hand: int | None = None, top: int | None = None,
+                 copies: int | None = None) -> None:
+        if card_set is None or top is not None or copies is not None:
+            card_set = numbered_set(top or 9, copies or 2)
+        assert isinstance(card_set, ToyCardSet)
         self.card_set = card_set
         self.num_players = num_players
-        self.rounds = rounds
-        self.hand = hand
-        self.full = [v for v in range(1, top + 1) for _ in range(copies)]
+        self.rounds = rounds if rounds is not None else int(card_set.params.get("rounds", 4))
+        self.hand = hand if hand is not None else int(card_set.params.get("hand", 3))
+        self.full = sorted(c.value for c in card_set.prizes for _ in range(c.copies))
 
     def new_initial_state(self, seed: int) -> ToyState:
         rng = random.Random(seed)
