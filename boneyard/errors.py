@@ -8,7 +8,7 @@
     └── GateError                 a playtest gate failed, or a render has no passing playtest record
 
 Messages name the input, the place, what was expected and what was found, e.g.
-``cards/day-of-the-dead/characters.yaml:41:7: card 'anger': effect 'power' needs a whole number, got 'five'``.
+``cards/my-set/characters.yaml:41:7: card 'anger': effect 'power' needs a whole number, got 'five'``.
 """
 
 from __future__ import annotations

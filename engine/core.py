@@ -49,8 +49,28 @@ class Observation(Protocol):
         ...
 
 
+class Summary(Protocol):
+    """What every game says about a finished game; each game's summary type adds its own facts.
+
+    ``to_json()`` is the summary as plain data, as logs and replays store it.
+    """
+
+    winner: int | None  # the seat that won, None for a draw (or an unfinished game)
+    draw: bool
+    scores: tuple[int, ...]  # per seat
+    first_player: int  # the seat that moved first (Day of the Dead: the first priority)
+    turns: int  # the game's length in its own unit (turns or rounds)
+    played: tuple[tuple[str, ...], ...]  # per seat, the card ids it played (sorted)
+
+    def to_json(self) -> dict[str, Any]: ...
+
+
 class State(Protocol):
-    """One position of a game."""
+    """One position of a game.
+
+    ``legal_actions()`` returns a list the state owns: read it, never change it; it holds until
+    the next ``apply_action`` (so an engine may hand out its own list without copying).
+    """
 
     def current_player(self) -> int: ...
 
@@ -70,8 +90,8 @@ class State(Protocol):
         """A short readable form of ``action`` in this state, e.g. ``spirit Anger@double``."""
         ...
 
-    def summary(self) -> dict[str, Any]:
-        """Plain-data facts about a finished game, read by the statistics (see engine/sim.py)."""
+    def summary(self) -> Summary:
+        """Typed facts about a finished game, read by the statistics (see engine/sim.py)."""
         ...
 
 
