@@ -185,7 +185,7 @@ class BackDef:
     colour_name: str
 
 
-_NOT_CONTENT = {"content": False}  # fields the content hash leaves out (engine/hashing.py)
+_NOT_CONTENT = {"content": False}  # the folder and the hash itself: not content (engine/hashing.py)
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,7 +198,7 @@ class CardSet:
     was made on exactly this content.
     """
 
-    name: str = field(metadata=_NOT_CONTENT)
+    name: str
     slug: str = field(metadata=_NOT_CONTENT)
     rules: str
     params: Mapping[str, Any]
@@ -210,7 +210,9 @@ class CardSet:
     cards: tuple[DeadCard, ...] = ()  # Day of the Dead: the physical deck, characters x backs
     feast_cards: tuple[FeastCard, ...] = ()  # Grave Feast: the regular deck
     rares: tuple[FeastCard, ...] = ()  # Grave Feast: rares, in play only by deck option
-    playtest: Mapping[str, Any] = field(default_factory=lambda: freeze({}), metadata=_NOT_CONTENT)
+    playtest: Mapping[str, Any] = field(default_factory=lambda: freeze({}))
+    # (path, sha256) of every file that changes what is printed: template, what it pulls in, art
+    files: tuple[tuple[str, str], ...] = ()
 
     def character(self, cid: str) -> Character:
         for c in self.characters:

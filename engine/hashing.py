@@ -1,8 +1,9 @@
 """Content hash of a card set: what a playtest record and a printed footer vouch for.
 
-The hash covers every card, every rules parameter and every switch, but not the art pixels or
-the file layout, so renaming a file leaves it alone while any change that can alter play moves it.
-It is computed from the validated card model alone, generically for every game.
+The hash covers everything that changes what is played or printed: every card, the set's name,
+every rules parameter and switch, the playtest section, and the bytes of the template, of what
+it pulls in and of the art (``CardSet.files``), but not the folder the set lives in. It is
+computed from the validated card model alone, generically for every game.
 """
 
 from __future__ import annotations
@@ -28,8 +29,8 @@ def content_hash(card_set: Any) -> str:
     """Short sha256 (16 hex digits) of the set's play-relevant content.
 
     Every field of the card set's dataclass counts, whichever game it belongs to, except those
-    declared ``field(metadata={"content": False})`` (its name, folder, playtest settings and the
-    hash itself), so a game's new card field can never be left out by accident.
+    declared ``field(metadata={"content": False})`` (its folder and the hash itself), so a game's
+    new card field can never be left out by accident.
     """
     data = {f.name: _plain(getattr(card_set, f.name)) for f in dataclasses.fields(card_set)
             if f.metadata.get("content", True)}

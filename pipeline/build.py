@@ -19,10 +19,11 @@ from pathlib import Path
 from typing import Any
 
 from boneyard.engine.cards import CardSet
+from boneyard.pipeline import record as rec
 from boneyard.pipeline.gates import GateResult
 from boneyard.pipeline.playtest import Progress, config_hash, default_jobs, playtest
 from boneyard.pipeline.playtest_config import PlaytestConfig, resolve
-from boneyard.pipeline.report import write_atomic, write_reports
+from boneyard.pipeline.report import write_reports
 
 from boneyard import __version__
 from boneyard.errors import GateError
@@ -38,12 +39,15 @@ def out_dir_for(card_set: CardSet, out: str | Path | None = None) -> Path:
 
 
 def read_record(path: Path) -> dict[str, Any] | None:
-    """A saved playtest record, or None when there is none (or it is unreadable)."""
+    """A saved playtest record as written, or None when there is none (or it is unreadable).
+
+    Nothing read here is trusted yet: :func:`record_doubts` says whether it can vouch for a set.
+    """
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return None
-    return data if isinstance(data, dict) and "content_hash" in data else None
+    return data if isinstance(data, dict) else None
 
 
 def footer_note(record: Mapping[str, Any]) -> str:
@@ -54,16 +58,42 @@ def footer_note(record: Mapping[str, Any]) -> str:
     return f"{FAILED_PLAYTEST}: {bad} of {record.get('gates_total', 0)} gates failed ({record['games']} games)"
 
 
+def _profile_hashes(card_set: CardSet) -> dict[str, str]:
+    """The settings hash of each playtest profile of the set (what a record may be made with)."""
+    out = {}
+    profiles = (card_set.playtest or {}).get("profiles") or {}
+    for fast in (False, True) if "fast" in profiles else (False,):
+        try:
+            out["fast" if fast else "default"] = config_hash(config_for(card_set, fast=fast, jobs=1))
+        except GateError:
+            continue
+    return out
+
+
+def record_doubts(record: Mapping[str, Any] | None, card_set: CardSet) -> str | None:
+    """Why ``record`` cannot vouch for ``card_set`` now (None when it can)."""
+    if record is None:
+        return "there is no playtest record"
+    why = rec.problems(record)
+    if not why:
+        why = rec.mismatches(record, content_hash=card_set.content_hash,
+                             tool=f"boneyard {__version__}", code_hash=code_hash(),
+                             config_hashes=_profile_hashes(card_set))
+    return "; ".join(why) or None
+
+
 def render_permission(card_set: CardSet, out: str | Path | None = None,
                       force: bool = False) -> tuple[str, str | None]:
     """(footer note, watermark or None) for rendering ``card_set`` now.
 
-    Raises GateError unless ``output/<set>/playtest.json`` passed on exactly this content hash;
-    with ``force`` the render goes ahead under a watermark instead.
+    Raises GateError unless ``output/<set>/playtest.json`` is a record this tool made and signed,
+    whose gates pass when judged again, on exactly this content, settings and code; with
+    ``force`` the render goes ahead under a watermark instead.
     """
     path = out_dir_for(card_set, out) / RECORD_NAME
     record = read_record(path)
-    if record is not None and record.get("content_hash") == card_set.content_hash:
+    doubt = record_doubts(record, card_set)
+    if doubt is None and record is not None:
         if record.get("passed"):
             return footer_note(record), None
         if force:
@@ -75,10 +105,8 @@ def render_permission(card_set: CardSet, out: str | Path | None = None,
         )
     if force:
         return f"{NOT_PLAYTESTED} (content {card_set.content_hash})", NOT_PLAYTESTED
-    why = ("there is no playtest record" if record is None else
-           f"the playtest record is for content {record.get('content_hash')}, the cards are now {card_set.content_hash}")
     raise GateError(
-        f"{path}: refusing to render '{card_set.name}': {why} (run `boneyard build {_set_arg(card_set)}"
+        f"{path}: refusing to render '{card_set.name}': {doubt} (run `boneyard build {_set_arg(card_set)}"
         f"{'' if out is None else f' --out {out}'}` "
         f"to playtest it first, or render anyway with --force, marked {NOT_PLAYTESTED})"
     )
@@ -183,28 +211,16 @@ def code_hash() -> str:
 def _reusable(record: Mapping[str, Any] | None, card_set: CardSet, cfg: PlaytestConfig) -> bool:
     return (
         record is not None
-        and record.get("content_hash") == card_set.content_hash
-        and record.get("config_hash") == config_hash(cfg)
-        and record.get("tool") == f"boneyard {__version__}"
-        and record.get("code_hash") == code_hash()
+        and not rec.problems(record)
+        and not rec.mismatches(record, content_hash=card_set.content_hash,
+                               tool=f"boneyard {__version__}", code_hash=code_hash(),
+                               config_hashes={"now": config_hash(cfg)})
     )
 
 
 def write_record(record: Mapping[str, Any], out_dir: Path) -> Path:
-    path = out_dir / RECORD_NAME
-    write_atomic(path, json.dumps(_finite(record), indent=1, sort_keys=False) + "\n")
-    return path
-
-
-def _finite(value: Any) -> Any:
-    """NaN is not JSON: store unmeasured figures as null."""
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    if isinstance(value, Mapping):
-        return {k: _finite(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_finite(v) for v in value]
-    return value
+    """Sign and write the record (see pipeline/record.py)."""
+    return rec.write(record, out_dir / RECORD_NAME)
 
 
 def _nan_back(record: dict[str, Any]) -> dict[str, Any]:
@@ -222,8 +238,8 @@ def _nan_back(record: dict[str, Any]) -> dict[str, Any]:
 
 
 def load_record(path: Path) -> dict[str, Any] | None:
-    rec = read_record(path)
-    return None if rec is None else _nan_back(rec)
+    raw = read_record(path)
+    return None if raw is None else _nan_back(raw)
 
 
 Renderer = Callable[[CardSet, Path, str, str | None], list[Path]]

@@ -191,7 +191,7 @@ def diff(card_set: CardSet, against: str, *, fast: bool = False, jobs: int | Non
         after = playtest(card_set, cfg)
     import json
 
-    from boneyard.pipeline.build import _finite
+    from boneyard.pipeline.record import finite as _finite
 
     before = _nan_back(json.loads(json.dumps(_finite(before))))
     after = _nan_back(json.loads(json.dumps(_finite(after))))

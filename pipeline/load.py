@@ -8,6 +8,7 @@ converted into frozen objects, so the engines and renderers never see half-valid
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -206,4 +207,48 @@ def _build(root: Path, g: dict[str, Any], spec: GameSpec, files: SetFiles) -> Ca
         playtest=freeze(g.get("playtest")),
     )
     card_set = spec.build(files, base)
+    card_set = replace(card_set, files=printed_files(root, spec, files))
     return replace(card_set, content_hash=content_hash(card_set))
+
+
+def _digest(path: Path) -> str:
+    h = hashlib.sha256()
+    with path.open("rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def _strings(data: Any) -> list[str]:
+    if isinstance(data, str):
+        return [data]
+    if isinstance(data, dict):
+        return [s for v in data.values() for s in _strings(v)]
+    if isinstance(data, list):
+        return [s for v in data for s in _strings(v)]
+    return []
+
+
+def printed_files(root: Path, spec: GameSpec, files: SetFiles) -> tuple[tuple[str, str], ...]:
+    """(name, sha256) of every file that changes what is printed: the template the set prints
+    with (its own, else its game's bundled one), each file the template names beside it (images,
+    fonts), and each card's art. A changed byte in any of them changes the content hash."""
+    found: dict[str, str] = {}
+    template = root / "template.yaml"
+    label = "template.yaml"
+    if not template.is_file() and spec.bundled_set:
+        template, label = CARDS / spec.bundled_set / "template.yaml", f"{spec.bundled_set}/template.yaml"
+    if template.is_file():
+        found[label] = _digest(template)
+        doc, problems = read_yaml(template)
+        for text in _strings(doc.data) if not problems else []:
+            target, _ = v.inside_set(template.parent, text) if text else (None, None)
+            if target is not None and target.is_file():
+                found[f"{label}:{text}"] = _digest(target)
+    for doc in [*files.docs, *(d for d in files.extra.values() if d is not None)]:
+        for card in doc.data if isinstance(doc.data, list) else []:
+            art = card.get("art") if isinstance(card, dict) else None
+            target, _ = v.inside_set(root, art) if isinstance(art, str) and art else (None, None)
+            if target is not None and target.is_file():
+                found[f"art:{art}"] = _digest(target)
+    return tuple(sorted(found.items()))

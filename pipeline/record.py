@@ -1,0 +1,156 @@
+"""The playtest record (``output/<set>/playtest.json``) and why it can be believed.
+
+A record is what lets ``render`` print "gates passed" in every footer, so it must never be taken
+on its word. Before a record is used it is checked, and refused with a message saying what differs:
+
+- its shape (``pipeline/record.schema.json``): a hand-made ``{"passed": true}`` is not a record;
+- its signature: an HMAC-SHA256 of the record with this installation's own key (a random file
+  made on first use, outside ``output/``), so an edited record, or one copied from another
+  machine, is told apart from one this tool made here. Chosen over a bare checksum because a
+  checksum can be recomputed by whoever edits the file; the price is that a record travels
+  with neither its key nor its trust, and another machine playtests again;
+- its verdict: the gates are judged again from the record's own metrics, and a record whose
+  gates fail is never "passed";
+- its ties to now: the set's content hash (cards, rules, playtest section, template, art), the
+  playtest settings, the tool version and the code hash (engines, agents, simulator, gates).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import math
+import os
+import tempfile
+from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+from boneyard.engine.stats import Metric
+from boneyard.pipeline.gates import evaluate, parse_gates
+from boneyard.pipeline.report import write_atomic
+
+SCHEMA = Path(__file__).with_name("record.schema.json")
+KEY_ENV = "BONEYARD_RECORD_KEY"  # a file holding the signing key (tests, shared CI runners)
+
+
+def _key_path() -> Path:
+    given = os.environ.get(KEY_ENV)
+    if given:
+        return Path(given)
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return Path(base) / "boneyard" / "record.key"
+
+
+@cache
+def _key() -> bytes:
+    """This installation's signing key, made on first use (a temp folder if home is read-only)."""
+    for path in (_key_path(), Path(tempfile.gettempdir()) / f"boneyard-{os.getuid()}" / "record.key"):
+        try:
+            return path.read_bytes()
+        except OSError:
+            pass
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            key = os.urandom(32)
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(key)
+            return key
+        except FileExistsError:
+            return path.read_bytes()
+        except OSError:
+            continue
+    return hashlib.sha256(f"boneyard-{os.getuid()}-{os.uname().nodename}".encode()).digest()
+
+
+def _canonical(record: Mapping[str, Any]) -> bytes:
+    body = {k: v for k, v in record.items() if k != "signature"}
+    return json.dumps(finite(body), sort_keys=True, separators=(",", ":")).encode()
+
+
+def sign(record: Mapping[str, Any]) -> dict[str, Any]:
+    """The record with its signature (over everything but the signature)."""
+    out = dict(record)
+    out["signature"] = hmac.new(_key(), _canonical(record), hashlib.sha256).hexdigest()
+    return out
+
+
+def finite(value: Any) -> Any:
+    """NaN is not JSON: store unmeasured figures as null."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, Mapping):
+        return {k: finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [finite(v) for v in value]
+    return value
+
+
+def write(record: Mapping[str, Any], path: Path) -> Path:
+    """Sign and write a record atomically."""
+    write_atomic(path, json.dumps(finite(sign(record)), indent=1) + "\n")
+    return path
+
+
+@cache
+def _validator() -> jsonschema.Draft202012Validator:
+    with SCHEMA.open(encoding="utf-8") as fh:
+        return jsonschema.Draft202012Validator(json.load(fh))
+
+
+def _metric(m: Mapping[str, Any]) -> Metric:
+    return Metric.from_json({k: (math.nan if k in ("value", "low", "high") and v is None else v)
+                             for k, v in m.items()})
+
+
+def problems(record: Any) -> list[str]:
+    """What makes ``record`` unbelievable on its own (shape, signature, verdict); [] if none."""
+    if not isinstance(record, dict):
+        return ["it is not a playtest record (expected a JSON object)"]
+    shape = sorted(_validator().iter_errors(record), key=lambda e: list(e.absolute_path))
+    if shape:
+        e = shape[0]
+        where = ".".join(str(p) for p in e.absolute_path) or "the record"
+        return [f"it is not a playtest record this tool wrote ({where}: {e.message})"]
+    want = hmac.new(_key(), _canonical(record), hashlib.sha256).hexdigest()
+    if not hmac.compare_digest(want, str(record["signature"])):
+        return ["its signature does not match: it was edited, or made by another installation "
+                "(run `boneyard build` here to playtest again)"]
+    try:
+        gates = parse_gates(record["config"].get("gates"), "record config.gates")
+        runs = {r["label"]: [_metric(m) for m in r["metrics"]] for r in record["runs"]}
+    except Exception as exc:  # a signed record of ours always parses; say so plainly if not
+        return [f"its gates or metrics cannot be read ({exc})"]
+    results = evaluate(gates, runs)
+    failed = sum(1 for r in results if r.failed)
+    if record["passed"] != (failed == 0) or record["gates_total"] != len(results) \
+            or record["gates_passed"] != len(results) - failed:
+        return [f"its verdict does not follow from its own metrics: judged again, {failed} of "
+                f"{len(results)} gates fail, the record says passed={record['passed']} "
+                f"({record['gates_passed']} of {record['gates_total']})"]
+    return []
+
+
+def mismatches(record: Mapping[str, Any], *, content_hash: str, tool: str, code_hash: str,
+               config_hashes: Mapping[str, str]) -> list[str]:
+    """How a believable record differs from what would be playtested now; [] if it matches.
+
+    ``config_hashes``: the playtest settings hash per profile a record may have been made with.
+    """
+    out = []
+    if record["content_hash"] != content_hash:
+        out.append(f"the playtest record is for content {record['content_hash']}, the cards are "
+                   f"now {content_hash}")
+    if record["tool"] != tool:
+        out.append(f"it was made by {record['tool']}, this is {tool}")
+    if record.get("code_hash") != code_hash:
+        out.append("it was made by other engine, agent or gate code (code "
+                   f"{record.get('code_hash')}, now {code_hash})")
+    if record["config_hash"] not in config_hashes.values():
+        out.append(f"its playtest settings ({record.get('profile')}, config "
+                   f"{record['config_hash']}) are not the set's own")
+    return out

@@ -1,0 +1,115 @@
+"""A record can't lie (issue 18): a hand-made, edited, copied or stale playtest.json is refused
+by render and never reused by build, and the content hash moves with everything printed."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from boneyard.pipeline import record as rec
+from boneyard.pipeline.build import RECORD_NAME, build_set, record_doubts, render_permission
+from boneyard.pipeline.load import load_set
+
+from boneyard.errors import GateError
+from boneyard.paths import CARDS
+
+
+@pytest.fixture(scope="module")
+def made(tmp_path_factory):
+    """A Grave Feast set in its own folder with a real, passing fast-profile record."""
+    root = tmp_path_factory.mktemp("made")
+    folder = root / "gf"
+    shutil.copytree(CARDS / "grave-feast", folder)
+    out = root / "out"
+    outcome = build_set(load_set(folder), out=out, fast=True, render=False, jobs=2)
+    assert outcome.passed
+    return folder, out
+
+
+def _record(made) -> tuple[Path, dict]:
+    folder, out = made
+    path = out / "gf" / RECORD_NAME
+    return path, json.loads(path.read_text())
+
+
+def _refusal(made, record: dict | None = None) -> str:
+    folder, out = made
+    path, original = _record(made)
+    if record is not None:
+        path.write_text(json.dumps(record))
+    try:
+        with pytest.raises(GateError) as err:
+            render_permission(load_set(folder), out)
+        return str(err.value)
+    finally:
+        path.write_text(json.dumps(original))
+
+
+def test_the_record_build_wrote_is_believed(made):
+    folder, out = made
+    note, mark = render_permission(load_set(folder), out)
+    assert "gates passed" in note and mark is None
+
+
+def test_a_hand_written_record_is_refused(made):
+    cs = load_set(made[0])
+    fake = {"content_hash": cs.content_hash, "passed": True, "games": 1}
+    assert "not a playtest record this tool wrote" in _refusal(made, fake)
+
+
+def test_passed_flipped_on_a_failing_record_is_refused(made):
+    _, real = _record(made)
+    edited = dict(real, passed=False, gates_passed=real["gates_total"] - 1)
+    assert "signature does not match" in _refusal(made, edited)
+    # even signed (a bug, or a stolen key), a verdict that its own gates contradict is refused
+    resigned = rec.sign({k: v for k, v in edited.items() if k != "signature"})
+    assert "verdict does not follow from its own metrics" in _refusal(made, resigned)
+
+
+def test_passed_no_and_records_of_another_tool_are_refused(made):
+    _, real = _record(made)
+    assert "not a playtest record" in _refusal(made, dict(real, passed="no"))
+    other = rec.sign({k: v for k, v in dict(real, tool="boneyard 0.0.1").items() if k != "signature"})
+    assert "made by boneyard 0.0.1" in _refusal(made, other)
+
+
+@pytest.mark.parametrize("edit", ["template", "art", "name", "playtest"])
+def test_what_is_printed_or_gated_moves_the_content_hash(made, tmp_path, edit):
+    folder = tmp_path / "gf"
+    shutil.copytree(made[0], folder)
+    before = load_set(folder).content_hash
+    if edit == "template":
+        text = (folder / "template.yaml").read_text()
+        (folder / "template.yaml").write_text(text.replace("#b3121f", "#b3121e", 1))
+    elif edit == "art":
+        from PIL import Image
+
+        Image.new("RGB", (8, 8), "red").save(folder / "blood.png")
+        deck = (folder / "deck.yaml").read_text()
+        (folder / "deck.yaml").write_text(deck.replace("kind: human", "kind: human\n  art: blood.png", 1))
+        before = load_set(folder).content_hash
+        Image.new("RGB", (8, 8), "blue").save(folder / "blood.png")
+    elif edit == "name":
+        game = (folder / "game.yaml").read_text()
+        (folder / "game.yaml").write_text(game.replace("name: Grave Feast", "name: Grave Feast II"))
+    else:
+        game = (folder / "game.yaml").read_text()
+        (folder / "game.yaml").write_text(game.replace("max: 0.12", "max: 0.5"))
+    after = load_set(folder)
+    assert after.content_hash != before
+    shutil.copytree(made[1] / "gf", tmp_path / "out" / "gf")
+    doubt = record_doubts(json.loads((tmp_path / "out" / "gf" / RECORD_NAME).read_text()), after)
+    assert doubt is not None and "the playtest record is for content" in doubt
+
+
+def test_build_does_not_reuse_an_edited_record(made, tmp_path):
+    folder, out = made
+    shutil.copytree(out / "gf", tmp_path / "gf")
+    path = tmp_path / "gf" / RECORD_NAME
+    record = json.loads(path.read_text())
+    record["seconds"] = 0.0  # any edit at all
+    path.write_text(json.dumps(record))
+    outcome = build_set(load_set(folder), out=tmp_path, fast=True, render=False, jobs=2)
+    assert not outcome.reused and outcome.passed
