@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 from boneyard.pipeline.build import BuildOutcome, build_set
+from boneyard.pipeline.cmd_sim import capped_jobs
 from boneyard.pipeline.gates import FLAG, GateResult
 from boneyard.pipeline.report import show
 from rich.console import Console
@@ -80,6 +81,7 @@ def build_cmd(sets: tuple[str, ...], out: Path | None, force: bool, fast: bool, 
     console = _console()
     names = list(sets) or bundled_sets()
     card_sets = [load_set(n) for n in names]  # validate everything before simulating anything
+    jobs = capped_jobs(jobs, scheduler)
     failures = []
     for cs in card_sets:
         started = time.perf_counter()

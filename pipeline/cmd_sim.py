@@ -203,6 +203,17 @@ def progress_bar(console: Console) -> Progress:
 # --- the games' own options ----------------------------------------------------------------
 
 
+def capped_jobs(jobs: int | None, scheduler: str | None = None) -> int | None:
+    """``--jobs`` at most the cores this process may use (more only queue up and cost memory);
+    a note says so. A cluster's size is its own business."""
+    cores = default_jobs()
+    if jobs is not None and jobs > cores and not scheduler:
+        click.echo(f"note: --jobs {jobs} is more than the {cores} cores here; using {cores}",
+                   err=True)
+        return cores
+    return jobs
+
+
 def game_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """Add every registered game's engine options (``GameSpec.options``) to a command, once
     each; the help names the games that take it."""
@@ -284,6 +295,7 @@ def _simulate(set_name: str, n: int, agents: str, seed: int, players: int | None
     specs = parse_agents(agents)
     card_set = apply_switches(load_set(set_name), switches)
     options = chosen_options(card_set, engine_options)
+    jobs = capped_jobs(jobs, scheduler)
     err = Console(stderr=True)
     run = functools.partial(simulate, card_set, specs, n, seed, jobs=jobs, num_players=players,
                             options=options, log=log_path, keep=show, scheduler=scheduler,

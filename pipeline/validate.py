@@ -43,9 +43,18 @@ def _validator(name: str) -> jsonschema.Draft202012Validator:
     return _validator_for(name, tuple(names()))
 
 
+# A whole number is an int: JSON Schema's own "integer" also takes 7.0, which the engines (compiled
+# to exact ints) and the printed text ("+7.0 power") must never see.
+_Strict = jsonschema.validators.extend(
+    jsonschema.Draft202012Validator,
+    type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine(
+        "integer", lambda _checker, inst: isinstance(inst, int) and not isinstance(inst, bool)),
+)
+
+
 @cache
 def _validator_for(name: str, rules: tuple[str, ...]) -> jsonschema.Draft202012Validator:
-    return jsonschema.Draft202012Validator(schema(name))
+    return _Strict(schema(name))  # type: ignore[no-any-return]
 
 
 def _show(value: Any) -> str:

@@ -14,6 +14,7 @@ Every problem becomes a :class:`boneyard.errors.Problem`; the caller decides whe
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -145,11 +146,16 @@ class _Converter:
             if node.tag == "tag:yaml.org,2002:timestamp":
                 return node.value
             try:
-                return self.loader.construct_object(node, deep=True)
+                value = self.loader.construct_object(node, deep=True)
             except Exception:  # e.g. `!!int abc`: PyYAML raises ValueError, KeyError, ...
                 self.fail(node, f"{node.value!r} is not a valid {_tag(node)} value",
                           "remove the tag")
                 return None
+            if isinstance(value, float) and not math.isfinite(value):
+                self.fail(node, f"{node.value!r} is not a number a card set can use",
+                          "write a finite number such as 0.5")
+                return None
+            return value
         if id(node) in self.active:
             raise _Recursive(node)
         self.active.add(id(node))

@@ -19,6 +19,8 @@ from boneyard.errors import BoneyardError
 __all__ = ["AGENT_KINDS", "AgentSpecError", "MctsAgent", "RandomAgent", "make_agent", "parse_spec"]
 
 AGENT_KINDS: tuple[str, ...] = ("random", "greedy", "mcts")
+MAX_BUDGET = 99_999
+"""Most simulations per decision a spec may ask for (game.yaml's schema says the same)."""
 
 
 class AgentSpecError(BoneyardError, ValueError):
@@ -52,9 +54,10 @@ def parse_spec(spec: str) -> tuple[str, int | None]:
         return kind, None
     if kind != "mcts":
         raise AgentSpecError(f"agent '{spec}': only mcts takes a budget (write '{kind}')")
-    if not arg.isdigit() or int(arg) < 1:
+    if not arg.isdigit() or not 1 <= int(arg) <= MAX_BUDGET:
         raise AgentSpecError(
-            f"agent '{spec}': the mcts budget must be a whole number of simulations >= 1, e.g. mcts:{DEFAULT_BUDGET}"
+            f"agent '{spec}': the mcts budget must be a whole number of simulations from 1 to "
+            f"{MAX_BUDGET}, e.g. mcts:{DEFAULT_BUDGET}"
         )
     return kind, int(arg)
 

@@ -1,0 +1,52 @@
+"""Numbers a designer can get wrong (issue 18): a whole number written as a float, NaN and
+infinities, and sizes that would exhaust memory or processes, each refused where it is written."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+from boneyard.engine.agents import AgentSpecError, parse_spec
+from boneyard.pipeline.cli import cli
+from boneyard.pipeline.load import check_set
+from click.testing import CliRunner
+
+from boneyard.paths import CARDS
+
+
+def _edited(tmp_path, name, file, old, new):
+    folder = tmp_path / name
+    shutil.copytree(CARDS / name, folder)
+    text = (folder / file).read_text()
+    assert old in text
+    (folder / file).write_text(text.replace(old, new, 1))
+    return [str(p).removeprefix(f"{folder}/") for p in check_set(folder).problems]
+
+
+@pytest.mark.parametrize("name, file, old, new, where, says", [
+    ("day-of-the-dead", "characters.yaml", "power: 7", "power: 7.0", "characters.yaml:",
+     "must be a whole number"),
+    ("grave-feast", "deck.yaml", "copies: 2", "copies: 2.0", "deck.yaml:", "write 2"),
+    ("grave-feast", "game.yaml", "coin_p_heads: 0.5", "coin_p_heads: .nan", "game.yaml:",
+     "is not a number a card set can use"),
+    ("grave-feast", "game.yaml", "race_p: 0.5", "race_p: .inf", "game.yaml:",
+     "is not a number a card set can use"),
+    ("grave-feast", "game.yaml", "games: 800", "games: 1000000000000", "game.yaml:",
+     "at most 10000000"),
+])
+def test_a_bad_number_is_refused_at_its_place(tmp_path, name, file, old, new, where, says):
+    problems = _edited(tmp_path, name, file, old, new)
+    assert len(problems) == 1 and problems[0].startswith(where) and says in problems[0], problems
+
+
+def test_an_mcts_budget_past_the_limit_is_a_usage_error():
+    assert parse_spec("mcts:99999") == ("mcts", 99999)
+    with pytest.raises(AgentSpecError, match="from 1 to 99999"):
+        parse_spec("mcts:1000000")
+
+
+def test_jobs_beyond_the_cores_are_capped_with_a_note():
+    res = CliRunner().invoke(cli, ["simulate", "day-of-the-dead", "-n", "20", "--jobs", "1000",
+                                   "--agents", "random", "-q"])
+    assert res.exit_code == 0, res.output
+    assert "note: --jobs 1000 is more than the" in res.output
