@@ -38,9 +38,9 @@ def main(argv: list[str] | None = None) -> None:
     """Entry point of the console script: run the CLI, turning Boneyard errors into messages."""
     try:
         cli.main(args=argv, prog_name="boneyard", standalone_mode=False)
-    except click.exceptions.Abort:
-        click.echo("Aborted.", err=True)
-        sys.exit(1)
+    except click.exceptions.Abort:  # click's word for Ctrl-C (there are no prompts to abort)
+        click.echo("Interrupted.", err=True)
+        sys.exit(130)
     except click.ClickException as exc:  # usage errors: exit 2 (bad option, missing file)
         exc.show()
         sys.exit(exc.exit_code)

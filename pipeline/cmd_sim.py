@@ -203,6 +203,25 @@ def progress_bar(console: Console) -> Progress:
 # --- the games' own options ----------------------------------------------------------------
 
 
+def output_targets(**paths: str | None) -> None:
+    """Refuse output paths that are empty, the same file twice, or not a regular file (a
+    device, a FIFO, a folder or a symlink would be replaced by, or block on, the write)."""
+    seen: dict[str, str] = {}
+    for option, given in paths.items():
+        if given is None:
+            continue
+        flag = f"--{option}"
+        if not given.strip():
+            raise click.UsageError(f"{flag}: give a file name")
+        target = Path(given)
+        if target.is_symlink() or (target.exists() and not target.is_file()):
+            raise click.UsageError(f"{flag} {given}: not a regular file (choose a new file name)")
+        key = str(target.resolve())
+        if key in seen:
+            raise click.UsageError(f"{flag} {given}: the same file as {seen[key]}; give each its own")
+        seen[key] = flag
+
+
 def capped_jobs(jobs: int | None, scheduler: str | None = None) -> int | None:
     """``--jobs`` at most the cores this process may use (more only queue up and cost memory);
     a note says so. A cluster's size is its own business."""
@@ -293,6 +312,7 @@ def _simulate(set_name: str, n: int, agents: str, seed: int, players: int | None
               log_path: str | None, show: int, switches: tuple[str, ...], quiet: bool,
               engine_options: dict[str, Any]) -> bool:
     specs = parse_agents(agents)
+    output_targets(json=json_path, log=log_path)
     card_set = apply_switches(load_set(set_name), switches)
     options = chosen_options(card_set, engine_options)
     jobs = capped_jobs(jobs, scheduler)

@@ -1,5 +1,6 @@
-"""Numbers a designer can get wrong (issue 18): a whole number written as a float, NaN and
-infinities, and sizes that would exhaust memory or processes, each refused where it is written."""
+"""Inputs a designer can get wrong (issue 18): a whole number written as a float, NaN and
+infinities, sizes that would exhaust memory or processes, and report targets that are not new
+regular files, each refused where it is written."""
 
 from __future__ import annotations
 
@@ -50,3 +51,15 @@ def test_jobs_beyond_the_cores_are_capped_with_a_note():
                                    "--agents", "random", "-q"])
     assert res.exit_code == 0, res.output
     assert "note: --jobs 1000 is more than the" in res.output
+
+
+@pytest.mark.parametrize("args, says", [
+    (["--json", ""], "--json: give a file name"),
+    (["--json", "/dev/null"], "not a regular file"),
+    (["--json", "same.json", "--log", "same.json"], "the same file as --json"),
+])
+def test_report_targets_must_be_new_regular_files(tmp_path, monkeypatch, args, says):
+    monkeypatch.chdir(tmp_path)
+    res = CliRunner().invoke(cli, ["simulate", "day-of-the-dead", "-n", "5", *args])
+    assert res.exit_code == 2 and says in res.output, res.output
+    assert not (tmp_path / "same.json").exists()
