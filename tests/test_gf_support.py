@@ -43,7 +43,7 @@ def test_inlined_shuffle_draws_exactly_like_random_shuffle():
     ``random.Random.shuffle`` would deal (and a Random subclass keeps its own shuffle)."""
     import random
 
-    from boneyard.engine.gf.state import shuffle
+    from boneyard.engine.gf.board import shuffle
 
     class Loaded(random.Random):
         def shuffle(self, x):  # type: ignore[override]

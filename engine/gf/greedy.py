@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import random
 
-from boneyard.engine.gf.game import DEVIL_WIFE, EXORCIST, HUMAN, PREACHER, SUCCUBUS, VAMPIRE, ZOMBIE
-from boneyard.engine.gf.state import (
+from boneyard.engine.gf.constants import (
     ANNOUNCE,
     ATTACH,
     COUNTER,
+    DEVIL_WIFE,
     DISCARD,
     DONE,
     DW_DROP,
@@ -25,21 +25,27 @@ from boneyard.engine.gf.state import (
     DW_TAKE,
     END,
     EXO_HAND,
+    EXORCIST,
     EXTEND,
+    HUMAN,
     JOIN,
     JOIN_ATTACK,
     MASH,
     PASS,
     PREACH,
     PREACH_DW,
+    PREACHER,
     START,
     STEAL_FAM,
     STEAL_MASH,
     SUCC_EXO,
+    SUCCUBUS,
     TRIM,
-    FeastObservation,
+    VAMPIRE,
+    ZOMBIE,
     unpack,
 )
+from boneyard.engine.gf.observation import FeastObservation
 
 
 class GreedyAgent:
