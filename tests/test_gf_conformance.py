@@ -45,8 +45,9 @@ def run_games(game, games, seed, check_every=1):
         r = s.returns()
         assert abs(sum(r) - 1.0) < 1e-9 and all(0.0 <= x <= 1.0 for x in r)
         summary = s.summary()
-        assert summary["over"] and summary["turns"] == s.turn_no
-        if not summary["capped"]:
+        assert summary.over and summary.turns == s.turn_no
+        assert summary.first_player in range(game.num_players)
+        if not summary.capped:
             assert max(s.score) >= game.win_score
         lengths.append(steps)
         with pytest.raises(RulesError):

@@ -122,7 +122,7 @@ def transcript(players: int, rares: bool, seed: int, agent: str, options: dict[s
     for event in state.log[seen:]:
         lines.append(f"  . {event}")
     lines.append(f"final scores {state.score}, returns {state.returns()}")
-    lines.append("summary " + json.dumps(state.summary()))
+    lines.append("summary " + json.dumps(state.summary().to_json()))
     lines.append("state " + json.dumps(state.to_json()))
     lines.append("observation " + json.dumps(state.observation(0).to_json()))
     return "\n".join(lines) + "\n"

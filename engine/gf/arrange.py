@@ -74,7 +74,7 @@ def arrange(
     else:
         rng.shuffle(rest)
         s.draw = rest
-    s.tp = turn_player
+    s.tp = s.first = turn_player
     s.turn_no = 0
     s.phase = MAIN
     s.queue = []

@@ -38,7 +38,7 @@ from boneyard.engine.gf.effects import apply
 from boneyard.engine.gf.moves import legal_moves, main_moves
 from boneyard.engine.gf.narration import card_name, describe
 from boneyard.engine.gf.observation import FeastObservation, state_json
-from boneyard.engine.gf.summary import summarize
+from boneyard.engine.gf.summary import FeastSummary, summarize
 from boneyard.engine.gf.turn import start_turn
 
 from boneyard.errors import RulesError
@@ -64,7 +64,7 @@ class FeastState:
         "_rng", "_rng_owned", "_rng_seed", "_log_owned",
         "follow", "flubbed", "touched", "next_fid", "result", "capped", "stats", "log",
         "last_feast", "_legal", "dw", "locked", "confused", "hidden", "dw_used", "attack",
-        "skip", "trim", "steal_left", "dw_card", "held_rare",
+        "skip", "trim", "steal_left", "dw_card", "held_rare", "first",
     )  # fmt: skip
 
     # The slots' types: documentation, and what mypyc compiles to plain C fields (setup.py).
@@ -112,6 +112,7 @@ class FeastState:
     steal_left: int
     dw_card: int
     held_rare: dict[Any, Any]
+    first: int  # who played the first turn
 
     # --- construction -------------------------------------------------------------------------
 
@@ -171,7 +172,7 @@ class FeastState:
         s.steal_left = 0
         s.dw_card = -1
         s.held_rare = {}  # rare card -> players who held it (metrics)
-        s.tp = rng.randrange(n)
+        s.tp = s.first = rng.randrange(n)
         note_rares(s)
         start_turn(s)
         s._settle()
@@ -226,6 +227,7 @@ class FeastState:
         s.steal_left = self.steal_left
         s.dw_card = self.dw_card
         s.held_rare = {k: set(v) for k, v in self.held_rare.items()} if self.held_rare else {}
+        s.first = self.first
         return s
 
     @property
@@ -327,8 +329,8 @@ class FeastState:
     def action_to_string(self, action: int) -> str:
         return describe(self, action)
 
-    def summary(self) -> dict[str, Any]:
-        """Plain facts about the game for the statistics (engine/gf/metrics.py)."""
+    def summary(self) -> FeastSummary:
+        """The game in figures for the statistics (engine/gf/metrics.py); ``.to_json()`` for logs."""
         return summarize(self)
 
     def to_json(self) -> dict[str, Any]:
