@@ -58,6 +58,7 @@ class FeastObservation:
         self.player = player
 
     def legal_actions(self) -> list[int]:
+        """The state's list when this player is to move (the same contract: read, never mutate)."""
         s = self._s
         if s.phase == OVER or s.current_player() != self.player:
             return []
@@ -162,5 +163,5 @@ class FeastObservation:
             "devil_wives": [len(d) for d in s.dw],
             "announced": s.announced[:],
             "chain": len(s.chain),
-            "legal_actions": self.legal_actions(),
+            "legal_actions": self.legal_actions()[:],  # plain data the caller owns
         }

@@ -282,7 +282,7 @@ class FeastState:
         legal = self._legal
         if legal is None:
             legal = self._settle()
-        return legal[:]
+        return legal
 
     def apply_action(self, action: int) -> None:
         legal = self._legal
