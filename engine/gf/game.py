@@ -272,10 +272,10 @@ class FeastGame:
         self.exorcists: frozenset[int] = frozenset(c for c in range(self.size) if self.kind[c] == EXORCIST)
         self.rare_cards: frozenset[int] = frozenset(c for c in range(self.size) if self.kind[c] >= DEVIL_WIFE)
 
-    def new_initial_state(self, seed: int | random.Random) -> FeastState:
-        """A fresh game, shuffled and dealt from ``seed`` (an int, or a seeded Random)."""
-        rng = seed if isinstance(seed, random.Random) else random.Random(seed)
-        return FeastState.deal(self, rng)
+    def new_initial_state(self, seed: int) -> FeastState:
+        """A fresh game, shuffled and dealt from ``random.Random(seed)`` (both games' one scheme:
+        an int seed, the state's own stream from it)."""
+        return FeastState.deal(self, random.Random(seed))
 
     def __repr__(self) -> str:
         return f"FeastGame({self.card_set.slug or self.card_set.name!r}, {self.num_players} players)"
