@@ -43,6 +43,7 @@ from boneyard.engine.gf.constants import (
     TRIM,
     VAMPIRE,
     ZOMBIE,
+    Fam,
     unpack,
 )
 from boneyard.engine.gf.observation import FeastObservation
@@ -94,13 +95,13 @@ class _Context:
             for f in fams:
                 self.fam_by_id[f[0]] = (p, f)
         # numbers of each food in hand
-        self.have = ({}, {})
+        self.have: tuple[dict[int, int], dict[int, int]] = ({}, {})
         for c in self.hand:
             if self.K[c] == HUMAN:
                 self.have[self.F[c]][self.N[c]] = self.have[self.F[c]].get(self.N[c], 0) + 1
 
     # --- value of things ------------------------------------------------------------------
-    def threat(self, f: tuple, owner: int) -> float:
+    def threat(self, f: Fam, owner: int) -> float:
         """How close family ``f`` of ``owner`` is to feeding (and winning)."""
         size = len(f[5])
         t = size + (3 if f[4] else 0)

@@ -47,6 +47,7 @@ from boneyard.engine.gf.constants import (
     VAMPIRE,
     WINDOW,
     ZOMBIE,
+    Fam,
 )
 from boneyard.engine.gf.rare_moves import instant_moves as rare_instant_moves
 from boneyard.engine.gf.rare_moves import main_moves as rare_main_moves
@@ -194,9 +195,12 @@ def main_moves_general(s: FeastState, p: int) -> list[int]:
     return moves
 
 
-def family_moves(s: FeastState, p: int, fams: list, masks: list[int], by: Any, eat: Sequence[int],
+def family_moves(
+    s: FeastState, p: int, fams: list[Fam], masks: list[int], by: Any, eat: Sequence[int],
     blocked: Any, moves: list[int],
 ) -> None:
+    """Extensions, joins and eaters to attach for p's families (``by``: a face key's card in
+    hand, a list or a dict; ``blocked``: cards p cannot use now)."""
     g = s.g
     N = g.num
     min_f = g.min_family

@@ -54,6 +54,7 @@ def moves(s: FeastState) -> list[int]:
         return out
     if ph == ATTACK:
         p = s.queue[0]
+        assert s.attack is not None  # the ATTACK phase has one pending
         kind = SUCCUBUS if s.attack[0] == EXORCIST else PREACHER
         return [PASS] + [JOIN_ATTACK | c << 5 for c in usable(s, p, kind)]
     if ph == DW_STEAL:

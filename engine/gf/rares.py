@@ -19,7 +19,7 @@ Action layouts (see constants.pack):
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from boneyard.engine.gf.board import (
     confused_attempt,
@@ -80,10 +80,12 @@ def apply(s: FeastState, a: int) -> None:
                 turn_begins(s)
         return
     if ph == ATTACK:
+        attack = s.attack
+        assert attack is not None  # the ATTACK phase has one pending
         if op == PASS:
             q = s.queue
             q.pop(0)
-            kind = SUCCUBUS if s.attack[0] == EXORCIST else PREACHER
+            kind = SUCCUBUS if attack[0] == EXORCIST else PREACHER
             while q and not usable(s, q[0], kind):
                 q.pop(0)
             if not q:
@@ -92,7 +94,7 @@ def apply(s: FeastState, a: int) -> None:
             p = s.queue[0]
             from_hand_or_mash(s, p, x)
             s.discard.append(x)
-            s.attack[3].append(x)
+            attack[3].append(x)
             _resolve_attack(s, p)
         return
     if ph == DW_STEAL:
@@ -161,7 +163,7 @@ def apply(s: FeastState, a: int) -> None:
         raise ValueError(f"not a rares action: {a}")
 
 
-def _open_attack(s: FeastState, p: int, attack: list, kind: int) -> None:
+def _open_attack(s: FeastState, p: int, attack: list[Any], kind: int) -> None:
     """GF-23/GF-26: the second card must come in this window, from anyone (the attacker last)."""
     s.attack = attack
     order = [(p + i) % s.n for i in range(1, s.n)] + [p]
@@ -175,6 +177,7 @@ def _open_attack(s: FeastState, p: int, attack: list, kind: int) -> None:
 
 
 def _attack_fizzles(s: FeastState) -> None:
+    assert s.attack is not None
     kind, target, owner, cards = s.attack
     first = cards[0]
     s.attack = None
@@ -189,6 +192,7 @@ def _attack_fizzles(s: FeastState) -> None:
 
 
 def _resolve_attack(s: FeastState, last: int) -> None:
+    assert s.attack is not None
     kind, target, owner, _cards = s.attack
     s.attack = None
     s.queue = []

@@ -95,23 +95,23 @@ class FeastState:
     flubbed: list[int]
     touched: list[int]
     next_fid: int
-    result: Any
+    result: list[float] | None
     capped: bool
-    stats: dict[str, Any]
-    log: list[Any]
-    last_feast: list[Any]
+    stats: dict[str, Any]  # counters, and "chains": the length of each preacher chain
+    log: list[tuple[Any, ...]]
+    last_feast: list[tuple[str, int, str] | None]  # per seat: (food, humans, eater kind)
     _legal: list[int] | None
-    dw: list[Any]
-    locked: list[Any]
-    confused: list[Any]
-    hidden: list[Any]
+    dw: list[list[int]]
+    locked: list[tuple[int, int]]
+    confused: list[tuple[int, int]]
+    hidden: list[list[int]]
     dw_used: bool
-    attack: Any
-    skip: list[Any]
-    trim: list[Any]
+    attack: list[Any] | None  # [kind attacked, its card, its owner, the attackers' cards]
+    skip: list[int]
+    trim: list[int]
     steal_left: int
     dw_card: int
-    held_rare: dict[Any, Any]
+    held_rare: dict[int, set[int]]
     first: int  # who played the first turn
 
     # --- construction -------------------------------------------------------------------------
