@@ -1,10 +1,10 @@
 """Build hook: compile the two engines' hot modules with mypyc when it can (everything else is in
 pyproject.toml).
 
-The rules stay Python modules, ``engine/dotd/game.py``, ``engine/gf/game.py`` and
-``engine/gf/state.py``: the source of truth, and what runs whenever a compiled twin is missing or was built from another version of
-its source (``boneyard/engine/compiled.py``). mypyc compiles a copy of each, stamped with the
-source's SHA-256, as ``_game_c`` / ``_state_c``: the same code on plain typed ints and lists,
+The rules stay Python modules, ``engine/dotd/game.py`` and the Grave Feast engine's modules
+(TWINS): the source of truth, and what runs whenever a compiled twin is missing or was built from
+another version of its source (``boneyard/engine/compiled.py``). mypyc compiles a copy of each,
+stamped with the source's SHA-256, as ``_<name>_c``: the same code on plain typed ints and lists,
 about 1.9-2.3x the games per second. ``BONEYARD_PURE=1`` skips the compile (and, at run time,
 the twins); a failed compile (no C compiler) leaves the pure-Python engines in charge.
 """
