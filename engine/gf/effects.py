@@ -95,7 +95,7 @@ def apply(s: FeastState, a: int) -> None:
                 advance_window(s)
                 return
             # nothing changed since the window opened, so everyone left in the queue can
-            # still answer: no need to ask _can_respond again
+            # still answer: no need to ask can_respond again
             q = s.queue
             q.pop(0)
             if not q:

@@ -97,7 +97,7 @@ def main_moves(s: FeastState, p: int) -> list[int]:
     by = g.scratch  # face key -> last such card in hand; only keys set below are read
     m0 = m1 = 0
     mons = None
-    fs = fp = -1  # the first succubus and the first preacher, for _instant_moves
+    fs = fp = -1  # the first succubus and the first preacher, for instant_moves
     for c in hand:
         h = HK[c]
         if h >= 16:
@@ -128,7 +128,7 @@ def main_moves(s: FeastState, p: int) -> list[int]:
         eat = NO_EATERS if mons is None else [-1, mons.get(VAMPIRE, -1), mons.get(ZOMBIE, -1)]
         family_moves(s, p, fams, [m0, m1], by, eat, (), moves)
         ann = s.announced
-        for f in fams:  # only a fed family can be announced (_announce_moves, inline)
+        for f in fams:  # only a fed family can be announced (announce_moves, inline)
             if f[4] and f[0] not in ann and f[0] not in s.flubbed and eligible(s, f):
                 moves.append(ANNOUNCE | f[0] << 5)
     if fs >= 0 or fp >= 0 or (g.from_mash and s.mash[p] and not g.instants.isdisjoint(s.mash[p])):
