@@ -1,14 +1,16 @@
 # Two commands do all the set-up on a fresh machine: `make build` and `make test`.
 # The venv is reinstalled only when pyproject.toml, setup.py or a compiled engine's source
-# (engine/dotd/game.py, engine/gf/game.py and state.py; see setup.py) changes; a stamp records it.
+# (engine/dotd/game.py and the Grave Feast modules below; see setup.py TWINS) changes; a stamp records it.
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+GF_ENGINE := $(addprefix engine/gf/,constants.py board.py rare_moves.py moves.py windows.py turn.py \
+	rares.py effects.py narration.py observation.py summary.py state.py game.py)
 
 .PHONY: build test lint bench clean
 
-$(STAMP): pyproject.toml setup.py engine/dotd/game.py engine/gf/game.py engine/gf/state.py
+$(STAMP): pyproject.toml setup.py engine/dotd/game.py $(GF_ENGINE)
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev,cluster]'

@@ -1,10 +1,10 @@
 """Build hook: compile the two engines' hot modules with mypyc when it can (everything else is in
 pyproject.toml).
 
-The rules stay Python modules, ``engine/dotd/game.py``, ``engine/gf/game.py`` and
-``engine/gf/state.py``: the source of truth, and what runs whenever a compiled twin is missing or was built from another version of
-its source (``boneyard/engine/compiled.py``). mypyc compiles a copy of each, stamped with the
-source's SHA-256, as ``_game_c`` / ``_state_c``: the same code on plain typed ints and lists,
+The rules stay Python modules, ``engine/dotd/game.py`` and the Grave Feast engine's modules
+(TWINS): the source of truth, and what runs whenever a compiled twin is missing or was built from
+another version of its source (``boneyard/engine/compiled.py``). mypyc compiles a copy of each,
+stamped with the source's SHA-256, as ``_<name>_c``: the same code on plain typed ints and lists,
 about 1.9-2.3x the games per second. ``BONEYARD_PURE=1`` skips the compile (and, at run time,
 the twins); a failed compile (no C compiler) leaves the pure-Python engines in charge.
 """
@@ -24,8 +24,10 @@ ROOT = Path(__file__).resolve().parent
 # boneyard/engine/compiled.py for how a twin takes its source's place at run time
 TWINS = (
     ("engine/dotd/game.py", "boneyard/engine/dotd", "_game_c"),
-    ("engine/gf/game.py", "boneyard/engine/gf", "_game_c"),
-    ("engine/gf/state.py", "boneyard/engine/gf", "_state_c"),
+    # Grave Feast: every module of the rules (boneyard/engine/gf/__init__.py ENGINE), one group
+    *((f"engine/gf/{name}.py", "boneyard/engine/gf", f"_{name}_c") for name in (
+        "constants", "board", "rare_moves", "moves", "windows", "turn", "rares", "effects",
+        "narration", "observation", "summary", "state", "game")),
 )
 
 
@@ -56,7 +58,7 @@ def _stage() -> Path:
             module.write_text(new, encoding="utf-8")
     # the modules around the twins are type-checked only as far as the twins use them
     (stage / "mypy.ini").write_text(
-        "[mypy]\n[mypy-boneyard.engine.gf.rares,boneyard.engine.gf.arrange,boneyard.engine.gf.greedy]\n"
+        "[mypy]\n[mypy-boneyard.engine.gf.arrange,boneyard.engine.gf.greedy]\n"
         "ignore_errors = True\n", encoding="utf-8")
     return stage
 
@@ -72,8 +74,14 @@ def ext_modules() -> list:
     here = os.getcwd()
     os.chdir(stage)
     try:
-        exts = mypycify([f"{package}/{twin}.py" for _, package, twin in TWINS], opt_level="3",
-                        separate=True)  # one library per twin, each inside its own package
+        # one library per package, inside it (<package>._<first twin>__mypyc): a package's twins
+        # call each other natively, and the library imports from wherever the package does
+        groups: dict[str, list[str]] = {}
+        for _, package, twin in TWINS:
+            groups.setdefault(package, []).append(f"{package}/{twin}.py")
+        exts = mypycify([p for paths in groups.values() for p in paths], opt_level="3",
+                        separate=[(paths, paths[0].removesuffix(".py").replace("/", "."))
+                                  for paths in groups.values()])
     except BaseException as exc:  # a type error in game.py must not block the install
         print(f"setup.py: not compiling the engines ({exc!r}); they run as pure Python")
         return []

@@ -67,7 +67,7 @@ def main() -> None:
     args = ap.parse_args()
     print(f"interpreter speed here: {loop_ns():.0f} ns per trivial loop step (CPU)")
     print("engine: " + ("compiled by mypyc (setup.py; BONEYARD_PURE=1 for the pure-Python source)"
-                        if COMPILED else "pure Python (engine/gf/state.py as written)"))
+                        if COMPILED else "pure Python (engine/gf as written)"))
     for players, rares in ((2, False), (4, False), (4, True)):
         for observe in (False, True):
             rate, wall, steps, turns = bench(players, args.games, rares, observe)

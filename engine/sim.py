@@ -147,6 +147,13 @@ def _plain(value: Any) -> Any:
     return json.loads(json.dumps(value))
 
 
+def summary_json(state: State) -> dict[str, Any]:
+    """A game's summary as plain data: a typed summary's ``to_json()`` (Grave Feast's), or the
+    dict an engine returns as it is."""
+    summary = state.summary()
+    return summary if isinstance(summary, dict) else summary.to_json()
+
+
 def _card_set_of(game: Game) -> CardSet | None:
     return getattr(game, "card_set", None)
 
@@ -172,7 +179,7 @@ def make_record(
         "actions": list(actions),
         "moves": list(texts),
         "returns": list(state.returns()),
-        "summary": _plain(state.summary()),
+        "summary": _plain(summary_json(state)),
     }
 
 
@@ -335,7 +342,7 @@ def play_block(game: Game, spec: RunSpec, start: int, stop: int) -> dict[str, An
         texts: list[str] | None = [] if want_record else None
         state, actions = play_game(game, agents, seed, texts)
         returns = list(state.returns())
-        summary = state.summary()
+        summary = summary_json(state)
         tally_game(t, engine, seats, returns, summary, players)
         if spec.keep_games:
             rows.append({"seed": seed, "seats": seats, "returns": returns, "summary": _plain(summary)})
@@ -843,7 +850,7 @@ def replay(
         raise ReplayError(
             f"game {index}: replay ends with returns {state.returns()}, the log says {record.get('returns')}"
         )
-    if "summary" in record and _plain(state.summary()) != record["summary"]:
+    if "summary" in record and _plain(summary_json(state)) != record["summary"]:
         raise ReplayError(f"game {index}: replay ends with another summary than the log")
     if lines is not None:
         result = ", ".join(f"player {k + 1}: {r:g}" for k, r in enumerate(state.returns()))

@@ -56,7 +56,7 @@ for players, rares in ((2, False), (4, False), (4, True), (6, True)):
             else:
                 a = greedy.choose(s.observation(p), rng)
             s.apply_action(a)
-        out.append([s.returns(), s.summary(), s.log])
+        out.append([s.returns(), s.summary().to_json(), s.log])
 print(json.dumps({"compiled": COMPILED, "games": out}, sort_keys=True, default=repr))
 """
 

@@ -45,8 +45,9 @@ def run_games(game, games, seed, check_every=1):
         r = s.returns()
         assert abs(sum(r) - 1.0) < 1e-9 and all(0.0 <= x <= 1.0 for x in r)
         summary = s.summary()
-        assert summary["over"] and summary["turns"] == s.turn_no
-        if not summary["capped"]:
+        assert summary.over and summary.turns == s.turn_no
+        assert summary.first_player in range(game.num_players)
+        if not summary.capped:
             assert max(s.score) >= game.win_score
         lengths.append(steps)
         with pytest.raises(RulesError):
@@ -118,6 +119,22 @@ def test_same_seed_same_game():
 
     assert play(3) == play(3)
     assert play(3) != play(4)
+
+
+def test_legal_actions_is_the_states_own_list_and_is_never_edited():
+    """The contract (FeastState's docstring): the list belongs to the state, callers only read
+    it, and it stays as it was after apply_action (the engine builds a new one)."""
+    game = FeastGame(feast_set(), num_players=4, rares=True, decks=2)
+    rng = random.Random(2)
+    s = game.new_initial_state(5)
+    while not s.is_terminal():
+        legal = s.legal_actions()
+        assert s.legal_actions() is legal and s.observation(s.current_player()).legal_actions() is legal
+        before = legal[:]
+        c = s.clone()
+        c.apply_action(legal[-1])  # a clone's moves leave the shared list alone
+        s.apply_action(rng.choice(legal))
+        assert legal == before
 
 
 def test_clone_is_independent_and_replays_identically():

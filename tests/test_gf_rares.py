@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from boneyard.engine.gf import FeastGame
 from boneyard.engine.gf.arrange import _CARD_ID, arrange, play
+from boneyard.engine.gf.turn import start_turn
 from test_gf_support import feast_set
 
 X5 = ["blood 9", "blood 8", "blood 7", "brains 9", "brains 8"]
@@ -147,7 +148,7 @@ def test_two_succubi_against_the_exorcist():
     assert "exorcist" in names(s, s.hands[1]) and coins(s) == ["heads"]  # hiding in his cloister
     assert s.hidden and s.hidden[0][2] == 3
     s.tp = 1
-    s._start_turn()
+    start_turn(s)
     assert not has(s, "discard exorcist") and not has(s, "mash exorcist")
     s = arrange(game(3, coin_p_heads=0.0), hands=[hands[0], X5, hands[1]], mashes=[[], ["exorcist"], []])
     play(s, "seduce: succubus on the exorcist of P2")

@@ -366,7 +366,7 @@ def test_params_win_score_turn_cap_hand_size():
     s = g.new_initial_state(1)
     while not s.is_terminal():
         s.apply_action(find_action(s, "pass") if has(s, "pass") else s.legal_actions()[0])
-    assert s.turn_no == 4 and s.summary()["capped"] and s.returns() == [0.5, 0.5]
+    assert s.turn_no == 4 and s.summary().capped and s.returns() == [0.5, 0.5]
     s = game(3, hand_size=7).new_initial_state(2)
     assert [len(h) for h in s.hands].count(7) == 3
 

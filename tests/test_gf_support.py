@@ -43,7 +43,7 @@ def test_inlined_shuffle_draws_exactly_like_random_shuffle():
     ``random.Random.shuffle`` would deal (and a Random subclass keeps its own shuffle)."""
     import random
 
-    from boneyard.engine.gf.state import shuffle
+    from boneyard.engine.gf.board import shuffle
 
     class Loaded(random.Random):
         def shuffle(self, x):  # type: ignore[override]
@@ -59,3 +59,39 @@ def test_inlined_shuffle_draws_exactly_like_random_shuffle():
     c = list(range(5))
     shuffle(Loaded(1), c)
     assert c == [4, 3, 2, 1, 0]
+
+
+def test_the_engine_modules_import_one_another_without_a_circle(root):
+    """Run-time imports inside engine/gf form no circle (imports for types only, under
+    TYPE_CHECKING, do not count: nothing runs them)."""
+    import ast
+
+    graph: dict[str, set[str]] = {}
+    for path in sorted((root / "engine" / "gf").glob("*.py")):
+        deps: set[str] = set()
+
+        def visit(nodes: list[ast.stmt], deps: set[str] = deps) -> None:
+            for node in nodes:
+                if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+                    continue
+                if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("boneyard.engine.gf"):
+                    sub = node.module.removeprefix("boneyard.engine.gf").lstrip(".")
+                    deps.update([sub] if sub else [a.name for a in node.names])
+                for field in ("body", "orelse", "finalbody", "handlers"):
+                    visit([n for n in getattr(node, field, []) if isinstance(n, ast.stmt)])
+
+        visit(ast.parse(path.read_text()).body)
+        graph[path.stem] = deps - {"__init__"}
+    assert graph["state"] and "state" not in graph["rares"] and "rares" in graph["effects"]
+    done: set[str] = set()
+
+    def walk(name: str, trail: tuple[str, ...]) -> None:
+        assert name not in trail, " -> ".join((*trail, name))
+        if name in done:
+            return
+        for dep in graph.get(name, ()):
+            walk(dep, (*trail, name))
+        done.add(name)
+
+    for name in graph:
+        walk(name, ())

@@ -1,21 +1,42 @@
 """Grave Feast rules engine (issue 4): ``FeastGame(card_set, num_players, rares, decks, **options)``.
 
-``game.py`` and ``state.py`` are the engine; mypyc-compiled twins of them stand in when they were
-built from the files on disk (see ``boneyard.engine.compiled``).
+The engine's modules (``ENGINE`` below) have mypyc-compiled twins that stand in when every one
+of them was built from the file on disk (see ``boneyard.engine.compiled``): all compiled or all
+pure, never a mix, since a compiled module calls the others' native code directly.
 """
 
 from boneyard.engine.compiled import use_twin
 
-COMPILED: bool = (use_twin(__name__, "game.py", "_game_c") is not None
-                  and use_twin(__name__, "state.py", "_state_c") is not None)
+#: The modules compiled together (setup.py TWINS, the Makefile's dependency line).
+ENGINE = ("constants", "board", "rare_moves", "moves", "windows", "turn", "rares", "effects",
+          "narration", "observation", "summary", "state", "game")
+
+
+def _compiled() -> bool:
+    import hashlib
+    import importlib
+    import os
+    from pathlib import Path
+
+    if os.environ.get("BONEYARD_PURE"):
+        return False
+    here = Path(__file__).parent
+    for name in ENGINE:  # check every twin before installing any
+        try:
+            twin = importlib.import_module(f"{__name__}._{name}_c")
+        except ImportError:
+            return False
+        digest = hashlib.sha256((here / f"{name}.py").read_bytes()).hexdigest()
+        if getattr(twin, "_SOURCE_SHA256", None) != digest:
+            return False
+    return all(use_twin(__name__, f"{name}.py", f"_{name}_c") is not None for name in ENGINE)
+
+
+COMPILED: bool = _compiled()
 """True when the compiled engine runs (benchmarks say which one they measured)."""
 
-from boneyard.engine.gf import rares as _rares  # noqa: E402  (imports the state module, twin or not)
-from boneyard.engine.gf import state as _state  # noqa: E402
-
-_state._rares = _rares  # the state's rare moves call into rares (see state._rares)
-
-from boneyard.engine.gf.game import FeastGame  # noqa: E402
-from boneyard.engine.gf.state import FeastObservation, FeastState  # noqa: E402
+from boneyard.engine.gf.game import FeastGame  # noqa: E402  (after the twins are in place)
+from boneyard.engine.gf.observation import FeastObservation  # noqa: E402
+from boneyard.engine.gf.state import FeastState  # noqa: E402
 
 __all__ = ["COMPILED", "FeastGame", "FeastObservation", "FeastState"]

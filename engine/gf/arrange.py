@@ -11,8 +11,11 @@ import random
 import re
 from collections.abc import Sequence
 
-from boneyard.engine.gf.game import FOOD_NAMES, FeastGame
-from boneyard.engine.gf.state import MAIN, FeastState
+from boneyard.engine.gf.board import mkfam, note_rares
+from boneyard.engine.gf.constants import FOOD_NAMES, MAIN
+from boneyard.engine.gf.game import FeastGame
+from boneyard.engine.gf.state import FeastState
+from boneyard.engine.gf.turn import start_turn
 
 from boneyard.errors import RulesError
 
@@ -57,7 +60,7 @@ def arrange(
             cards = [take(f"{words[0]} {x}") for x in nums]
             fid = s.next_fid
             s.next_fid += 1
-            s.fams[p].append(s._mkfam(fid, food, cards, eaters))
+            s.fams[p].append(mkfam(s, fid, food, cards, eaters))
     s.mash = [[take(x) for x in m] for m in (mashes or [[] for _ in range(n)])]
     s.discard = [take(x) for x in discard]
     s.grave = [[] for _ in range(n)]
@@ -71,18 +74,18 @@ def arrange(
     else:
         rng.shuffle(rest)
         s.draw = rest
-    s.tp = turn_player
+    s.tp = s.first = turn_player
     s.turn_no = 0
     s.phase = MAIN
     s.queue = []
     s.held_rare = {}
     if refill:
-        s._start_turn()
+        start_turn(s)
     else:
         s.played = False
         s.touched = []
         s.flubbed = []
-    s._note_rares()
+    note_rares(s)
     s._legal = None
     return s
 

@@ -10,23 +10,24 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from boneyard.engine.cards import FOODS, GF_KINDS, CardSet, FeastCard
+from boneyard.engine.cards import CardSet, FeastCard
+from boneyard.engine.gf.constants import (
+    DEVIL_WIFE,
+    EXORCIST,
+    FOOD_NAMES,
+    FOOD_OF_EATER,
+    HUMAN,
+    KIND_NAMES,
+    PREACHER,
+    SUCCUBUS,
+    VAMPIRE,
+    ZOMBIE,
+)
+from boneyard.engine.gf.state import FeastState
 
 from boneyard.errors import RulesError
-
-if TYPE_CHECKING:
-    from boneyard.engine.gf.state import FeastState
-
-# Card kinds as small ints (index into KIND_NAMES).
-HUMAN, VAMPIRE, ZOMBIE, SUCCUBUS, PREACHER, DEVIL_WIFE, EXORCIST = range(7)
-KIND_NAMES: tuple[str, ...] = GF_KINDS
-BLOOD, BRAINS = 0, 1
-FOOD_NAMES: tuple[str, ...] = FOODS
-#: The eater kind each food needs, and the food each eater kind eats.
-EATER_OF = (VAMPIRE, ZOMBIE)
-FOOD_OF_EATER = {VAMPIRE: BLOOD, ZOMBIE: BRAINS}
 
 #: Every switch with its default and its allowed values (None: any number in the given range).
 SWITCHES: dict[str, tuple[Any, tuple[Any, ...] | tuple[float, float]]] = {
@@ -271,12 +272,10 @@ class FeastGame:
         self.exorcists: frozenset[int] = frozenset(c for c in range(self.size) if self.kind[c] == EXORCIST)
         self.rare_cards: frozenset[int] = frozenset(c for c in range(self.size) if self.kind[c] >= DEVIL_WIFE)
 
-    def new_initial_state(self, seed: int | random.Random) -> FeastState:
-        """A fresh game, shuffled and dealt from ``seed`` (an int, or a seeded Random)."""
-        from boneyard.engine.gf.state import FeastState
-
-        rng = seed if isinstance(seed, random.Random) else random.Random(seed)
-        return FeastState.deal(self, rng)
+    def new_initial_state(self, seed: int) -> FeastState:
+        """A fresh game, shuffled and dealt from ``random.Random(seed)`` (both games' one scheme:
+        an int seed, the state's own stream from it)."""
+        return FeastState.deal(self, random.Random(seed))
 
     def __repr__(self) -> str:
         return f"FeastGame({self.card_set.slug or self.card_set.name!r}, {self.num_players} players)"

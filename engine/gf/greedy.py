@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import random
 
-from boneyard.engine.gf.game import DEVIL_WIFE, EXORCIST, HUMAN, PREACHER, SUCCUBUS, VAMPIRE, ZOMBIE
-from boneyard.engine.gf.state import (
+from boneyard.engine.gf.constants import (
     ANNOUNCE,
     ATTACH,
     COUNTER,
+    DEVIL_WIFE,
     DISCARD,
     DONE,
     DW_DROP,
@@ -25,21 +25,28 @@ from boneyard.engine.gf.state import (
     DW_TAKE,
     END,
     EXO_HAND,
+    EXORCIST,
     EXTEND,
+    HUMAN,
     JOIN,
     JOIN_ATTACK,
     MASH,
     PASS,
     PREACH,
     PREACH_DW,
+    PREACHER,
     START,
     STEAL_FAM,
     STEAL_MASH,
     SUCC_EXO,
+    SUCCUBUS,
     TRIM,
-    FeastObservation,
+    VAMPIRE,
+    ZOMBIE,
+    Fam,
     unpack,
 )
+from boneyard.engine.gf.observation import FeastObservation
 
 
 class GreedyAgent:
@@ -88,13 +95,13 @@ class _Context:
             for f in fams:
                 self.fam_by_id[f[0]] = (p, f)
         # numbers of each food in hand
-        self.have = ({}, {})
+        self.have: tuple[dict[int, int], dict[int, int]] = ({}, {})
         for c in self.hand:
             if self.K[c] == HUMAN:
                 self.have[self.F[c]][self.N[c]] = self.have[self.F[c]].get(self.N[c], 0) + 1
 
     # --- value of things ------------------------------------------------------------------
-    def threat(self, f: tuple, owner: int) -> float:
+    def threat(self, f: Fam, owner: int) -> float:
         """How close family ``f`` of ``owner`` is to feeding (and winning)."""
         size = len(f[5])
         t = size + (3 if f[4] else 0)

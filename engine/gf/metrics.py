@@ -22,41 +22,46 @@ Names are stable: the gates of issue 6 and the diff reports refer to them.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from boneyard.engine.gf.summary import FeastSummary
 from boneyard.engine.stats import Metric, Tally, diff_proportions, proportion_metric
 
 FEAST_KINDS = ("blood", "brains", "vampire", "zombie")
-
-
+#: FeastSummary fields counted per game (``<name>_per_game``).
 COUNTS = ("reshuffles", "steals", "preaches", "counters", "kills", "feasts", "flubs")
 
 
-def tally(t: Tally, s: dict[str, Any], num_players: int) -> None:
-    """Add one game's summary to ``t``: counts and sums only, so blocks of games merge exactly."""
-    if not s.get("over", True):
+def tally(t: Tally, summary: FeastSummary | Mapping[str, Any], num_players: int) -> None:
+    """Add one game's summary to ``t``: counts and sums only, so blocks of games merge exactly.
+
+    The shared simulator hands over the summary's plain form (``to_json()``: it crosses process
+    boundaries as plain data); it is read back into a ``FeastSummary`` first.
+    """
+    s = summary if isinstance(summary, FeastSummary) else FeastSummary.from_json(summary)
+    if not s.over:
         return
     add = t.add
     add("games", 1)
-    for i, r in enumerate(s["returns"][:num_players]):
+    for i, r in enumerate(s.returns[:num_players]):
         add(f"seat.{i + 1}.win_rate", r)
-    add("mean_turns", s["turns"])
-    add("mean_rounds", s["turns"] / num_players)
-    winner = s.get("winner")
+    add("mean_turns", s.turns)
+    add("mean_rounds", s.turns / num_players)
+    winner = s.feast_winner
     add("draw_rate", 1 if winner is None else 0)
-    add("cap_rate", 1 if s.get("capped") else 0)
+    add("cap_rate", 1 if s.capped else 0)
     for key in COUNTS:
-        add(f"{key}_per_game", s.get(key, 0))
-    chains = s.get("chains", [])
-    add("chains_per_game", len(chains))
-    for c in chains:
+        add(f"{key}_per_game", getattr(s, key))
+    add("chains_per_game", len(s.chains))
+    for c in s.chains:
         add("mean_chain_length", c)
-    if winner is not None and s.get("winner_last_feast"):
-        last = s["winner_last_feast"]
+    if winner is not None and s.winner_last_feast:
+        last = s.winner_last_feast
         for kind in FEAST_KINDS:
             add(f"feast.{kind}.in_winning_feast_rate", 1 if kind in last else 0)
-    if s.get("rares"):
-        _tally_rares(t, s)
+    if s.rares:
+        _tally_rares(t, s, winner)
 
 
 def metrics(t: Tally, num_players: int) -> list[Metric]:
@@ -85,7 +90,7 @@ def metrics(t: Tally, num_players: int) -> list[Metric]:
     return out
 
 
-def game_metrics(summaries: list[dict[str, Any]], num_players: int) -> list[Metric]:
+def game_metrics(summaries: Sequence[FeastSummary | Mapping[str, Any]], num_players: int) -> list[Metric]:
     """All figures for a batch of finished games (summaries from ``FeastState.summary()``)."""
     t = Tally()
     for s in summaries:
@@ -108,22 +113,22 @@ def _spread(wins: list[float], n: int) -> Metric:
     return Metric("seat_win_spread", d, min(d, max(0.0, dlo)), max(d, dhi), n, "seat", None, "%")
 
 
-def _tally_rares(t: Tally, s: dict[str, Any]) -> None:
+def _tally_rares(t: Tally, s: FeastSummary, winner: int | None) -> None:
     add = t.add
     add("rare_games", 1)
-    holders = s.get("rare_holders", {})
-    returns = s["returns"]
+    holders = s.rare_holders or {}
+    returns = s.returns
     for name, seats in holders.items():
         add(f"rare.{name}.held_rate", 1 if seats else 0)
         if seats:
-            add(f"rare.{name}.holder_win_rate", 1 if s.get("winner") in seats else 0)
+            add(f"rare.{name}.holder_win_rate", 1 if winner in seats else 0)
             for k in set(seats):
                 add(f"rare.{name}.holders", returns[k])
     for share in returns:
         add("rare_player_games", share)
-    for key, v in s.get("rare_events", {}).items():
+    for key, v in (s.rare_events or {}).items():
         add(f"rare_event.{key}.per_game", v)
-    add("coin_flips_per_game", s.get("coin_flips", 0))
+    add("coin_flips_per_game", s.coin_flips or 0)
 
 
 def _rare_metrics(t: Tally) -> list[Metric]:

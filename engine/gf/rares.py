@@ -1,10 +1,11 @@
 """The rares: Devil Wife and Exorcist (docs/rules/grave-feast.md, GF-20..GF-28).
 
-Kept apart from state.py so the regular game's hot loop pays nothing for them: the state calls
-in here only when the deck option put the rares in play. Every coin flip comes from the state's
-seeded RNG through ``FeastState._flip`` and is logged.
+What the rares' moves do (rare_moves.py lists them, narration.py words them). Kept apart so
+the regular game's hot loop pays nothing for them: the engine calls in here only when the deck
+option put the rares in play. Every coin flip comes from the state's seeded RNG through
+``board.flip`` and is logged.
 
-Action layouts (see state.pack):
+Action layouts (see constants.pack):
     DW_PLACE c                     place a Devil Wife from hand as a permanent card (a play)
     DW_SEDUCE src, card, victim    the permanent Devil Wife's once-a-turn seduction
     DW_HAND c                      a Devil Wife from hand: drop up to 5, steal as many
@@ -18,161 +19,49 @@ Action layouts (see state.pack):
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from boneyard.engine.gf.game import DEVIL_WIFE, EXORCIST, PREACHER, SUCCUBUS
-from boneyard.engine.gf.state import (
+from boneyard.engine.gf.board import (
+    confused_attempt,
+    find,
+    finish_capped,
+    flip,
+    from_hand_or_mash,
+    mkfam,
+    usable,
+)
+from boneyard.engine.gf.constants import (
     ATTACK,
+    DEVIL_WIFE,
     DONE,
     DW_DROP,
     DW_HAND,
     DW_PLACE,
     DW_SEDUCE,
     DW_STEAL,
-    DW_TAKE,
     EXO_HAND,
-    JOIN_ATTACK,
+    EXORCIST,
     MAIN,
     PASS,
     PREACH_DW,
+    PREACHER,
     SRC_DISCARD,
     SRC_FAMILY,
-    SRC_HAND,
     SRC_MASH,
     SUCC_EXO,
-    TRIM,
+    SUCCUBUS,
     TRIMMING,
     WINDOW,
 )
+from boneyard.engine.gf.turn import start_turn, turn_begins
+from boneyard.engine.gf.windows import event, instant_used, reask
 
 if TYPE_CHECKING:
     from boneyard.engine.gf.state import FeastState
 
-SOURCES = ("the discard pile", "a family", "a monster mash", "a hand")
-
 
 def _bump(s: FeastState, key: str) -> None:
     s.stats[key] = s.stats.get(key, 0) + 1
-
-
-# --- move generation --------------------------------------------------------------------------
-
-
-def moves(s: FeastState) -> list[int]:
-    ph = s.phase
-    if ph == TRIMMING:
-        p = s.tp
-        blocked = s._blocked_cards(p)
-        out = [DONE]
-        seen = set()
-        for c in s.hands[p]:
-            if c not in blocked and s.g.face[c] not in seen:
-                seen.add(s.g.face[c])
-                out.append(TRIM | c << 5)
-        return out
-    if ph == ATTACK:
-        p = s.queue[0]
-        kind = SUCCUBUS if s.attack[0] == EXORCIST else PREACHER
-        return [PASS] + [JOIN_ATTACK | c << 5 for c in s._usable(p, kind)]
-    if ph == DW_STEAL:
-        p = s.actor
-        if s.dw_card >= 0:  # a card was dropped: take one
-            return _take_moves(s, p, DW_TAKE, hand_sighted=True)
-        out = [DONE]
-        if s.steal_left > 0:
-            taken = {c for q, c in s.locked if q == p}
-            blocked = s._blocked_cards(p) | taken
-            seen = set()
-            for c in s.hands[p]:
-                if c not in blocked and s.g.face[c] not in seen:
-                    seen.add(s.g.face[c])
-                    out.append(DW_DROP | c << 5)
-        return out
-    return []
-
-
-def _take_moves(s: FeastState, p: int, op: int, hand_sighted: bool) -> list[int]:
-    """Cards a Devil Wife may seduce: discard pile, family ends/eaters, unprotected mashes, hands."""
-    g = s.g
-    face = g.face
-    out: list[int] = []
-    seen = set()
-    for c in s.discard:
-        if face[c] not in seen:
-            seen.add(face[c])
-            out.append(op | SRC_DISCARD << 5 | c << 15)
-    for q in range(s.n):
-        if q == p:
-            continue
-        for f in s.fams[q]:
-            cards = f[5]
-            picks = list(cards) if g.dw_any else ([cards[0], cards[-1]] if len(cards) > 1 else [cards[0]])
-            for c in dict.fromkeys(picks):
-                out.append(op | SRC_FAMILY << 5 | c << 15 | q << 25)
-            for e in f[4]:
-                out.append(op | SRC_FAMILY << 5 | e << 15 | q << 25)
-        protected = s._protected(q)
-        kinds = set()
-        for c in s.mash[q]:
-            k = g.kind[c]
-            if k in kinds or (protected and k != EXORCIST):
-                continue  # an Exorcist protects his mash, but she may take him (GF-25)
-            if protected and op == DW_SEDUCE:
-                continue  # the permanent one cannot reach a protected mash at all
-            kinds.add(k)
-            out.append(op | SRC_MASH << 5 | c << 15 | q << 25)
-        if s.hands[q]:
-            if hand_sighted:
-                faces = set()
-                for c in s.hands[q]:
-                    if face[c] not in faces:
-                        faces.add(face[c])
-                        out.append(op | SRC_HAND << 5 | c << 15 | q << 25)
-            else:
-                out.append(op | SRC_HAND << 5 | 1023 << 15 | q << 25)  # blind: a random card
-    if not out:
-        out.append(DONE)
-    return out
-
-
-def main_moves(s: FeastState, p: int, moves: list[int]) -> None:
-    """The permanent Devil Wife's seduction, once on each of her owner's turns (GF-24)."""
-    if s.dw[p] and not s.dw_used and not any(q == p and c in s.dw[p] for q, c in s.confused):
-        for a in _take_moves(s, p, DW_SEDUCE, hand_sighted=False):
-            if a != DONE:
-                moves.append(a)
-
-
-def instant_moves(s: FeastState, p: int, moves: list[int], succ: list[int], pre: list[int]) -> None:
-    g = s.g
-    K = g.kind
-    exo = dw = -1
-    hand = s.hands[p]
-    if not g.rare_cards.isdisjoint(hand):  # (most hands hold no rare)
-        blocked = s._blocked_cards(p)
-        for c in hand:
-            if c in blocked:
-                continue
-            if K[c] == EXORCIST and exo < 0:
-                exo = c
-            elif K[c] == DEVIL_WIFE and dw < 0:
-                dw = c
-    if exo >= 0:
-        moves.append(EXO_HAND | exo << 5)
-    if dw >= 0:
-        moves.append(DW_HAND | dw << 5)
-    for q in range(s.n):
-        if q == p:
-            continue
-        for w in s.dw[q]:
-            for pr in pre:
-                moves.append(PREACH_DW | pr << 5 | w << 15)
-        if succ and not g.exorcists.isdisjoint(s.mash[q]):
-            for sc in succ:
-                moves.append(SUCC_EXO | sc << 5 | q << 15)
-
-
-# --- applying ---------------------------------------------------------------------------------
 
 
 def apply(s: FeastState, a: int) -> None:
@@ -183,27 +72,29 @@ def apply(s: FeastState, a: int) -> None:
     ph = s.phase
     if ph == TRIMMING:
         if op == DONE:
-            s._turn_begins()
+            turn_begins(s)
         else:
             s.hands[s.tp].remove(x)
             s.discard.append(x)
             if len(s.hands[s.tp]) <= 4:
-                s._turn_begins()
+                turn_begins(s)
         return
     if ph == ATTACK:
+        attack = s.attack
+        assert attack is not None  # the ATTACK phase has one pending
         if op == PASS:
             q = s.queue
             q.pop(0)
-            kind = SUCCUBUS if s.attack[0] == EXORCIST else PREACHER
-            while q and not s._usable(q[0], kind):
+            kind = SUCCUBUS if attack[0] == EXORCIST else PREACHER
+            while q and not usable(s, q[0], kind):
                 q.pop(0)
             if not q:
                 _attack_fizzles(s)
         else:
             p = s.queue[0]
-            s._from_hand_or_mash(p, x)
+            from_hand_or_mash(s, p, x)
             s.discard.append(x)
-            s.attack[3].append(x)
+            attack[3].append(x)
             _resolve_attack(s, p)
         return
     if ph == DW_STEAL:
@@ -211,7 +102,7 @@ def apply(s: FeastState, a: int) -> None:
         if op == DONE:
             s.dw_card = -1
             s.steal_left = 0
-            s._event(p)
+            event(s, p)
         elif op == DW_DROP:
             s.hands[p].remove(x)
             s.discard.append(x)
@@ -221,7 +112,7 @@ def apply(s: FeastState, a: int) -> None:
             s.dw_card = -1
             ended = _seduce(s, p, x, y, z, hand_mode=True)
             if ended != "explosion" and s.phase == DW_STEAL and s.steal_left == 0:
-                s._event(p)
+                event(s, p)
         return
     p = s.queue[0] if ph == WINDOW else s.tp
     if op == DW_PLACE:
@@ -229,20 +120,20 @@ def apply(s: FeastState, a: int) -> None:
         s.dw[p].append(x)
         s.played = True
         _bump(s, "dw_placed")
-        s._event(p)
+        event(s, p)
     elif op == DW_SEDUCE:
         s.dw_used = True
         w = s.dw[p][0]
-        if s._confused_attempt(p, w, "devil wife seduces"):
-            s._event(p)
+        if confused_attempt(s, p, w, "devil wife seduces"):
+            event(s, p)
             return
         _bump(s, "dw_seductions")
         if _seduce(s, p, x, y, z, hand_mode=False) != "explosion":
-            s._event(p)
+            event(s, p)
     elif op == DW_HAND:
-        s._instant_used(p)
-        if s._confused_attempt(p, x, "devil wife steals"):
-            s._reask(p)
+        instant_used(s, p)
+        if confused_attempt(s, p, x, "devil wife steals"):
+            reask(s, p)
             return
         s.hands[p].remove(x)
         s.discard.append(x)
@@ -253,18 +144,18 @@ def apply(s: FeastState, a: int) -> None:
         s.dw_card = -1
         s.queue = []
     elif op == EXO_HAND:
-        s._instant_used(p)
+        instant_used(s, p)
         _exorcise(s, p, x)
-        s._event(p)
+        event(s, p)
     elif op == PREACH_DW:
-        s._instant_used(p)
-        s._from_hand_or_mash(p, x)
+        instant_used(s, p)
+        from_hand_or_mash(s, p, x)
         s.discard.append(x)
         owner = next(q for q in range(s.n) if y in s.dw[q])
         _open_attack(s, p, [DEVIL_WIFE, y, owner, [x]], PREACHER)
     elif op == SUCC_EXO:
-        s._instant_used(p)
-        s._from_hand_or_mash(p, x)
+        instant_used(s, p)
+        from_hand_or_mash(s, p, x)
         s.discard.append(x)
         exo = next(c for c in s.mash[y] if s.g.kind[c] == EXORCIST)
         _open_attack(s, p, [EXORCIST, exo, y, [x]], SUCCUBUS)
@@ -272,11 +163,11 @@ def apply(s: FeastState, a: int) -> None:
         raise ValueError(f"not a rares action: {a}")
 
 
-def _open_attack(s: FeastState, p: int, attack: list, kind: int) -> None:
+def _open_attack(s: FeastState, p: int, attack: list[Any], kind: int) -> None:
     """GF-23/GF-26: the second card must come in this window, from anyone (the attacker last)."""
     s.attack = attack
     order = [(p + i) % s.n for i in range(1, s.n)] + [p]
-    q = [x for x in order if s._usable(x, kind)]
+    q = [x for x in order if usable(s, x, kind)]
     s.actor = p
     if q:
         s.phase = ATTACK
@@ -286,6 +177,7 @@ def _open_attack(s: FeastState, p: int, attack: list, kind: int) -> None:
 
 
 def _attack_fizzles(s: FeastState) -> None:
+    assert s.attack is not None
     kind, target, owner, cards = s.attack
     first = cards[0]
     s.attack = None
@@ -296,23 +188,24 @@ def _attack_fizzles(s: FeastState) -> None:
         s.discard.remove(first)  # GF-23 variant: the lone succubus goes back to her player
         s.hands[attacker].append(first)
     _bump(s, "rare_attacks_fizzled")
-    s._event(attacker)
+    event(s, attacker)
 
 
 def _resolve_attack(s: FeastState, last: int) -> None:
+    assert s.attack is not None
     kind, target, owner, _cards = s.attack
     s.attack = None
     s.queue = []
     s.phase = MAIN
     if kind == DEVIL_WIFE:
         if target not in s.dw[owner]:
-            s._event(last)
+            event(s, last)
             return
-        if not s._flip("devil wife versus two preachers"):
+        if not flip(s, "devil wife versus two preachers"):
             s.dw[owner].remove(target)
             s.discard.append(target)
             _bump(s, "dw_killed")
-            s._event(last)
+            event(s, last)
             return
         # heads: the preachers explode (already discarded); she picks blindly from every hand
         _bump(s, "dw_survived_preachers")
@@ -322,27 +215,27 @@ def _resolve_attack(s: FeastState, last: int) -> None:
             q = (owner + i) % s.n
             if s.hands[q]:
                 c = s.hands[q][int(s.rng.random() * len(s.hands[q]))]
-                s._note(("dw_pick", owner, q))
+                s.note(("dw_pick", owner, q))
                 ended = _take_from_hand(s, owner, q, c, target, lock=False)
                 if ended == "explosion":
                     return
                 if ended:
                     break
-        s._event(last)
+        event(s, last)
         return
     # the Exorcist versus two succubi
     if target not in s.mash[owner]:
-        s._event(last)
+        event(s, last)
         return
     s.mash[owner].remove(target)
-    if s._flip("exorcist versus two succubi"):
+    if flip(s, "exorcist versus two succubi"):
         s.hands[owner].append(target)  # heads: he hides in his cloister for three turns
         s.hidden.append([owner, target, 3])
         _bump(s, "exorcist_hid")
     else:
         s.discard.append(target)
         _bump(s, "exorcist_seduced")
-    s._event(last)
+    event(s, last)
 
 
 def _take_from_hand(s: FeastState, p: int, q: int, c: int, dw: int, lock: bool) -> str:
@@ -360,7 +253,7 @@ def _take_from_hand(s: FeastState, p: int, q: int, c: int, dw: int, lock: bool) 
             s.dw[p].remove(dw)
             s.discard.append(dw)
         _bump(s, "dw_killed")
-        s._note(("dw_killed_by_preacher", p))
+        s.note(("dw_killed_by_preacher", p))
         return "killed"
     return ""
 
@@ -383,7 +276,7 @@ def _seduce(s: FeastState, p: int, src: int, c: int, victim: int, hand_mode: boo
         if c == 1023:
             hand = s.hands[victim]
             c = hand[int(s.rng.random() * len(hand))]
-        s._note(("dw_takes_from_hand", p, victim))
+        s.note(("dw_takes_from_hand", p, victim))
         ended = _take_from_hand(s, p, victim, c, dw, lock=hand_mode)
         if ended == "killed" and hand_mode and s.phase == DW_STEAL:
             s.steal_left = 0  # she is dead: no more steals
@@ -411,11 +304,11 @@ def _take_from_family(s: FeastState, q: int, c: int) -> None:
             left = [x for x in rest if s.g.num[x] < num]
             right = [x for x in rest if s.g.num[x] > num]
             if left and right:  # dw_family_take = any_and_split: two families
-                fams[i] = s._mkfam(f[0], f[1], left, f[4])
-                fams.append(s._mkfam(s.next_fid, f[1], right, ()))
+                fams[i] = mkfam(s, f[0], f[1], left, f[4])
+                fams.append(mkfam(s, s.next_fid, f[1], right, ()))
                 s.next_fid += 1
             else:
-                fams[i] = s._mkfam(f[0], f[1], rest, f[4])
+                fams[i] = mkfam(s, f[0], f[1], rest, f[4])
             return
 
 
@@ -452,17 +345,17 @@ def _exorcise(s: FeastState, p: int, exo: int) -> None:
                     fid = f[0] if i == 0 else s.next_fid
                     if i:
                         s.next_fid += 1
-                    new.append(s._mkfam(fid, f[1], [c], ()))
+                    new.append(mkfam(s, fid, f[1], [c], ()))
             else:
-                new.append(s._mkfam(f[0], f[1], odd, ()))
+                new.append(mkfam(s, f[0], f[1], odd, ()))
         s.fams[q] = new
-    s._note(("exorcist", p))
+    s.note(("exorcist", p))
 
 
 def _explosion(s: FeastState, o: int, x: int, exo: int, dw: int) -> None:
     """GF-27: the Devil Wife took an Exorcist from x's hand."""
     _bump(s, "explosions")
-    s._note(("explosion", o, x))
+    s.note(("explosion", o, x))
     if dw >= 0 and dw in s.dw[o]:
         s.dw[o].remove(dw)
         s.discard.append(dw)
@@ -485,7 +378,7 @@ def _explosion(s: FeastState, o: int, x: int, exo: int, dw: int) -> None:
         s.hands[order[i % len(order)]].append(c)
     s.hands[x].append(exo)  # he keeps the Exorcist
     s.score[o] -= 6
-    s.announced = [fid for fid in s.announced if s._find(fid)[0] >= 0]
+    s.announced = [fid for fid in s.announced if find(s, fid)[0] >= 0]
     s.chain = []
     s.chain_target = -1
     s.attack = None
@@ -497,42 +390,7 @@ def _explosion(s: FeastState, o: int, x: int, exo: int, dw: int) -> None:
     # the current turn ends at once and it is the Exorcist owner's turn
     s.turn_no += 1
     if s.turn_no >= s.g.turn_cap * s.n:
-        s._finish_capped()
+        finish_capped(s)
         return
     s.tp = x
-    s._start_turn()
-
-
-# --- text -------------------------------------------------------------------------------------
-
-
-def describe(s: FeastState, op: int, x: int, y: int, z: int, flag: int) -> str:
-    cn = s.card_name
-    if op == DW_PLACE:
-        return f"place {cn(x)} as a permanent card"
-    if op in (DW_SEDUCE, DW_TAKE):
-        who = "devil wife seduces" if op == DW_SEDUCE else "devil wife takes"
-        if x == SRC_DISCARD:
-            return f"{who} {cn(y)} from the discard pile"
-        if x == SRC_FAMILY:
-            return f"{who} {cn(y)} from a family of P{z + 1}"
-        if x == SRC_MASH:
-            return f"{who} {cn(y)} from the monster mash of P{z + 1}"
-        if y == 1023:
-            return f"{who} a card blindly from the hand of P{z + 1}"
-        return f"{who} {cn(y)} from the hand of P{z + 1}"
-    if op == DW_HAND:
-        return f"{cn(x)} from the hand: drop up to 5 cards, steal as many"
-    if op == DW_DROP:
-        return f"drop {cn(x)} for the devil wife"
-    if op == EXO_HAND:
-        return f"{cn(x)} from the hand: every visible monster explodes"
-    if op == PREACH_DW:
-        return f"preach: {cn(x)} on {cn(y)}"
-    if op == SUCC_EXO:
-        return f"seduce: {cn(x)} on the exorcist of P{y + 1}"
-    if op == JOIN_ATTACK:
-        return f"second attacker {cn(x)}"
-    if op == TRIM:
-        return f"discard {cn(x)} (down to 4)"
-    return f"action {op}"
+    start_turn(s)

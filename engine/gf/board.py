@@ -1,0 +1,190 @@
+"""Small queries and steps on a Grave Feast position that every other part of the engine uses:
+finding a family, what a player may use now, coin flips and flubs, the end of a game.
+
+Module functions taking the state, not methods: under mypyc a call between modules of the
+engine is a direct native call. This module sits at the bottom of the engine's imports (it needs
+only the constants), so no import circle can form through it.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+from boneyard.engine.gf.constants import DEVIL_WIFE, OVER, PREACHER, Fam
+
+if TYPE_CHECKING:
+    from boneyard.engine.gf.state import FeastState
+
+NONE_BLOCKED: frozenset[int] = frozenset()
+
+
+def shuffle(rng: random.Random, x: list[int]) -> None:
+    """``rng.shuffle(x)`` with the same draws, but with CPython's ``_randbelow`` inlined (a plain
+    ``random.Random`` draws ``getrandbits(bit_length)`` until below the bound): the deal and
+    every recycle shuffle, and the library's two nested calls per card were a visible share of a
+    game. A subclass of Random keeps its own shuffle."""
+    if type(rng) is not random.Random:
+        rng.shuffle(x)
+        return
+    getrandbits = rng.getrandbits
+    for i in range(len(x) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
+
+
+def find(s: FeastState, fid: int) -> tuple[int, int]:
+    """(controller, index) of family ``fid``; (-1, -1) if it left the board."""
+    for p, fams in enumerate(s.fams):
+        for i, f in enumerate(fams):
+            if f[0] == fid:
+                return p, i
+    return -1, -1
+
+
+def mkfam(s: FeastState, fid: int, food: int, cards: list[int] | tuple[int, ...], eaters: tuple[int, ...]) -> Fam:
+    """A family tuple with its cards in number order."""
+    num = s.g.num
+    cs = tuple(sorted(cards, key=num.__getitem__))
+    return (fid, food, num[cs[0]], num[cs[-1]], eaters, cs)
+
+
+def eligible(s: FeastState, f: Fam) -> bool:
+    """May the family go to the graveyard: fed, gap-free, big enough, an eater not confused."""
+    cards = f[5]
+    if not f[4] or len(cards) < s.g.min_family or f[3] - f[2] + 1 != len(cards):
+        return False
+    if s.confused:
+        conf = [c for _, c in s.confused]
+        return any(e not in conf for e in f[4])
+    return True
+
+
+def from_hand_or_mash(s: FeastState, p: int, c: int) -> None:
+    h = s.hands[p]
+    if c in h:
+        h.remove(c)
+    else:
+        s.mash[p].remove(c)
+
+
+def first(s: FeastState, cards: list[int], kind: int) -> int:
+    """The first card of ``kind`` in ``cards``, or -1."""
+    K = s.g.kind
+    for c in cards:
+        if K[c] == kind:
+            return c
+    return -1
+
+
+def usable(s: FeastState, p: int, kind: int) -> list[int]:
+    """The first card of ``kind`` in p's hand and in p's mash (instants: one of each)."""
+    out = []
+    K = s.g.kind
+    blocked = blocked_cards(s, p) if (s.locked or s.hidden or s.confused) else NONE_BLOCKED
+    for c in s.hands[p]:
+        if K[c] == kind and c not in blocked:
+            out.append(c)
+            break
+    if s.g.from_mash:
+        for c in s.mash[p]:
+            if K[c] == kind and c not in blocked:
+                out.append(c)
+                break
+    return out
+
+
+def has_preacher(s: FeastState, p: int) -> bool:
+    """``bool(usable(s, p, PREACHER))``, without building the list when nothing is blocked."""
+    if s.locked or s.hidden or s.confused:
+        return bool(usable(s, p, PREACHER))
+    g = s.g
+    if not g.preachers.isdisjoint(s.hands[p]):
+        return True
+    return g.from_mash and not g.preachers.isdisjoint(s.mash[p])
+
+
+def blocked_cards(s: FeastState, p: int) -> set[int] | frozenset[int]:
+    """p's cards that cannot be used now (locked, hiding, confused); read-only."""
+    if not (s.locked or s.hidden or s.confused):
+        return NONE_BLOCKED
+    b = {c for q, c in s.locked if q == p}
+    b.update(h[1] for h in s.hidden if h[0] == p)
+    b.update(c for q, c in s.confused if q == p)
+    return b
+
+
+def protected(s: FeastState, q: int) -> bool:
+    """An Exorcist in q's mash protects it from every steal (GF-22)."""
+    return not s.g.exorcists.isdisjoint(s.mash[q])
+
+
+def maelstrom(s: FeastState, p: int) -> bool:
+    """Is player p's monster under an Exorcist's maelstrom (some Exorcist in some mash)?"""
+    exo_free = s.g.exorcists.isdisjoint
+    for q, m in enumerate(s.mash):  # noqa: SIM110  (a loop: no generator in the hot path)
+        if (s.g.maelstrom_all or q != p) and not exo_free(m):
+            return True
+    return False
+
+
+def flip(s: FeastState, why: str) -> bool:
+    """A logged coin flip from the state's seeded RNG; True is heads."""
+    heads = s.rng.random() < s.g.p_heads
+    s.note(("coin", why, "heads" if heads else "tails"))
+    return heads
+
+
+def confused_attempt(s: FeastState, p: int, card: int, why: str) -> bool:
+    """The maelstrom flip for a monster attempting something; True when it fails (tails)."""
+    if not s.g.rares or not maelstrom(s, p):
+        return False
+    if flip(s, f"maelstrom: {why}"):
+        return False
+    s.confused.append((p, card))
+    s.stats["confused"] = s.stats.get("confused", 0) + 1
+    return True
+
+
+def flub(s: FeastState) -> bool:
+    """Did the player misspeak (the ``phrase_error_rate`` switch)?"""
+    r = s.g.flub_rate
+    if r > 0.0 and s.rng.random() < r:
+        s.stats["flubs"] += 1
+        return True
+    return False
+
+
+def note_rares(s: FeastState) -> None:
+    """Remember who held each rare (the metrics' holder win rates)."""
+    if not s.g.rares:
+        return
+    K = s.g.kind
+    no_rare = s.g.rare_cards.isdisjoint
+    for p, h in enumerate(s.hands):
+        if no_rare(h):
+            continue
+        for c in h:
+            if K[c] >= DEVIL_WIFE:
+                s.held_rare.setdefault(c, set()).add(p)
+
+
+def finish_capped(s: FeastState) -> None:
+    """The turn cap: the leaders share the win."""
+    top = max(s.score)
+    leaders = [i for i, v in enumerate(s.score) if v == top]
+    share = 1.0 / len(leaders)
+    s.result = [share if i in leaders else 0.0 for i in range(s.n)]
+    s.capped = True
+    s.phase = OVER
+    s.queue = []
+
+
+def win(s: FeastState, p: int) -> None:
+    s.result = [1.0 if i == p else 0.0 for i in range(s.n)]
+    s.phase = OVER
+    s.queue = []

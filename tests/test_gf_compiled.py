@@ -1,0 +1,61 @@
+"""Grave Feast's compiled modules run all together or not at all: a compiled module calls the
+others' native code directly, so one stale twin must send the whole engine back to Python."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+from boneyard.engine import gf
+
+LOADED = """
+import json, sys
+import boneyard.engine.gf as gf
+mods = {name: sys.modules[f"boneyard.engine.gf.{name}"].__file__ for name in gf.ENGINE}
+print(json.dumps({"compiled": gf.COMPILED, "files": mods}))
+"""
+
+STALE = """
+import pathlib
+real = pathlib.Path.read_bytes
+def edited(self):
+    data = real(self)
+    return data + b"\\n# a designer's edit\\n" if self.name == "turn.py" and "gf" in self.parts else data
+pathlib.Path.read_bytes = edited
+""" + LOADED
+
+
+def run(script: str) -> dict:
+    env = {k: v for k, v in os.environ.items() if k != "BONEYARD_PURE"}
+    done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True,
+                          check=True, timeout=120)
+    return json.loads(done.stdout)
+
+
+@pytest.mark.skipif(bool(os.environ.get("BONEYARD_PURE")), reason="BONEYARD_PURE=1 asks for no compiled engine")
+def test_every_engine_module_is_compiled():
+    out = run(LOADED)
+    assert out["compiled"], "engine/gf twins missing or stale: rerun the install (make)"
+    assert all(not f.endswith(".py") for f in out["files"].values()), out["files"]
+
+
+@pytest.mark.skipif(bool(os.environ.get("BONEYARD_PURE")), reason="BONEYARD_PURE=1 asks for no compiled engine")
+def test_one_stale_module_sends_the_whole_engine_back_to_python():
+    out = run(STALE)
+    assert out["compiled"] is False
+    assert all(f.endswith(f"{name}.py") for name, f in out["files"].items()), out["files"]
+
+
+def test_the_build_compiles_exactly_the_engine_modules(root):
+    """gf/__init__.py ENGINE, setup.py TWINS and the Makefile's reinstall line name one set."""
+    setup = (root / "setup.py").read_text()
+    block = setup[setup.index("TWINS = ("):setup.index("\n)\n", setup.index("TWINS = ("))]
+    twins = re.findall(r'"(\w+)"', block[block.index("for name in"):])
+    make = (root / "Makefile").read_text()
+    listed = make[make.index("GF_ENGINE :="):make.index("\n\n", make.index("GF_ENGINE :="))]
+    made = re.findall(r"(\w+)\.py", listed)
+    assert twins == list(gf.ENGINE) and sorted(made) == sorted(gf.ENGINE)
