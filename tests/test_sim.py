@@ -118,7 +118,7 @@ def test_play_game_uses_only_the_seed():
 
 def test_bad_agent_specs_are_usage_errors():
     game = ToyGame()
-    for spec, msg in [("mtcs", "unknown agent"), ("mcts:0", ">= 1"), ("mcts:x", "whole number"),
+    for spec, msg in [("mtcs", "unknown agent"), ("mcts:0", "from 1 to"), ("mcts:x", "whole number"),
                       ("greedy:5", "only mcts")]:
         with pytest.raises(AgentSpecError, match=msg):
             make_agent(spec, game)
