@@ -1,14 +1,15 @@
 # Two commands do all the set-up on a fresh machine: `make build` and `make test`.
-# The venv is reinstalled only when pyproject.toml, setup.py or a compiled engine's source
-# (engine/dotd/game.py, engine/gf/game.py and state.py; see setup.py) changes; a stamp records it.
+# The venv is reinstalled only when pyproject.toml, setup.py or a compiled engine's source (the
+# list [tool.boneyard] compiled in pyproject.toml; see setup.py) changes; a stamp records it.
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+COMPILED := $(shell $(PY) -c "import tomllib; print(*tomllib.load(open('pyproject.toml', 'rb'))['tool']['boneyard']['compiled'])")
 
 .PHONY: build test lint bench clean
 
-$(STAMP): pyproject.toml setup.py engine/dotd/game.py engine/gf/game.py engine/gf/state.py
+$(STAMP): pyproject.toml setup.py $(COMPILED)
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev,cluster]'

@@ -1,16 +1,15 @@
 """Grave Feast rules engine (issue 4): ``FeastGame(card_set, num_players, rares, decks, **options)``.
 
-``game.py`` and ``state.py`` are the engine; mypyc-compiled twins of them stand in when they were
-built from the files on disk (see ``boneyard.engine.compiled``).
+``game.py`` and ``state.py`` are the engine; their mypyc-compiled binaries run when they were built
+from the files on disk (see ``boneyard.engine.compiled``).
 """
 
-from boneyard.engine.compiled import use_twin
+from boneyard.engine.compiled import guard
 
-COMPILED: bool = (use_twin(__name__, "game.py", "_game_c") is not None
-                  and use_twin(__name__, "state.py", "_state_c") is not None)
+COMPILED: bool = guard(__name__)
 """True when the compiled engine runs (benchmarks say which one they measured)."""
 
-from boneyard.engine.gf import rares as _rares  # noqa: E402  (imports the state module, twin or not)
+from boneyard.engine.gf import rares as _rares  # noqa: E402  (after the guard chose binary or source)
 from boneyard.engine.gf import state as _state  # noqa: E402
 
 _state._rares = _rares  # the state's rare moves call into rares (see state._rares)
