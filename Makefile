@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 COMPILED := $(shell $(PY) -c "import tomllib; print(*tomllib.load(open('pyproject.toml', 'rb'))['tool']['boneyard']['compiled'])")
 
-.PHONY: build test lint bench clean
+.PHONY: build test lint typecheck bench clean
 
 $(STAMP): pyproject.toml setup.py $(COMPILED)
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -18,12 +18,16 @@ $(STAMP): pyproject.toml setup.py $(COMPILED)
 build: $(STAMP)
 	$(BIN)/boneyard build
 
-test: $(STAMP)
-	$(BIN)/ruff check .
+test: lint typecheck
 	$(BIN)/python -m pytest
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
+
+# mypy names modules after their folders: check the symlink tree where engine/ is boneyard/engine
+typecheck: $(STAMP)
+	$(BIN)/python -c "import setup; setup.link_tree()"
+	cd build/mypyc && ../../$(BIN)/mypy --config-file ../../pyproject.toml --cache-dir ../mypy-cache -p boneyard
 
 bench: $(STAMP)
 	$(BIN)/python bench/bench_dotd.py

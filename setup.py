@@ -131,4 +131,5 @@ class OptionalBuildExt(build_ext):
             self.warn(f"compiling {ext.name} failed ({exc}); that engine runs as pure Python")
 
 
-setup(ext_modules=ext_modules(), cmdclass={"build_ext": OptionalBuildExt})
+if __name__ == "__main__":  # as the build runs it; the Makefile imports link_tree
+    setup(ext_modules=ext_modules(), cmdclass={"build_ext": OptionalBuildExt})

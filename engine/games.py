@@ -35,5 +35,6 @@ def make_game(card_set: CardSet, num_players: int | None = None, **options: Any)
     module = importlib.import_module(engine_package(card_set.rules))
     game_class = getattr(module, ENGINES[card_set.rules][1])
     if num_players is not None:
-        return game_class(card_set, num_players=num_players, **options)
-    return game_class(card_set, **options)
+        options["num_players"] = num_players
+    game: Game = game_class(card_set, **options)
+    return game

@@ -105,9 +105,7 @@ def run_copy(tmp_path, edit=None, pure: bool = False) -> dict:
     import shutil
     from pathlib import Path
 
-    import boneyard.engine
-
-    import boneyard
+    import boneyard.engine  # and boneyard, the package root
 
     root = tmp_path / "copy" / "boneyard"
     skip = shutil.ignore_patterns("__pycache__")

@@ -72,9 +72,11 @@ def _greedy(game: Any) -> Agent:
             p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
             for p in inspect.signature(cls).parameters.values()
         )
-        return cls(game) if takes_game else cls()
+        agent: Agent = cls(game) if takes_game else cls()
+        return agent
     if hasattr(game, "make_greedy"):  # games outside the registry (test games) bring their own
-        return game.make_greedy()
+        own: Agent = game.make_greedy()
+        return own
     raise AgentSpecError(f"no greedy agent for rules '{rules}'")
 
 
