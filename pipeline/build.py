@@ -22,10 +22,11 @@ from boneyard.engine.cards import CardSet
 from boneyard.pipeline.gates import GateResult
 from boneyard.pipeline.playtest import Progress, config_hash, default_jobs, playtest
 from boneyard.pipeline.playtest_config import PlaytestConfig, resolve
-from boneyard.pipeline.report import write_atomic, write_reports
+from boneyard.pipeline.report import write_reports
 
 from boneyard import __version__
 from boneyard.errors import GateError
+from boneyard.files import write_atomic
 from boneyard.paths import OUTPUT
 
 NOT_PLAYTESTED = "NOT PLAYTESTED"
