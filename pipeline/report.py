@@ -291,9 +291,9 @@ def build_markdown(record: Mapping[str, Any]) -> str:
         out.append("")
         names = dict(GAME_LEVEL)
         by = {m.name: m for m in metrics}
-        rows = [(names[n], show(by[n])) for n, _ in GAME_LEVEL if n in by]
-        rows += [(m.name, show(m)) for m in metrics if m.group == "seat" and m.name.endswith("win_rate")]
-        out += _md_table(("figure", "value [95% interval]"), rows)
+        level = [(names[n], show(by[n])) for n, _ in GAME_LEVEL if n in by]
+        level += [(m.name, show(m)) for m in metrics if m.group == "seat" and m.name.endswith("win_rate")]
+        out += _md_table(("figure", "value [95% interval]"), level)
         out.append("")
         cards = _card_rows(metrics)
         if cards:
@@ -304,9 +304,9 @@ def build_markdown(record: Mapping[str, Any]) -> str:
             cols += extra
 
             names_ = record.get("names") or {}
-            rows = [(names_.get(cid, cid), *[show(r[c]) if c in r else "" for c in cols])
-                    for cid, r in sorted(cards.items(), key=lambda it, k=cols[0]: _extremeness(it[1].get(k)))]
-            out += _md_table(("card", *cols), rows)
+            by_card = [(names_.get(cid, cid), *[show(r[c]) if c in r else "" for c in cols])
+                       for cid, r in sorted(cards.items(), key=lambda it: _extremeness(it[1].get(cols[0])))]
+            out += _md_table(("card", *cols), by_card)
             out.append("")
     out.append("## Every gate")
     out.append("")

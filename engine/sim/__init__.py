@@ -36,6 +36,8 @@ from __future__ import annotations
 
 import copyreg
 import types
+from collections.abc import Callable
+from typing import Any
 
 from boneyard.engine.cards import freeze
 from boneyard.engine.sim.cluster import CONNECT_TIMEOUT, cluster_block, scheduler_address
@@ -80,5 +82,10 @@ __all__ = [
     "transcript",
 ]
 
+
+def _pickle_mapping(m: types.MappingProxyType[str, Any]) -> tuple[Callable[..., Any], tuple[dict[str, Any]]]:
+    return freeze, (dict(m),)
+
+
 # Card sets hold read-only mappings; teach pickle to carry them to worker processes.
-copyreg.pickle(types.MappingProxyType, lambda m: (freeze, (dict(m),)))
+copyreg.pickle(types.MappingProxyType, _pickle_mapping)

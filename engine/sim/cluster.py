@@ -54,7 +54,7 @@ def connect(address: str) -> Any:
             "(pip install 'boneyard[cluster]')"
         ) from None
     try:
-        return Client(address, timeout=f"{CONNECT_TIMEOUT}s", set_as_default=False)
+        return Client(address, timeout=f"{CONNECT_TIMEOUT}s", set_as_default=False)  # type: ignore[no-untyped-call]
     except (OSError, TimeoutError, ValueError) as exc:
         raise RulesError(
             f"cannot reach the Dask scheduler at {address} ({exc}); start one with "
@@ -74,7 +74,7 @@ def run_cluster(address: str, source: CardSet | Game, spec: RunSpec,
         shared = client.scatter(source, broadcast=True, hash=False)
         futures = [client.submit(cluster_block, shared, spec, block, key=f"boneyard-{token}-{block[0]}",
                                  pure=False) for block in blocks]
-        for fut in as_completed(futures, loop=client.loop):
+        for fut in as_completed(futures, loop=client.loop):  # type: ignore[no-untyped-call]
             b, result = fut.result()
             fut.release()
             take(b, result)

@@ -60,9 +60,10 @@ def replay(
     g = _replay_game(game, record)
     index = record.get("game")
     # An engine that logs events only on request (record_events, off for speed) logs them here.
+    engine: Any = g  # record_events is an engine's own switch, not part of Game
     was_recording = getattr(g, "record_events", None)
     if lines is not None and was_recording is not None:
-        g.record_events = True
+        engine.record_events = True
     try:
         state = g.new_initial_state(int(record["seed"]))
         actions = [int(a) for a in record["actions"]]
@@ -70,7 +71,7 @@ def replay(
         raise ReplayError(f"game {index}: not a game record ({exc})") from None
     finally:
         if was_recording is not None:
-            g.record_events = was_recording
+            engine.record_events = was_recording
     seats = record.get("agents") or []
     seen = 0
     last_turn: str | None = None
