@@ -71,7 +71,7 @@ class State(Protocol):
         ...
 
     def summary(self) -> dict[str, Any]:
-        """Plain-data facts about a finished game, read by the statistics (see engine/sim.py)."""
+        """Plain-data facts about a finished game, read by the statistics (see engine/sim/tally.py)."""
         ...
 
 
