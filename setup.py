@@ -28,7 +28,8 @@ from setuptools.command.build_ext import build_ext
 
 ROOT = Path(__file__).resolve().parent
 TREE = ROOT / "build" / "mypyc"  # the import-name view of the repository mypyc compiles from
-STAMP = "compiled.sha256"  # beside the binaries: "<sha256>  <file>.py" for each compiled module
+STAMP = "compiled.sha256"  # in the game folder: "<sha256>  <path in the folder>" a compiled module
+LIBRARY = "compiled__mypyc"  # a game's library of compiled modules, in its folder
 _CONFIG = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 SOURCES: list[str] = _CONFIG["tool"]["boneyard"]["compiled"]  # repository paths, e.g. engine/gf/state.py
 PACKAGE_DIR: dict[str, str] = _CONFIG["tool"]["setuptools"]["package-dir"]  # import name -> folder
@@ -44,6 +45,21 @@ def import_path(source: str) -> Path:
 def module_name(source: str) -> str:
     """``engine/gf/state.py`` -> ``boneyard.engine.gf.state``."""
     return str(import_path(source).with_suffix("")).replace("/", ".")
+
+
+def game_of(source: str) -> str:
+    """The game package a compiled module belongs to (``boneyard.engine.gf``): its binaries run
+    all or none, as that package's guard decides (boneyard/engine/compiled.py)."""
+    parts = module_name(source).split(".")
+    if len(parts) < 4 or parts[:2] != ["boneyard", "engine"]:
+        raise SystemExit(f"setup.py: {source} is not in a game folder (engine/<game>/), where a "
+                         "guard keeps a stale binary from running; compile only game modules")
+    return ".".join(parts[:3])
+
+
+def in_game(source: str) -> str:
+    """The source's path inside its game folder, as the stamp names it (``state.py``)."""
+    return import_path(source).relative_to(Path(*game_of(source).split("."))).as_posix()
 
 
 def link_tree() -> None:
@@ -70,9 +86,9 @@ def ext_modules() -> list:
     link_tree()
     digests = {s: hashlib.sha256((ROOT / s).read_bytes()).hexdigest() for s in SOURCES}  # before
     # the compile reads them: a source edited meanwhile shows as stale
-    library = {s: module_name(s).rpartition(".")[0] + ".compiled" for s in SOURCES}  # per folder
-    groups = [([str(import_path(s)) for s in SOURCES if library[s] == lib], lib)
-              for lib in sorted(set(library.values()))]  # boneyard.engine.gf.compiled__mypyc ...
+    game = {s: game_of(s) for s in SOURCES}
+    groups = [([str(import_path(s)) for s in SOURCES if game[s] == g], f"{g}.compiled")
+              for g in sorted(set(game.values()))]  # one library a game: boneyard.engine.gf.compiled__mypyc
     # type errors stop the compile only in the compiled modules; make test runs mypy on the rest
     (TREE / "mypy.ini").write_text("[mypy]\nignore_errors = True\n[mypy-" + ",".join(
         map(module_name, SOURCES)) + "]\nignore_errors = False\n", encoding="utf-8")
@@ -86,21 +102,24 @@ def ext_modules() -> list:
         return []
     finally:
         os.chdir(here)
-    for ext in exts:  # the sources each extension (a module, or its folder's library) comes from
-        ext.digests = {s: digests[s] for s in SOURCES
-                       if ext.name in (module_name(s), library[s] + "__mypyc")}
+    for ext in exts:  # the game and sources of each extension (a module, or a game's library)
+        mine = [s for s in SOURCES if ext.name in (module_name(s), f"{game[s]}.{LIBRARY}")]
+        ext.game = game[mine[0]]
+        ext.digests = {in_game(s): digests[s] for s in mine}
     return exts
 
 
 class OptionalBuildExt(build_ext):
-    """Builds the engines and stamps each folder whose every extension built; a compile that fails
+    """Builds the engines and stamps each game whose every extension built; a compile that fails
     leaves pure Python in charge instead of failing the install."""
 
     def run(self) -> None:
         self.failed: set[str] = set()
         outputs = {Path(self.get_ext_fullpath(ext.name)).resolve() for ext in self.extensions}
-        for folder in {output.parent for output in outputs}:  # no stamp until the new binaries
-            (folder / STAMP).unlink(missing_ok=True)  # are all there
+        stamps = {g: Path(self.get_ext_fullpath(f"{g}.{LIBRARY}")).with_name(STAMP)
+                  for g in {ext.game for ext in self.extensions}}
+        for stamp in stamps.values():  # no stamp until the new binaries are all there
+            stamp.unlink(missing_ok=True)
         if self.inplace:  # a binary of a module no longer listed would make its game run pure
             for folder in PACKAGE_DIR.values():
                 for binary in (ROOT / folder).rglob("*.so"):
@@ -111,16 +130,11 @@ class OptionalBuildExt(build_ext):
         except Exception as exc:  # any compiler trouble: run pure Python
             self.warn(f"compiling the engines failed ({exc}); they run as pure Python")
             return
-        stamps: dict[Path, dict[str, str]] = {}
-        for ext in self.extensions:
-            stamp = Path(self.get_ext_fullpath(ext.name)).with_name(STAMP)
-            lines = stamps.setdefault(stamp, {})
-            if ext.name in self.failed:
-                lines["failed"] = ""
-            lines.update({Path(s).name: d for s, d in ext.digests.items()})
-        for stamp, lines in stamps.items():
-            if "failed" not in lines:
-                stamp.write_text("".join(f"{d}  {n}\n" for n, d in sorted(lines.items())),
+        failed = {ext.game for ext in self.extensions if ext.name in self.failed}
+        for g, stamp in stamps.items():
+            if g not in failed:
+                lines = {p: d for ext in self.extensions if ext.game == g for p, d in ext.digests.items()}
+                stamp.write_text("".join(f"{d}  {p}\n" for p, d in sorted(lines.items())),
                                  encoding="utf-8")
 
     def build_extension(self, ext) -> None:  # noqa: ANN001

@@ -2,11 +2,11 @@
 
 setup.py compiles the modules that pyproject.toml lists (``[tool.boneyard] compiled``) in place
 with mypyc: each binary sits beside its ``.py`` under the same import name, and Python's import
-system would load it first. ``compiled.sha256`` in the folder records the SHA-256 of each source
-its binaries were built from. ``guard`` runs first in a game package's ``__init__``: when
-``BONEYARD_PURE`` is set, the stamp is missing, or any binary of the folder lacks a stamp line
-that matches its source, every compiled module of the folder is imported from its ``.py``
-instead. All or nothing: compiled code relies on the native classes of the modules compiled
+system would load it first. ``compiled.sha256`` in the game folder records the SHA-256 of each
+source its binaries were built from. ``guard`` runs first in a game package's ``__init__``: when
+``BONEYARD_PURE`` is set, the stamp is missing, or any binary in the game folder (subfolders
+too) lacks a stamp line that matches its source, every compiled module of the game is imported
+from its ``.py`` instead. All or nothing: compiled code relies on the native classes of the modules compiled
 with it, so it must never run beside their pure versions. An edited engine runs as written.
 """
 
@@ -27,12 +27,14 @@ LIBRARY = "compiled__mypyc"  # the folder's shared library (setup.py), which has
 
 
 def binaries(folder: Path) -> dict[str, Path]:
-    """The compiled modules in ``folder`` that an import would load: name -> their source."""
+    """The compiled modules under ``folder`` that an import would load: their dotted name in
+    the folder (``state``, ``sub.moves``) -> their source."""
     found: dict[str, Path] = {}
-    for entry in folder.iterdir():
+    for entry in folder.rglob("*"):
         stem, _, suffix = entry.name.partition(".")
         if "." + suffix in EXTENSION_SUFFIXES and stem != LIBRARY:
-            found[stem] = folder / f"{stem}.py"
+            where = entry.parent.relative_to(folder).parts
+            found[".".join((*where, stem))] = entry.with_name(f"{stem}.py")
     return found
 
 
@@ -43,11 +45,12 @@ def is_fresh(folder: Path, sources: dict[str, Path]) -> bool:
     except OSError:
         return False
     stamped = {name: digest for digest, _, name in (line.partition("  ") for line in lines)}
-    if stamped.keys() != {source.name for source in sources.values()}:
+    names = {source.relative_to(folder).as_posix(): source for source in sources.values()}
+    if stamped.keys() != names.keys():
         return False
     try:
-        return all(hashlib.sha256(source.read_bytes()).hexdigest() == stamped[source.name]
-                   for source in sources.values())
+        return all(hashlib.sha256(source.read_bytes()).hexdigest() == stamped[name]
+                   for name, source in names.items())
     except OSError:  # a binary whose source is gone
         return False
 
