@@ -6,12 +6,12 @@ Makefile reinstalls when one of them changes. Adding a module is adding its line
 
 How: pyproject maps the folders to their import names (``engine/`` is ``boneyard.engine``), and
 mypyc names a module after the folders it sits in, so the compile runs in ``build/mypyc/``, a
-generated tree of symlinks (``boneyard/engine -> ../../../engine`` ...) where the folders carry
-their import names: no copy, no renaming. Each game folder's modules make one library (calls
+generated tree of symlinks (``build/mypyc/boneyard/engine`` -> ``engine/`` ...) where the folders
+carry their import names: no copy, no renaming. Each game's modules make one library (calls
 between them stay native); the editable install's build_ext puts each ``.so`` beside its
-``.py``, and ``compiled.sha256`` beside them records the SHA-256 of the sources it was built
-from. At import time the game package (``boneyard.engine.compiled.guard``) runs its binaries only
-while every stamp matches the source on disk, otherwise all of that game's modules from source:
+``.py``, and ``compiled.sha256`` in the game folder records the SHA-256 of the sources they were
+built from. At import time the game package (``boneyard.engine.compiled.guard``) runs its binaries
+only while every stamp matches the source on disk, otherwise all of that game's modules from source:
 an edited engine always runs as written. ``BONEYARD_PURE=1`` skips the compile (and, at run
 time, the binaries); a failed compile (no C compiler) leaves pure Python in charge.
 """
@@ -87,8 +87,8 @@ def ext_modules() -> list:
     digests = {s: hashlib.sha256((ROOT / s).read_bytes()).hexdigest() for s in SOURCES}  # before
     # the compile reads them: a source edited meanwhile shows as stale
     game = {s: game_of(s) for s in SOURCES}
-    groups = [([str(import_path(s)) for s in SOURCES if game[s] == g], f"{g}.compiled")
-              for g in sorted(set(game.values()))]  # one library a game: boneyard.engine.gf.compiled__mypyc
+    groups = [([str(import_path(s)) for s in SOURCES if game[s] == g], f"{g}.{LIBRARY.removesuffix('__mypyc')}")
+              for g in sorted(set(game.values()))]  # one library a game: mypyc adds the __mypyc
     # type errors stop the compile only in the compiled modules; make test runs mypy on the rest
     (TREE / "mypy.ini").write_text("[mypy]\nignore_errors = True\n[mypy-" + ",".join(
         map(module_name, SOURCES)) + "]\nignore_errors = False\n", encoding="utf-8")
