@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import tomllib
 from pathlib import Path
 
@@ -63,15 +64,17 @@ def in_game(source: str) -> str:
 
 
 def link_tree() -> None:
-    """Lay out ``TREE`` so that every folder of PACKAGE_DIR sits at its import name (symlinks)."""
+    """Lay out ``TREE`` so that every folder of PACKAGE_DIR sits at its import name (symlinks,
+    made anew each time: a moved checkout or a deleted file leaves no stale link)."""
+    shutil.rmtree(TREE / "boneyard", ignore_errors=True)  # links only: rmtree does not follow them
     for name, folder in sorted(PACKAGE_DIR.items(), key=lambda kv: kv[0].count(".")):
         at = TREE.joinpath(*name.split("."))
         if name == "boneyard":  # the package root is a real folder that holds the others
-            at.mkdir(parents=True, exist_ok=True)
+            at.mkdir(parents=True)
             for entry in (ROOT / folder).iterdir():
-                if entry.name != "__pycache__" and not at.joinpath(entry.name).is_symlink():
+                if entry.name != "__pycache__":
                     at.joinpath(entry.name).symlink_to(entry)
-        elif not at.is_symlink():
+        else:
             at.symlink_to(ROOT / folder, target_is_directory=True)
 
 
