@@ -1,16 +1,15 @@
 # Two commands do all the set-up on a fresh machine: `make build` and `make test`.
-# The venv is reinstalled only when pyproject.toml, setup.py or a compiled engine's source
-# (engine/dotd/game.py and the Grave Feast modules below; see setup.py TWINS) changes; a stamp records it.
+# The venv is reinstalled only when pyproject.toml, setup.py or a compiled engine's source (the
+# list [tool.boneyard] compiled in pyproject.toml; see setup.py) changes; a stamp records it.
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-GF_ENGINE := $(addprefix engine/gf/,constants.py board.py rare_moves.py moves.py windows.py turn.py \
-	rares.py effects.py narration.py observation.py summary.py state.py game.py)
+COMPILED := $(shell $(PY) -c "import tomllib; print(*tomllib.load(open('pyproject.toml', 'rb'))['tool']['boneyard']['compiled'])")
 
-.PHONY: build test lint bench clean
+.PHONY: build test lint typecheck bench clean
 
-$(STAMP): pyproject.toml setup.py engine/dotd/game.py $(GF_ENGINE)
+$(STAMP): pyproject.toml setup.py $(COMPILED)
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev,cluster]'
@@ -19,12 +18,16 @@ $(STAMP): pyproject.toml setup.py engine/dotd/game.py $(GF_ENGINE)
 build: $(STAMP)
 	$(BIN)/boneyard build
 
-test: $(STAMP)
-	$(BIN)/ruff check .
+test: lint typecheck
 	$(BIN)/python -m pytest
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
+
+# mypy names modules after their folders: check the symlink tree where engine/ is boneyard/engine
+typecheck: $(STAMP)
+	$(BIN)/python -c "import setup; setup.link_tree()"
+	cd build/mypyc && ../../$(BIN)/mypy --config-file ../../pyproject.toml --cache-dir ../mypy-cache -p boneyard
 
 bench: $(STAMP)
 	$(BIN)/python bench/bench_dotd.py

@@ -91,7 +91,7 @@ class State(Protocol):
         ...
 
     def summary(self) -> Summary:
-        """Typed facts about a finished game, read by the statistics (see engine/sim.py)."""
+        """Typed facts about a finished game, read by the statistics (see engine/sim/tally.py)."""
         ...
 
 

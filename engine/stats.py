@@ -9,7 +9,7 @@ when one group is small, as "games where a rare card was played" often is.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -83,11 +83,6 @@ def diff_proportions(
     low = d - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2)
     high = d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
     return d, max(-1.0, low), min(1.0, high)
-
-
-def paired_mean_diff(pairs: Iterable[tuple[float, float]], z: float = Z95) -> tuple[float, float, float]:
-    """(mean of a - b, low, high) for paired observations (common random numbers)."""
-    return mean_ci([a - b for a, b in pairs], z)
 
 
 def proportion_metric(

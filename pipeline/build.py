@@ -13,7 +13,7 @@ import dataclasses
 import json
 import math
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -289,7 +289,3 @@ def build_set(
         outcome.watermark = None if outcome.passed else FAILED_PLAYTEST
         outcome.rendered = (renderer or default_renderer)(card_set, out_dir, footer_note(record), outcome.watermark)
     return outcome
-
-
-def build_many(sets: Sequence[CardSet], **kwargs: Any) -> list[BuildOutcome]:
-    return [build_set(cs, **kwargs) for cs in sets]

@@ -12,7 +12,14 @@ from boneyard.pipeline.cmd_sim import capped_jobs
 from boneyard.pipeline.gates import FLAG, GateResult
 from boneyard.pipeline.report import show
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+)
 from rich.table import Table
 
 from boneyard.errors import GateError
@@ -86,10 +93,10 @@ def build_cmd(sets: tuple[str, ...], out: Path | None, force: bool, fast: bool, 
     for cs in card_sets:
         started = time.perf_counter()
         with _progress(console) as bar:
-            tasks: dict[str, int] = {}
+            tasks: dict[str, TaskID] = {}
 
             def tick(stage: str, done: int, total: int, cs_name: str = cs.name,
-                     bar: Progress = bar, tasks: dict[str, int] = tasks) -> None:
+                     bar: Progress = bar, tasks: dict[str, TaskID] = tasks) -> None:
                 if stage not in tasks:
                     tasks[stage] = bar.add_task(f"{cs_name}: {stage}", total=total)
                 bar.update(tasks[stage], completed=done, total=total)

@@ -11,9 +11,7 @@ from __future__ import annotations
 import functools
 import json
 import math
-import os
 import sys
-import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -41,26 +39,13 @@ from rich.table import Table
 from rich.text import Text
 
 from boneyard.errors import BoneyardError
+from boneyard.files import write_atomic
 
 
 def _console() -> Console:
     # Created per call so CliRunner's captured stdout is used; no colours when piped.
     return Console(file=sys.stdout, highlight=False, soft_wrap=False,
                    width=max(100, Console(file=sys.stdout).width))
-
-
-def write_atomic(path: str | Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file, so no half-written file is left."""
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 class Failed(click.ClickException):

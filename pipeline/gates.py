@@ -201,10 +201,6 @@ def failed(results: Iterable[GateResult]) -> list[GateResult]:
     return [r for r in results if r.failed]
 
 
-def flagged(results: Iterable[GateResult]) -> list[GateResult]:
-    return [r for r in results if r.status == FLAG]
-
-
 def fmt_value(v: float, unit: str = "") -> str:
     """A metric value the way a designer reads it: proportions as percent."""
     if v is None or (isinstance(v, float) and math.isnan(v)):

@@ -27,6 +27,7 @@ from boneyard.engine.sim import default_jobs as sim_default_jobs
 from boneyard.engine.sim import (
     game_metrics,
     game_seed,
+    hash_seed,
     map_tasks,
     play_game,
     seat_agents,
@@ -43,15 +44,10 @@ RECORD_FORMAT = 1
 Progress = Callable[[str, int, int], None]
 
 
-def _hash(*parts: object) -> int:
-    blob = ":".join(str(p) for p in parts).encode()
-    return int.from_bytes(hashlib.sha256(blob).digest()[:8], "big") >> 1
-
-
 def batch_seed(seed: int, label: str, batch: int) -> int:
     """Seed of batch ``batch`` of a run: batch 0 is ``seed`` itself, so
     ``boneyard simulate --seed S -n GAMES`` reproduces a build's main games exactly."""
-    return seed if batch == 0 else _hash("batch", seed, label, batch)
+    return seed if batch == 0 else hash_seed("batch", seed, label, batch)
 
 
 def default_jobs() -> int:
@@ -375,7 +371,7 @@ def strength_metrics(card_set: CardSet, run: Run, specs: Sequence[str], seed: in
         matches += [(f"vs_{r}", r, rival_games) for r in extra if r != spec and rival_games > 0]
         for name, rival, n in matches:
             lineup = [spec] + [rival] * (players - 1)
-            res = simulate(card_set, lineup, n, _hash("strength", seed, spec, rival),
+            res = simulate(card_set, lineup, n, hash_seed("strength", seed, spec, rival),
                            jobs=jobs, num_players=run.players, options=run.options, keep_games=True,
                            scheduler=scheduler)
             wins = sum(r[k] for r, seats in zip(res.returns, res.seats, strict=True)

@@ -184,7 +184,7 @@ def resolve(
     if problems:
         raise GateError("\n".join(problems))
     return PlaytestConfig(
-        agents=agents if isinstance(agents, str) else tuple(agents),
+        agents=agents if isinstance(agents, str) else tuple(agents or ()),  # checked above
         games=cfg["games"],
         seed=cfg["seed"],
         cap=max(cfg["cap"], cfg["games"]),

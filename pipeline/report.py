@@ -12,14 +12,14 @@ from __future__ import annotations
 import html
 import io
 import math
-import os
-import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from boneyard.engine.stats import Metric
 from boneyard.pipeline.gates import FAIL, FLAG, MISSING, GateResult, fmt_metric, fmt_value
+
+from boneyard.files import write_atomic
 
 GAME_LEVEL = (
     ("first_priority_win_rate", "Win rate of the player holding priority first"),
@@ -291,9 +291,9 @@ def build_markdown(record: Mapping[str, Any]) -> str:
         out.append("")
         names = dict(GAME_LEVEL)
         by = {m.name: m for m in metrics}
-        rows = [(names[n], show(by[n])) for n, _ in GAME_LEVEL if n in by]
-        rows += [(m.name, show(m)) for m in metrics if m.group == "seat" and m.name.endswith("win_rate")]
-        out += _md_table(("figure", "value [95% interval]"), rows)
+        level = [(names[n], show(by[n])) for n, _ in GAME_LEVEL if n in by]
+        level += [(m.name, show(m)) for m in metrics if m.group == "seat" and m.name.endswith("win_rate")]
+        out += _md_table(("figure", "value [95% interval]"), level)
         out.append("")
         cards = _card_rows(metrics)
         if cards:
@@ -304,9 +304,9 @@ def build_markdown(record: Mapping[str, Any]) -> str:
             cols += extra
 
             names_ = record.get("names") or {}
-            rows = [(names_.get(cid, cid), *[show(r[c]) if c in r else "" for c in cols])
-                    for cid, r in sorted(cards.items(), key=lambda it, k=cols[0]: _extremeness(it[1].get(k)))]
-            out += _md_table(("card", *cols), rows)
+            by_card = [(names_.get(cid, cid), *[show(r[c]) if c in r else "" for c in cols])
+                       for cid, r in sorted(cards.items(), key=lambda it: _extremeness(it[1].get(cols[0])))]
+            out += _md_table(("card", *cols), by_card)
             out.append("")
     out.append("## Every gate")
     out.append("")
@@ -431,20 +431,6 @@ def _html_table(head: Sequence[str], rows: Sequence[Sequence[str]], classes: Seq
     return "".join(out)
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Write to a temporary file and rename, so a failed run never leaves half a file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.chmod(tmp, 0o644)  # mkstemp makes 0600; outputs are meant to be shared
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def write_reports(record: Mapping[str, Any], out_dir: Path) -> tuple[Path, Path]:
     html_path, md_path = out_dir / "report.html", out_dir / "report.md"
     write_atomic(html_path, build_html(record))
@@ -452,4 +438,4 @@ def write_reports(record: Mapping[str, Any], out_dir: Path) -> tuple[Path, Path]
     return html_path, md_path
 
 
-__all__ = ["build_html", "build_markdown", "fmt_value", "verdict", "write_atomic", "write_reports"]
+__all__ = ["build_html", "build_markdown", "fmt_value", "verdict", "write_reports"]

@@ -11,13 +11,13 @@ Text comes in *runs* ``(text, style)`` so the renderer can set the keywords (Dig
 
 from __future__ import annotations
 
-import os
 import sys
-import tempfile
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from boneyard.engine.cards import BACKS, CardSet, Character, Condition, Step
+
+from boneyard.files import write_atomic
 
 PLAIN = "plain"
 KEYWORD = "keyword"
@@ -444,16 +444,7 @@ def characters_table_markdown(card_set: CardSet) -> str:
 
 def write_characters_doc(card_set: CardSet, path: str | Path) -> None:
     """Write the character list atomically (temp file + rename: never a half-written doc)."""
-    path = Path(path)
-    text = characters_table_markdown(card_set)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_atomic(path, characters_table_markdown(card_set))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -235,9 +235,9 @@ def read_yaml(path: str | os.PathLike[str]) -> tuple[YamlDoc, list[Problem]]:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        before = raw[: exc.start]
-        line = before.count(b"\n") + 1
-        col = exc.start - (before.rfind(b"\n") + 1) + 1
+        head = raw[: exc.start]
+        line = head.count(b"\n") + 1
+        col = exc.start - (head.rfind(b"\n") + 1) + 1
         return doc, problem(line, col, "file is not UTF-8 text", "save it as UTF-8")
 
     fast = _compose_fast(text)

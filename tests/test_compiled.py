@@ -1,4 +1,4 @@
-"""The compiled engines (setup.py: mypyc on copies of engine/dotd/game.py and engine/gf/state.py)
+"""The compiled engines (setup.py: mypyc on the modules pyproject.toml lists, compiled in place)
 are the same engines: the same seeds give the same games, states and summaries as the sources."""
 
 from __future__ import annotations
@@ -74,8 +74,8 @@ def run(pure: bool, script: str = SCRIPT) -> dict:
 @pytest.mark.skipif(bool(os.environ.get("BONEYARD_PURE")), reason="BONEYARD_PURE=1 asks for no compiled engine")
 def test_the_installed_engine_is_compiled():
     # make builds it (setup.py); a missing compiler would show here rather than as a slow engine
-    assert dotd.COMPILED, "engine/dotd/_game_c was not built or is stale: rerun the install (make)"
-    assert gf.COMPILED, "engine/gf/_state_c was not built or is stale: rerun the install (make)"
+    assert dotd.COMPILED, "engine/dotd's binaries were not built or are stale: rerun the install (make)"
+    assert gf.COMPILED, "engine/gf's binaries were not built or are stale: rerun the install (make)"
 
 
 def test_compiled_and_pure_engines_play_the_same_games():
@@ -90,26 +90,67 @@ def test_compiled_and_pure_grave_feast_play_the_same_games():
     assert compiled["games"] == pure["games"]  # 2-6 players, rares on and off, random and greedy
 
 
-@pytest.mark.skipif(bool(os.environ.get("BONEYARD_PURE")), reason="BONEYARD_PURE=1 asks for no compiled engine")
-def test_a_stale_compiled_engine_is_not_used(monkeypatch):
-    """An edited game.py runs as written: the twin stands in only for the source it was built from."""
+COPY_SCRIPT = """
+import json, sys
+import boneyard.engine.dotd as dotd, boneyard.engine.gf as gf
+files = {m: sys.modules["boneyard.engine." + m].__file__ for m in ("dotd.game", "gf.game", "gf.state")}
+print(json.dumps({"where": dotd.__file__, "dotd": dotd.COMPILED, "gf": gf.COMPILED, "files": files,
+                  "edited": getattr(gf.state, "EDITED", False)}))
+"""
+
+
+def run_copy(tmp_path, edit=None, pure: bool = False) -> dict:
+    """The installed package copied (binaries, stamps and all) to ``tmp_path``, ``edit(engine)``
+    applied to the copy's engine folder, imported in a fresh interpreter."""
+    import shutil
     from pathlib import Path
 
-    from boneyard.engine import compiled
+    import boneyard.engine  # and boneyard, the package root
 
-    assert compiled.use_twin(dotd.__name__, "game.py", "_game_c") is not None  # built from this game.py
-    real = Path(dotd.__file__).with_name("game.py").read_bytes()
+    root = tmp_path / "copy" / "boneyard"
+    skip = shutil.ignore_patterns("__pycache__")
+    shutil.copytree(Path(boneyard.__file__).parent, root, ignore=skip)
+    shutil.copytree(Path(boneyard.engine.__file__).parent, root / "engine", ignore=skip)
+    if edit:
+        edit(root / "engine")
+    env = dict(os.environ, PYTHONPATH=str(root.parent))
+    env.pop("BONEYARD_PURE", None)
+    if pure:
+        env["BONEYARD_PURE"] = "1"
+    done = subprocess.run([sys.executable, "-c", COPY_SCRIPT], env=env, capture_output=True,
+                          text=True, check=True, timeout=120, cwd=tmp_path)  # not the checkout's boneyard/
+    out = json.loads(done.stdout)
+    assert out["where"].startswith(str(root)), out["where"]  # the copy ran, not the checkout
+    return out
 
-    class EditedSource(type(Path())):
-        def read_bytes(self) -> bytes:
-            return real + b"\n# a designer's edit\n" if self.name == "game.py" else super().read_bytes()
 
-    monkeypatch.setattr(compiled, "Path", EditedSource)
-    monkeypatch.setitem(sys.modules, f"{dotd.__name__}.game", dotd.game)  # restored afterwards
-    assert compiled.use_twin(dotd.__name__, "game.py", "_game_c") is None  # game.py runs as edited
-    monkeypatch.setattr(compiled, "Path", Path)
-    monkeypatch.setenv("BONEYARD_PURE", "1")
-    assert compiled.use_twin(dotd.__name__, "game.py", "_game_c") is None
+@pytest.mark.skipif(bool(os.environ.get("BONEYARD_PURE")), reason="BONEYARD_PURE=1 asks for no compiled engine")
+def test_a_stale_compiled_engine_is_not_used(tmp_path):
+    """An edited source runs as written: a binary runs only beside the source it was built from,
+    and a game's compiled modules run all compiled or all from source, never mixed."""
+    untouched = run_copy(tmp_path / "a")
+    assert untouched["dotd"] and untouched["gf"]
+    assert all(f.endswith(".so") for f in untouched["files"].values()), untouched["files"]
+
+    def edit_state(engine):
+        with open(engine / "gf" / "state.py", "a", encoding="utf-8") as f:
+            f.write("\nEDITED = True  # a designer's edit\n")
+
+    edited = run_copy(tmp_path / "b", edit_state)
+    assert edited["edited"] and not edited["gf"]
+    assert edited["files"]["gf.state"].endswith("state.py")
+    assert edited["files"]["gf.game"].endswith("game.py")  # not the binary game beside a pure state
+    assert edited["dotd"] and edited["files"]["dotd.game"].endswith(".so")  # the other game is fresh
+
+    def drop_stamp(engine):
+        (engine / "dotd" / "compiled.sha256").unlink()
+
+    unstamped = run_copy(tmp_path / "c", drop_stamp)
+    assert not unstamped["dotd"] and unstamped["files"]["dotd.game"].endswith("game.py")
+
+    pure = run_copy(tmp_path / "d", pure=True)
+    assert not pure["dotd"] and not pure["gf"]
+    assert all(f.endswith(".py") for f in pure["files"].values()), pure["files"]
 
 
 def test_games_pickle_for_worker_processes_and_clusters():

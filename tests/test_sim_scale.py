@@ -129,7 +129,7 @@ def test_cli_scheduler_option_and_environment_give_the_local_report(cluster, tmp
 
 
 def test_unreachable_scheduler_is_one_clear_message(dotd, monkeypatch):
-    monkeypatch.setattr(sim, "CONNECT_TIMEOUT", 1.0)
+    monkeypatch.setattr(sim.cluster, "CONNECT_TIMEOUT", 1.0)  # read where it connects
     with pytest.raises(RulesError, match="cannot reach the Dask scheduler at tcp://127.0.0.1:9 .*dask scheduler"):
         simulate(dotd, AGENTS, 10, 1, scheduler="tcp://127.0.0.1:9")
     r = CliRunner().invoke(cli, ["simulate", "day-of-the-dead", "-n", "5", "--scheduler", "tcp://127.0.0.1:9"])

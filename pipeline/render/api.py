@@ -19,6 +19,7 @@ from boneyard.engine.faces import Deck, RulesRuns, build_deck
 from boneyard.engine.games import GAMES, spec_of
 
 from boneyard.errors import RenderError
+from boneyard.files import atomic_path
 from boneyard.paths import CARDS, OUTPUT
 
 from .images import proof_sheet, save_png, write_face_pngs, write_tts
@@ -185,7 +186,7 @@ def _write_outputs(card_set: CardSet, prep: Prepared, out: Path, options: Render
         suffix = ("-bleed" if options.bleed else "") + ("-fronts" if options.fronts_only else "")
         target = out / f"{card_set.slug}-{size.name}-{options.paper}{suffix}.pdf"
         advance = task(f"PDF ({pages} pages)", len(deck.cards) * sides)
-        with _atomic_file(target) as tmp:
+        with atomic_path(target) as tmp:
             result.pages = write_pdf(tmp, deck, layouts, size, pdf_opts, advance)
         result.files.append(target)
     if "png" in options.formats:
@@ -205,27 +206,10 @@ def _write_outputs(card_set: CardSet, prep: Prepared, out: Path, options: Render
         target = out / "proof.png"
         advance = task("proof sheet", len(deck.faces))
         sheet = proof_sheet(deck, layouts, size, options.watermark, advance)
-        with _atomic_file(target) as tmp:
+        with atomic_path(target) as tmp:
             save_png(sheet, tmp)
         result.files.append(target)
     return result
-
-
-class _atomic_file:
-    """Yields a temporary path next to ``target``; renamed over it only on success."""
-
-    def __init__(self, target: Path) -> None:
-        self.target = target
-        self.tmp = target.with_name(f".{target.name}.tmp-{os.getpid()}")
-
-    def __enter__(self) -> Path:
-        return self.tmp
-
-    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
-        if exc_type is None:
-            os.replace(self.tmp, self.target)
-        else:
-            self.tmp.unlink(missing_ok=True)
 
 
 class _atomic_dir:

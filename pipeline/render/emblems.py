@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from typing import cast
 
 from .ops import DrawOp, Ellipse, Polygon
 
@@ -212,7 +213,7 @@ def emblem_ops(name: str, x: float, y: float, w: float, h: float, colour: str | 
         if ink is None:
             continue
         if kind == "ellipse":
-            ex, ey, ew, eh = data  # type: ignore[misc]
+            ex, ey, ew, eh = cast(tuple[float, float, float, float], data)
             if flip:
                 ex, ey = 1 - ex - ew, 1 - ey - eh
             box = (round(ox + ex * s, 3), round(oy + ey * s, 3), round(ew * s, 3), round(eh * s, 3))
@@ -221,12 +222,12 @@ def emblem_ops(name: str, x: float, y: float, w: float, h: float, colour: str | 
             else:
                 ops.append(Ellipse(*box, fill=ink))
         elif kind == "poly":
-            pts = tuple(pt(u, v) for u, v in data)  # type: ignore[attr-defined]
+            pts = tuple(pt(u, v) for u, v in cast(list[tuple[float, float]], data))
             if width:  # an outlined part
                 ops.append(Polygon(pts, stroke=ink, stroke_width=round(width * s, 3)))
             else:
                 ops.append(Polygon(pts, fill=ink))
         else:
-            pts = tuple(pt(u, v) for u, v in data)  # type: ignore[attr-defined]
+            pts = tuple(pt(u, v) for u, v in cast(list[tuple[float, float]], data))
             ops.append(Polygon(pts, stroke=ink, stroke_width=round(width * s, 3), closed=False))
     return ops

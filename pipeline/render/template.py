@@ -102,9 +102,10 @@ def load_template(path: str | Path) -> Template:
         bleed = 0.0
     if problems:
         # inherited elements are reported once per layout that uses them; keep the first
-        seen: set[str] = set()
-        unique = [p for p in problems if not (str(p) in seen or seen.add(str(p)))]
-        raise RenderError("\n".join(str(p) for p in unique))
+        first: dict[str, object] = {}
+        for p in problems:
+            first.setdefault(str(p), p)
+        raise RenderError("\n".join(first))
     root = str(Path(path).resolve().parent)
     origins = {(lname, el["name"]): _origin(lname, el["name"], raw_layouts, doc)
                for lname, elements in layouts.items() for el in elements}

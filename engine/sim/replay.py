@@ -1,0 +1,130 @@
+"""Replaying a logged game: the check that it ends as logged, and its readable transcript."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from boneyard.engine.cards import CardSet
+from boneyard.engine.core import Game, State
+from boneyard.engine.sim.play import plain, summary_json
+
+from boneyard.errors import BoneyardError
+
+
+class ReplayError(BoneyardError):
+    """A logged game that does not replay: other card content, or another outcome."""
+
+
+def _replay_game(game: CardSet | Game, record: Mapping[str, Any]) -> Game:
+    if not isinstance(game, CardSet):
+        return game
+    card_set = game
+    if dict(card_set.switches) != record.get("switches", {}):
+        card_set = card_set.with_switches(**record.get("switches", {}))
+    if card_set.content_hash != record.get("content_hash"):
+        raise ReplayError(
+            f"game {record.get('game')}: logged on card set content {record.get('content_hash')}, "
+            f"but '{card_set.name}' now hashes to {card_set.content_hash} "
+            "(the cards or rules changed since; re-run the simulation)"
+        )
+    from boneyard.engine.games import make_game
+
+    return make_game(card_set, record.get("num_players"), **dict(record.get("options", {})))
+
+
+def _events(state: State) -> list[str] | None:
+    events = getattr(state, "events", None)
+    return events if isinstance(events, list) else None
+
+
+def _turn_header(state: State) -> str | None:
+    """``-- turn 3 (scores 12, 8) --`` from the public turn number and scores, if the state has them."""
+    turn = getattr(state, "turn", getattr(state, "turn_no", None))
+    if not isinstance(turn, int) or isinstance(turn, bool):
+        return None
+    scores = getattr(state, "scores", getattr(state, "score", None))
+    if isinstance(scores, list) and all(isinstance(v, int) for v in scores):
+        return f"-- turn {turn} (scores {', '.join(str(v) for v in scores)}) --"
+    return f"-- turn {turn} --"
+
+
+def replay(
+    game: CardSet | Game, record: Mapping[str, Any], lines: list[str] | None = None
+) -> State:
+    """Replay a logged game and check it ends as logged; raises ReplayError if it does not.
+
+    When ``lines`` is given, a readable transcript is appended to it: each action with the
+    player who chose it, followed by the events the state logged meanwhile (if it keeps any).
+    """
+    g = _replay_game(game, record)
+    index = record.get("game")
+    # An engine that logs events only on request (record_events, off for speed) logs them here.
+    engine: Any = g  # record_events is an engine's own switch, not part of Game
+    was_recording = getattr(g, "record_events", None)
+    if lines is not None and was_recording is not None:
+        engine.record_events = True
+    try:
+        state = g.new_initial_state(int(record["seed"]))
+        actions = [int(a) for a in record["actions"]]
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ReplayError(f"game {index}: not a game record ({exc})") from None
+    finally:
+        if was_recording is not None:
+            engine.record_events = was_recording
+    seats = record.get("agents") or []
+    seen = 0
+    last_turn: str | None = None
+    if lines is not None:
+        ev = _events(state) or []
+        lines.extend(f"      {e}" for e in ev)
+        seen = len(ev)
+    for step, action in enumerate(actions):
+        if state.is_terminal():
+            raise ReplayError(f"game {index}: the game ended after {step} of {len(actions)} actions")
+        if action not in state.legal_actions():
+            raise ReplayError(f"game {index}: action #{step + 1} ({action}) is not legal here")
+        p = state.current_player()
+        if lines is not None:
+            head = _turn_header(state)
+            if head is not None and head.split(" (")[0] != last_turn:
+                lines.append(head)
+                last_turn = head.split(" (")[0]
+            who = f" ({seats[p]})" if p < len(seats) else ""
+            lines.append(f"{step + 1:4d}  player {p + 1}{who}: {state.action_to_string(action)}")
+        state.apply_action(action)
+        if lines is not None:
+            ev = _events(state) or []
+            new = [f"      {e}" for e in ev[seen:]]
+            seen = len(ev)
+            head = None if state.is_terminal() else _turn_header(state)
+            if head is not None and head.split(" (")[0] != last_turn:
+                # the action ended a turn: its last events belong under the next turn's header
+                turn = head.split(" (")[0].removeprefix("-- ").removesuffix(" --")
+                at = next((k for k, e in enumerate(new) if e.strip().startswith(turn + ":")), len(new))
+                new[at:at] = [head]
+                last_turn = head.split(" (")[0]
+            lines.extend(new)
+    if not state.is_terminal():
+        raise ReplayError(f"game {index}: the logged actions end before the game does")
+    if list(state.returns()) != list(record.get("returns", [])):
+        raise ReplayError(
+            f"game {index}: replay ends with returns {state.returns()}, the log says {record.get('returns')}"
+        )
+    if "summary" in record and plain(summary_json(state)) != record["summary"]:
+        raise ReplayError(f"game {index}: replay ends with another summary than the log")
+    if lines is not None:
+        result = ", ".join(f"player {k + 1}: {r:g}" for k, r in enumerate(state.returns()))
+        lines.append(f"result: {result}")
+    return state
+
+
+def transcript(game: CardSet | Game, record: Mapping[str, Any]) -> list[str]:
+    """A checked, readable turn-by-turn account of a logged game."""
+    head = [
+        f"game {record.get('game')} of '{record.get('set')}' (content {record.get('content_hash')}), "
+        f"seed {record.get('seed')}, agents {', '.join(record.get('agents', []))}"
+    ]
+    lines: list[str] = []
+    replay(game, record, lines)
+    return head + lines
