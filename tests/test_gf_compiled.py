@@ -25,9 +25,9 @@ LOADED = """
 import json, sys
 import boneyard.engine.gf as gf
 import boneyard.engine.gf.state, boneyard.engine.gf.game
-mods = {name: sys.modules[f"boneyard.engine.gf.{name}"].__file__ for name in %s}
+mods = {name: sys.modules[f"boneyard.engine.gf.{name}"].__file__ for name in NAMES}
 print(json.dumps({"compiled": gf.COMPILED, "files": mods}))
-""" % json.dumps(engine_modules())
+""".replace("NAMES", json.dumps(engine_modules()))
 
 STALE = """
 import pathlib
