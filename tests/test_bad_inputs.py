@@ -63,3 +63,10 @@ def test_report_targets_must_be_new_regular_files(tmp_path, monkeypatch, args, s
     res = CliRunner().invoke(cli, ["simulate", "day-of-the-dead", "-n", "5", *args])
     assert res.exit_code == 2 and says in res.output, res.output
     assert not (tmp_path / "same.json").exists()
+
+
+def test_a_back_defined_twice_is_one_located_problem(tmp_path):
+    problems = _edited(tmp_path, "day-of-the-dead", "game.yaml",
+                       '  - {id: unearth, name: Unearth,', '  - {id: double, name: Unearth,')
+    assert any(p.startswith("game.yaml:13:") and "back 'double' is defined twice (each back once)" in p
+               for p in problems), problems

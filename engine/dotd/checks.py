@@ -32,16 +32,18 @@ def check(files: SetFiles) -> list[Problem]:
     """
     game, docs, complete = files.game, files.docs, files.complete
     out: list[Problem] = []
-    g = game.data if isinstance(game.data, dict) else {}
-    params = g.get("params") if isinstance(g.get("params"), dict) else {}
+    g: dict[str, Any] = game.data if isinstance(game.data, dict) else {}
+    raw_params = g.get("params")
+    params: dict[str, Any] = raw_params if isinstance(raw_params, dict) else {}
     turns = params.get("turns", 6) if isinstance(params.get("turns", 6), int) else 6
-    backs_def = g.get("backs") if isinstance(g.get("backs"), list) else []
+    raw_backs = g.get("backs")
+    backs_def: list[Any] = raw_backs if isinstance(raw_backs, list) else []
     back_ids = [b.get("id") for b in backs_def if isinstance(b, dict)]
     seen_back: set[Any] = set()
     for i, b in enumerate(back_ids):
         if b in seen_back:
             out.append(game.problem(("backs", i, "id"), f"back '{b}' is defined twice",
-                                    "each back once"))
+                                    hint="each back once"))
         seen_back.add(b)
     known_backs = [b for b in back_ids if b in BACKS]
     if isinstance(g.get("backs"), list):
@@ -97,6 +99,7 @@ def check(files: SetFiles) -> list[Problem]:
             out += _effect_semantics(doc, idx, card, cid, turns, known_backs, game.file)
 
     want = g.get("cards_per_back") if complete else None
+    at: tuple[str, ...]
     for b in known_backs:
         if isinstance(want, dict):
             n, at = want.get(b), ("cards_per_back", b)

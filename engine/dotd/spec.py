@@ -6,7 +6,7 @@ import statistics
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from boneyard.engine.agents.evaluators import SearchSettings
 from boneyard.engine.cards import CardSet
@@ -19,14 +19,15 @@ from boneyard.engine.spec import GameSpec, Metrics, ScenarioResult
 def _make_game(card_set: CardSet, num_players: int | None = None, **options: Any) -> Game:
     from boneyard.engine.dotd import DotdGame
 
-    return DotdGame(card_set, **options) if num_players is None else \
+    game = DotdGame(card_set, **options) if num_players is None else \
         DotdGame(card_set, num_players=num_players, **options)
+    return cast(Game, game)
 
 
 def _greedy(game: Game) -> Agent:
     from boneyard.engine.dotd.greedy import GreedyAgent
 
-    return GreedyAgent(game)  # type: ignore[arg-type]
+    return cast(Agent, GreedyAgent(game))  # type: ignore[arg-type]
 
 
 def _metrics() -> Metrics:

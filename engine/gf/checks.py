@@ -4,6 +4,8 @@ be built, enough cards to deal, art files, rares kept out of the regular deck.""
 
 from __future__ import annotations
 
+from typing import Any
+
 from boneyard.engine.checks import cards, cid_of, items, seen_at
 from boneyard.engine.spec import JsonPath, LocatedDoc, SetFiles
 
@@ -34,8 +36,9 @@ def check(files: SetFiles) -> list[Problem]:
     game, docs, complete = files.game, files.docs, files.complete
     rares = files.extra.get("rares_file")
     out: list[Problem] = []
-    g = game.data if isinstance(game.data, dict) else {}
-    params = g.get("params") if isinstance(g.get("params"), dict) else {}
+    g: dict[str, Any] = game.data if isinstance(game.data, dict) else {}
+    raw_params = g.get("params")
+    params: dict[str, Any] = raw_params if isinstance(raw_params, dict) else {}
     ids: dict[str, tuple[str, int]] = {}
     humans: dict[tuple[str, int], tuple[str, int]] = {}
     kinds: set[str] = set()

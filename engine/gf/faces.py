@@ -47,8 +47,8 @@ def build_deck(card_set: CardSet, rules_runs: RulesRuns | None = None) -> Deck:
     base = base_fields(card_set)
     back = Face(id="back", side="back", layouts=("back",), group="deck",
                 fields={**base, "name": card_set.name})
-    fronts = []
-    cards = []
+    fronts: list[Face] = []
+    cards: list[PrintCard] = []
     for card in (*card_set.feast_cards, *card_set.rares):
         face = _face(card, card_set, base)
         fronts.append(face)

@@ -26,7 +26,7 @@ READY_BONUS = 0.5
 
 def feast_outlook(state: State) -> list[float]:
     """Win shares of a Grave Feast position: the race on score plus families in progress."""
-    from boneyard.engine.gf.game import FOOD_OF_EATER
+    from boneyard.engine.gf.constants import FOOD_OF_EATER
 
     view = state.observation(0)
     g = view.game  # type: ignore[attr-defined]

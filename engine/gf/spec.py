@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from boneyard.engine.cards import CardSet
 from boneyard.engine.core import Agent, Game
@@ -15,14 +15,15 @@ from boneyard.engine.spec import GameOption, GameSpec, Metrics
 def _make_game(card_set: CardSet, num_players: int | None = None, **options: Any) -> Game:
     from boneyard.engine.gf import FeastGame
 
-    return FeastGame(card_set, **options) if num_players is None else \
+    game = FeastGame(card_set, **options) if num_players is None else \
         FeastGame(card_set, num_players=num_players, **options)
+    return cast(Game, game)
 
 
 def _greedy(game: Game) -> Agent:
     from boneyard.engine.gf.greedy import GreedyAgent
 
-    return GreedyAgent(game)
+    return cast(Agent, GreedyAgent(game))
 
 
 def _metrics() -> Metrics:
