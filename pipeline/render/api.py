@@ -136,6 +136,15 @@ def prepare(card_set: CardSet, options: RenderOptions = RenderOptions(),
             rules_runs: RulesRuns | None = None, template: Template | None = None) -> Prepared:
     """Lay out every face and preflight it; raises RenderError naming every card that cannot
     be printed (text that does not fit or is too small, art too coarse, a badge in the cut)."""
+    prep, errors, _ = _prepare(card_set, options, rules_runs, template)
+    if prep is None:
+        raise RenderError(_group_errors(errors))
+    return prep
+
+
+def _prepare(card_set: CardSet, options: RenderOptions, rules_runs: RulesRuns | None,
+             template: Template | None) -> tuple[Prepared | None, list[str], list[str]]:
+    """(prepared or None, problems, warnings): warnings are found even where problems are."""
     check_options(options)
     template = template or load_template(template_path(card_set))
     size = card_size(options.size or default_size(template))
@@ -149,16 +158,16 @@ def prepare(card_set: CardSet, options: RenderOptions = RenderOptions(),
             errors.append(str(exc))
     found = preflight(deck, template, size, elements, PROFILES[options.profile])
     errors += found.errors
+    warnings = _group_errors(found.warnings).splitlines() if found.warnings else []
     if errors:
-        raise RenderError(_group_errors(errors))
+        return None, errors, warnings
     if "pdf" in options.formats:  # a card too big for the paper fails here
         bleed = STANDARD_BLEED if options.bleed else 0.0
         plan_sheet(options.paper, size, options.gutter, bleed, options.printer_margin,
                    options.fold)
     cmyk = find_cmyk_profile(options.icc) if options.cmyk else None
     layouts = {fid: tuple(op for _, ops in els for op in ops) for fid, els in elements.items()}
-    return Prepared(deck, template, size, layouts,
-                    tuple(_group_errors(found.warnings).splitlines()), cmyk)
+    return Prepared(deck, template, size, layouts, tuple(warnings), cmyk), [], warnings
 
 
 def preflight_set(card_set: CardSet, profile: str = "tgc") -> tuple[list[str], list[str]]:
@@ -168,13 +177,11 @@ def preflight_set(card_set: CardSet, profile: str = "tgc") -> tuple[list[str], l
     errors: list[str] = []
     warnings: list[str] = []
     for size in template.print_sizes:
-        try:
-            prep = prepare(card_set, RenderOptions(formats=(), size=size, profile=profile),
-                           template=template)
-        except RenderError as exc:
-            errors += [line for line in str(exc).splitlines() if line not in errors]
-            continue
-        warnings += [line for line in prep.warnings if line not in warnings]
+        _, bad, soft = _prepare(card_set, RenderOptions(formats=(), size=size, profile=profile),
+                                None, template)
+        if bad:
+            errors += [line for line in _group_errors(bad).splitlines() if line not in errors]
+        warnings += [line for line in soft if line not in warnings]
     return errors, warnings
 
 
