@@ -138,7 +138,30 @@ def _picture(path: str) -> Image.Image:
     return upright_rgb(path)
 
 
-SUPERSAMPLE = 4  # coverage samples per pixel side for curved and slanted edges
+SUPERSAMPLE = 4  # coverage samples per pixel side for curved and slanted edges ...
+
+
+def supersample(pixels: int) -> int:
+    """... fewer over large areas, where the mask's cost grows and a long gentle curve needs
+    fewer levels of grey to look smooth."""
+    if pixels <= 40_000:
+        return SUPERSAMPLE
+    return max(1, min(SUPERSAMPLE, 3 if pixels <= 200_000 else 2))
+
+
+def _same_style(a: Rect | Ellipse | Polygon, b: DrawOp) -> bool:
+    """Two shapes one coverage mask can paint: opaque, one colour, fill only, or lines only."""
+    if not isinstance(b, (Rect, Ellipse, Polygon)):
+        return False
+    for op in (a, b):
+        if bool(op.fill) == bool(op.stroke and op.stroke_width > 0):
+            return False  # both (a fill under a stroke) or neither
+        if (op.fill or op.stroke) and rgba(op.fill or op.stroke or "")[3] != 255:
+            return False
+        if op.stroke and not isinstance(op, Polygon):
+            return False  # rings are painted one at a time
+    return (a.fill, a.stroke, a.stroke_width) == (b.fill, b.stroke, b.stroke_width) and \
+        (not isinstance(a, Polygon) or not isinstance(b, Polygon) or a.closed == b.closed)
 
 
 class PngPainter:
@@ -165,7 +188,13 @@ class PngPainter:
 
     def paint(self, ops: tuple[DrawOp, ...] | list[DrawOp]) -> None:
         s = self.s
+        group: list[Rect | Ellipse | Polygon] = []
         for op in ops:
+            if group and not (isinstance(op, (Rect, Ellipse, Polygon)) and
+                              (not isinstance(op, Rect) or op.radius) and
+                              _same_style(group[-1], op)):
+                self._smooth(group)
+                group = []
             if isinstance(op, Text):
                 self._text(op)
             elif isinstance(op, Rect) and not op.radius:
@@ -181,36 +210,65 @@ class PngPainter:
                 width = max(1, round(op.stroke_width * s)) if op.stroke else 0
                 d.rectangle(box, fill=fill, outline=outline, width=width)
             elif isinstance(op, (Rect, Ellipse, Polygon)):
-                self._smooth(op)
+                group.append(op)
             elif isinstance(op, ImageOp):
                 x0, y0 = self._xy(op.x, op.y)
                 w, h = max(1, round(op.w * s)), max(1, round(op.h * s))
                 pic = ImageOps.fit(_picture(op.path), (w, h), Image.Resampling.LANCZOS)
                 self.im.paste(pic, (round(x0), round(y0)), pic if pic.mode == "RGBA" else None)
+        if group:
+            self._smooth(group)
 
-    def _smooth(self, op: Rect | Ellipse | Polygon) -> None:
-        """A curved or slanted shape, anti-aliased: its fill and its stroke (centred on the
-        path, as in the PDF) are drawn as coverage masks at :data:`SUPERSAMPLE` times the
-        resolution, box-filtered down, and blended in their colours."""
-        half = op.stroke_width / 2 if op.stroke and op.stroke_width > 0 else 0.0
-        if isinstance(op, Polygon):
-            xs = [x for x, _ in op.points]
-            ys = [y for _, y in op.points]
-            x0, y0, x1, y1 = min(xs) - half, min(ys) - half, max(xs) + half, max(ys) + half
-        else:
-            x0, y0, x1, y1 = op.x - half, op.y - half, op.x + op.w + half, op.y + op.h + half
-        (px0, py0), (px1, py1) = self._xy(x0, y0), self._xy(x1, y1)
+    def _smooth(self, group: list[Rect | Ellipse | Polygon]) -> None:
+        """Curved or slanted shapes of one style, anti-aliased: their fill and their stroke
+        (centred on the path, as in the PDF) are drawn as coverage masks at several times the
+        resolution (:func:`supersample`), box-filtered down and blended in their colours.
+
+        Consecutive opaque shapes of one colour (a placeholder's stripes, an emblem's parts)
+        share one mask: painting them one by one would give the same pixels, only slower.
+        """
+        first = group[0]
+        half = first.stroke_width / 2 if first.stroke and first.stroke_width > 0 else 0.0
+        boxes = []
+        for op in group:
+            if isinstance(op, Polygon):
+                xs = [x for x, _ in op.points]
+                ys = [y for _, y in op.points]
+                boxes.append((min(xs), min(ys), max(xs), max(ys)))
+            else:
+                boxes.append((op.x, op.y, op.x + op.w, op.y + op.h))
+        (px0, py0) = self._xy(min(b[0] for b in boxes) - half, min(b[1] for b in boxes) - half)
+        (px1, py1) = self._xy(max(b[2] for b in boxes) + half, max(b[3] for b in boxes) + half)
         left, top = math.floor(px0) - 1, math.floor(py0) - 1
         w, h = math.ceil(px1) + 1 - left, math.ceil(py1) + 1 - top
-        if w <= 2 or h <= 2 or w * h > 64_000_000:
+        if w <= 2 or h <= 2:
             return
-        k = SUPERSAMPLE * self.s
+        r = first.radius * self.s if isinstance(first, Rect) else 0.0
+        if len(group) == 1 and r >= 2 and not half and w * h > 40_000 and \
+                rgba(first.fill or "#000000")[3] == 255:
+            # a large rounded panel: only its corners are curved; the rest is a plain fill
+            d, (fill,) = self._pick(first.fill)
+            d.rectangle((round(px0 + r), round(py0), round(px1 - r) - 1, round(py1) - 1), fill=fill)
+            d.rectangle((round(px0), round(py0 + r), round(px1) - 1, round(py1 - r) - 1), fill=fill)
+            c = math.ceil(r) + 2
+            for cx, cy in ((left, top), (left + w - c, top), (left, top + h - c),
+                           (left + w - c, top + h - c)):
+                self._masked(group, cx, cy, c, c, 0.0)
+            return
+        self._masked(group, left, top, w, h, half)
+
+    def _masked(self, group: list[Rect | Ellipse | Polygon], left: int, top: int, w: int, h: int,
+                half: float) -> None:
+        """Paint ``group`` through coverage masks over the pixel box (left, top, w, h)."""
+        first = group[0]
+        ss = supersample(w * h)
+        k = ss * self.s
 
         def at(x: float, y: float) -> tuple[float, float]:  # points -> supersampled mask pixels
-            return ((self.ox + x * self.s - left) * SUPERSAMPLE,
-                    (self.oy + y * self.s - top) * SUPERSAMPLE)
+            return ((self.ox + x * self.s - left) * ss, (self.oy + y * self.s - top) * ss)
 
-        def shape(d: ImageDraw.ImageDraw, grow: float, value: int) -> None:
+        def shape(d: ImageDraw.ImageDraw, op: Rect | Ellipse | Polygon, grow: float,
+                  value: int) -> None:
             if isinstance(op, Polygon):
                 d.polygon([at(x, y) for x, y in op.points], fill=value)
                 return
@@ -224,24 +282,28 @@ class PngPainter:
             else:
                 d.rounded_rectangle(box, radius=max(0.0, (op.radius + grow) * k), fill=value)
 
-        size = (w * SUPERSAMPLE, h * SUPERSAMPLE)
-        if op.fill and (not isinstance(op, Polygon) or op.closed):
-            mask = Image.new("L", size, 0)
-            shape(ImageDraw.Draw(mask), 0.0, 255)
-            self._blend(op.fill, mask.reduce(SUPERSAMPLE), left, top)
-        if half:
+        size = (w * ss, h * ss)
+        if first.fill and (not isinstance(first, Polygon) or first.closed):
             mask = Image.new("L", size, 0)
             d = ImageDraw.Draw(mask)
-            if isinstance(op, Polygon):
-                pts = [at(x, y) for x, y in op.points]
-                if op.closed:
-                    pts.append(pts[0])
-                d.line(pts, fill=255, width=max(1, round(op.stroke_width * k)), joint="curve")
-            else:
-                shape(d, half, 255)
-                shape(d, -half, 0)
-            assert op.stroke is not None
-            self._blend(op.stroke, mask.reduce(SUPERSAMPLE), left, top)
+            for op in group:
+                shape(d, op, 0.0, 255)
+            self._blend(first.fill, mask.reduce(ss), left, top)
+        if half:
+            assert first.stroke is not None
+            mask = Image.new("L", size, 0)
+            d = ImageDraw.Draw(mask)
+            for op in group:  # lines share a mask; a ring (shape minus inside) is alone
+                if isinstance(op, Polygon):
+                    pts = [at(x, y) for x, y in op.points]
+                    if op.closed:
+                        pts.append(pts[0])
+                    d.line(pts, fill=255, width=max(1, round(op.stroke_width * k)),
+                           joint="curve")
+                else:
+                    shape(d, op, half, 255)
+                    shape(d, op, -half, 0)
+            self._blend(first.stroke, mask.reduce(ss), left, top)
 
     def _blend(self, colour: str, mask: Image.Image, left: int, top: int) -> None:
         r, g, b, a = rgba(colour)
