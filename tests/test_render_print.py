@@ -535,3 +535,25 @@ def test_preflight_thresholds_come_from_the_template(tmp_path):
     assert not any("low.png" in e for e in errors)
     assert any("'low.png' (40 x 30 px) prints at 18 ppi" in w and "under 20 ppi" in w
                for w in warnings)
+
+
+def test_cmyk_art_goes_into_the_rgb_pdf_as_rgb(tmp_path):
+    """Issue 14 found a CMYK JPEG embedded as DeviceCMYK in an RGB file; it is converted."""
+    from boneyard.engine.cards import Character
+
+    art = tmp_path / "set" / "art"
+    art.mkdir(parents=True)
+    Image.new("CMYK", (700, 440), (0, 200, 200, 0)).save(art / "red.jpg", quality=90)
+    cs = dotd_set((Character("red", "Red", 1, art="art/red.jpg"),), root=str(tmp_path / "set"))
+    result = render_set(cs, tmp_path / "out", RenderOptions(formats=("pdf",)),
+                        rules_runs=rules_runs)
+    assert any("stored in CMYK" in w for w in result.warnings)
+    reader = PdfReader(result.files[0])
+    spaces = {str(ref.get_object()["/ColorSpace"])
+              for ref in reader.pages[0]["/Resources"]["/XObject"].values()
+              if ref.get_object().get("/Subtype") == "/Image"}
+    assert spaces == {"/DeviceRGB"}
+    page = raster(result.files[0], 0, 72)
+    x, y, w, h = card_box(plan_sheet("letter", POKER), 0)
+    r, g, b = page.getpixel((round(x + 90), round(plan_sheet("letter", POKER).page_h - y - h + 96)))
+    assert r > 150 and g < 110 and b < 110  # red, as the CMYK numbers say

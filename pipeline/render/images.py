@@ -190,7 +190,7 @@ def tts_saved_object(deck: Deck, sheets: list[dict[str, Any]], rules_text: Mappi
         if card.front.id not in slot_of:
             continue
         card_id = slot_of[card.front.id]
-        n = str(card_id // 100)
+        sheet_key = str(card_id // 100)
         face = fronts[card.front.id]
         key = str(face.fields.get("character") or face.fields.get("id") or face.id)
         ids.append(card_id)
@@ -198,7 +198,7 @@ def tts_saved_object(deck: Deck, sheets: list[dict[str, Any]], rules_text: Mappi
             "GUID": _guid(deck.content_hash, i, card_id), "Name": "Card",
             "Transform": _transform(), "Nickname": str(face.fields.get("name", face.id)),
             "Description": rules_text.get(key, ""), "GMNotes": face.id, "CardID": card_id,
-            "SidewaysCard": False, "Hands": True, "CustomDeck": {n: custom[n]}})
+            "SidewaysCard": False, "Hands": True, "CustomDeck": {sheet_key: custom[sheet_key]}})
     deck_object = {
         "GUID": _guid(deck.content_hash, "deck"), "Name": "Deck", "Transform": _transform(),
         "Nickname": deck.set_name,
