@@ -557,3 +557,13 @@ def test_cmyk_art_goes_into_the_rgb_pdf_as_rgb(tmp_path):
     x, y, w, h = card_box(plan_sheet("letter", POKER), 0)
     r, g, b = page.getpixel((round(x + 90), round(plan_sheet("letter", POKER).page_h - y - h + 96)))
     assert r > 150 and g < 110 and b < 110  # red, as the CMYK numbers say
+
+
+def test_tts_a_single_card_is_saved_as_a_card(tmp_path):
+    from boneyard.engine.cards import Character
+
+    cs = dotd_set((Character("oaf", "Oaf", 7, backs=("double",)),))
+    (folder,) = render(cs, tmp_path, formats=("tts",))
+    (card,) = json.loads((folder / "day-of-the-dead.json").read_text())["ObjectStates"]
+    assert card["Name"] == "Card" and card["Nickname"] == "Oaf" and card["CardID"] == 100
+    assert set(card["CustomDeck"]) == {"1"}

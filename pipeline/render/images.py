@@ -206,9 +206,12 @@ def tts_saved_object(deck: Deck, sheets: list[dict[str, Any]], rules_text: Mappi
         "Locked": False, "Grid": True, "Snap": True, "Autoraise": True, "Sticky": True,
         "Tooltip": True, "SidewaysCard": False, "Hands": False,
         "DeckIDs": ids, "CustomDeck": custom, "ContainedObjects": contained}
+    # TTS loads a single card as a Card: a Deck must hold two or more
+    objects = [dict(contained[0], Transform=_transform())] if len(contained) == 1 else \
+        [deck_object]
     return {"SaveName": "", "GameMode": "", "Date": "", "Gravity": 0.5, "PlayArea": 0.5,
             "Table": "", "Sky": "", "Note": "", "Rules": "", "XmlUI": "", "LuaScript": "",
-            "LuaScriptState": "", "ObjectStates": [deck_object], "TabStates": {},
+            "LuaScriptState": "", "ObjectStates": objects, "TabStates": {},
             "VersionNumber": ""}
 
 
