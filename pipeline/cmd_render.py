@@ -85,7 +85,9 @@ def _offset(value: str) -> tuple[float, float]:
               help="PDF: space between cards, e.g. 3mm or 0.125in; a bare number is points "
                    "(0: butted, one cut between cards).")
 @click.option("--duplex", type=click.Choice(DUPLEX), default="long", show_default=True,
-              help="PDF backs: mirrored for long-edge or short-edge duplex, or unmirrored (none).")
+              help="PDF backs: placed for long-edge or short-edge duplex (short: each back is "
+                   "printed turned 180 degrees, so it is upright behind its front), or in their "
+                   "fronts' slots (none).")
 @click.option("--fronts-only", is_flag=True, help="PDF: no back pages.")
 @click.option("--printer-margin", default=None, metavar="MM",
               help="PDF: the border your printer cannot print, in mm; crop marks and footer stay "
