@@ -62,6 +62,15 @@ def main() -> None:
         d.rectangle((9 * k, 9 * k, 189 * k, 261 * k), outline=(0, 170, 255), width=1)
         d.rectangle((18 * k, 18 * k, 180 * k, 252 * k), outline=(0, 200, 80), width=1)
         save(side_by_side(card, page(shop, 1, 200)), "shop-1up.png")
+        (pngs,) = render_set(cs, out, RenderOptions(formats=("png",))).files
+        with Image.open(pngs / "blood-3.png") as card_image:
+            zoom = card_image.convert("RGB").crop((0, 0, 240, 240)).resize((240, 240))
+            save(side_by_side(card_image.convert("RGB").resize((175, 239)), zoom),
+                 "card-image-tgc.png")
+        (proof,) = render_set(cs, out, RenderOptions(formats=("proof",))).files
+        with Image.open(proof) as sheet:
+            save(sheet.convert("RGB").resize((600, round(600 * sheet.height / sheet.width))),
+                 "proof.png")
         (tts,) = render_set(cs, out, RenderOptions(formats=("tts",))).files
         with Image.open(tts / "deck-fronts-1.png") as sheet:
             save(sheet.convert("RGB").resize((600, round(600 * sheet.height / sheet.width))),
