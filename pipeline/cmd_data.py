@@ -151,15 +151,17 @@ def _template_problems(card_set: CardSet) -> list[str]:
     validate, not by the render at the end of a build."""
     if not card_set.root or not (Path(card_set.root) / "template.yaml").is_file():
         return []
-    from boneyard.pipeline.render.api import RenderOptions, prepare
+    from boneyard.pipeline.render.api import preflight_set
 
     from boneyard.errors import RenderError
 
-    try:
-        prepare(card_set, RenderOptions())
+    try:  # every print size the template names, with the print shop's preflight checks
+        problems, warnings = preflight_set(card_set)
     except RenderError as exc:
         return str(exc).splitlines()
-    return []
+    for line in warnings:
+        click.echo(f"warning: {line}", err=True)
+    return problems
 
 
 def cards_json(card_set: CardSet, back: str | None = None) -> dict[str, Any]:

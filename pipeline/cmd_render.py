@@ -11,9 +11,16 @@ from collections.abc import Callable
 from pathlib import Path
 
 import click
-from boneyard.pipeline.render.api import FORMATS, RenderOptions, render_set
-from boneyard.pipeline.render.sheets import DUPLEX
-from boneyard.pipeline.render.units import CARD_SIZES, PAPERS, PROFILES, parse_length
+from boneyard.pipeline.render.api import DEFAULT_FORMATS, FORMATS, RenderOptions, render_set
+from boneyard.pipeline.render.sheets import DEFAULT_PRINTER_MARGIN, DUPLEX
+from boneyard.pipeline.render.units import (
+    CARD_SIZES,
+    PAPERS,
+    PROFILES,
+    PT_PER_MM,
+    card_size,
+    parse_length,
+)
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -30,21 +37,76 @@ def _formats(value: str) -> tuple[str, ...]:
     return chosen
 
 
+def _size(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    if value is None:
+        return None
+    try:
+        return card_size(value).name
+    except RenderError as exc:
+        raise click.BadParameter(str(exc)) from None
+
+
+def _millimetres(value: str, option: str) -> float:
+    """Points from a length; a bare number is millimetres here (printer margins, offsets)."""
+    text = value.strip()
+    try:
+        return float(text) * PT_PER_MM if text and text.lstrip("+-").replace(".", "", 1).isdigit() \
+            else parse_length(text, option)
+    except RenderError:
+        raise click.BadParameter(f"expected millimetres such as 4.5 or a length such as 0.2in, "
+                                 f"got {value!r}", param_hint=option) from None
+
+
+def _offset(value: str) -> tuple[float, float]:
+    parts = value.split(",")
+    if len(parts) != 2:
+        raise click.BadParameter(f"expected X,Y in millimetres such as 0.5,-1, got {value!r}",
+                                 param_hint="--back-offset")
+    x, y = (_millimetres(v, "--back-offset") for v in parts)
+    if max(abs(x), abs(y)) > 20 * PT_PER_MM:
+        raise click.BadParameter(f"{value!r}: an offset over 20 mm is a misfeed, not an offset",
+                                 param_hint="--back-offset")
+    return (x, y)
+
+
 @click.command("render")
 @click.argument("set_name", metavar="SET")
-@click.option("--format", "formats", default=",".join(FORMATS), show_default=True,
+@click.option("--format", "formats", default=",".join(DEFAULT_FORMATS), show_default=True,
               help="Comma-separated outputs: pdf (sheets), png (one image per face), tts "
-                   "(Tabletop Simulator deck sheets), proof (contact sheet).")
+                   "(Tabletop Simulator deck sheets and saved object), proof (contact sheet); "
+                   "on request: shop (one card a page with bleed, for print shops), "
+                   f"calibration (printer offset page). All: {','.join(FORMATS)}.")
 @click.option("--paper", type=click.Choice(sorted(PAPERS)), default="letter", show_default=True)
-@click.option("--size", type=click.Choice(list(CARD_SIZES)), default=None,
-              help="Card size (default: the template's, normally poker 63.5 x 88.9 mm).")
+@click.option("--size", callback=_size, default=None, metavar="SIZE",
+              help=f"Card size: {', '.join(CARD_SIZES)}, or WxH such as 63x88mm or 2.5x3.5in "
+                   "(default: the template's, normally poker 63.5 x 88.9 mm).")
 @click.option("--bleed", is_flag=True, help="PDF: keep a 1/8 inch bleed around the cut.")
 @click.option("--gutter", default="0", show_default=True,
               help="PDF: space between cards, e.g. 3mm or 0.125in; a bare number is points "
                    "(0: butted, one cut between cards).")
 @click.option("--duplex", type=click.Choice(DUPLEX), default="long", show_default=True,
-              help="PDF backs: mirrored for long-edge or short-edge duplex, or unmirrored (none).")
+              help="PDF backs: placed for long-edge or short-edge duplex (short: each back is "
+                   "printed turned 180 degrees, so it is upright behind its front), or in their "
+                   "fronts' slots (none).")
 @click.option("--fronts-only", is_flag=True, help="PDF: no back pages.")
+@click.option("--printer-margin", default=None, metavar="MM",
+              help="PDF: the border your printer cannot print, in mm; crop marks and footer stay "
+                   f"inside it (default 1/6 inch, {DEFAULT_PRINTER_MARGIN / PT_PER_MM:.2f} mm, "
+                   "as laser printers leave; 0 for a borderless printer).")
+@click.option("--gutter-fold", is_flag=True,
+              help="PDF: fronts and backs side by side on one-sided paper, fold on the dashed "
+                   "line and glue (no duplex printer needed).")
+@click.option("--back-offset", default=None, metavar="X,Y",
+              help="PDF: your printer's duplex offset in mm as read on the calibration page "
+                   "(--format calibration); the backs are moved to undo it.")
+@click.option("--cmyk", is_flag=True,
+              help="Shop PDF: CMYK through an ICC profile (default: Ghostscript's), embedded "
+                   "as the OutputIntent.")
+@click.option("--icc", type=click.Path(dir_okay=False, exists=True), default=None,
+              metavar="FILE", help="With --cmyk: the print shop's ICC profile.")
+@click.option("--tts-base-url", default=None, metavar="URL",
+              help="Tabletop Simulator: where the sheets are hosted (default: file URIs to this "
+                   "folder, for a game on this computer).")
 @click.option("--profile", type=click.Choice(list(PROFILES)), default="tgc", show_default=True,
               help="Card images: tgc 825x1125, mpc 822x1122, trimmed 750x1050 (poker).")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
@@ -53,8 +115,9 @@ def _formats(value: str) -> tuple[str, ...]:
 @click.option("--force", is_flag=True,
               help="Render without a passing playtest record, marked across every page.")
 def render_cmd(set_name: str, formats: str, paper: str, size: str | None, bleed: bool,
-               gutter: str, duplex: str, fronts_only: bool, profile: str, out: Path | None,
-               force: bool) -> None:
+               gutter: str, duplex: str, fronts_only: bool, printer_margin: str | None,
+               gutter_fold: bool, back_offset: str | None, cmyk: bool, icc: str | None,
+               tts_base_url: str | None, profile: str, out: Path | None, force: bool) -> None:
     """Render SET for print: PDF sheets, card PNGs, Tabletop Simulator sheets, a proof sheet.
 
     Only cards that passed their playtest are rendered (run `boneyard build SET` first);
@@ -71,9 +134,16 @@ def render_cmd(set_name: str, formats: str, paper: str, size: str | None, bleed:
     if gutter_pt < 0:
         raise click.BadParameter(f"the space between cards cannot be negative, got {gutter!r}",
                                  param_hint="--gutter")
+    margin = (DEFAULT_PRINTER_MARGIN if printer_margin is None
+              else _millimetres(printer_margin, "--printer-margin"))
+    if margin < 0:
+        raise click.BadParameter(f"the printer margin cannot be negative, got {printer_margin!r}",
+                                 param_hint="--printer-margin")
     options = RenderOptions(formats=_formats(formats), paper=paper, size=size, bleed=bleed,
                             gutter=gutter_pt, duplex=duplex, fronts_only=fronts_only,
-                            profile=profile)
+                            profile=profile, printer_margin=margin, fold=gutter_fold,
+                            back_offset=_offset(back_offset) if back_offset else (0.0, 0.0),
+                            cmyk=cmyk, icc=icc, tts_base_url=tts_base_url)
     card_set = load_set(set_name)
     footer_note, watermark = _permission(card_set, out, force)
     console = Console(file=sys.stderr)
@@ -87,6 +157,8 @@ def render_cmd(set_name: str, formats: str, paper: str, size: str | None, bleed:
 
         result = render_set(card_set, (out or OUTPUT) / card_set.slug, options, watermark=watermark,
                             footer_note=footer_note, progress=progress)
+    for line in result.warnings:
+        click.echo(f"warning: {line}", err=True)
     for path in result.files:
         click.echo(str(path))
     if watermark:

@@ -101,7 +101,8 @@ def test_tts_grave_feast_sheet_names_and_copies(tmp_path):
     assert sheet["copies"] == {"blood-3": 2, "brains-4": 2, "vampire": 2, "preacher": 2,
                                "exorcist": 1}
     assert sorted(p.name for p in folder.iterdir()) == ["back-deck.png", "deck-fronts-1.png",
-                                                        "deck.json"]
+                                                        "deck.json", "grave-feast.json",
+                                                        "grave-feast.png"]
 
 
 def test_tts_full_sheet_is_10_by_7_with_the_70th_slot_hidden(tmp_path):

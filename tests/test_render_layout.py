@@ -14,10 +14,10 @@ from boneyard.pipeline.load import load_set
 from boneyard.pipeline.render import fonts
 from boneyard.pipeline.render.api import RenderOptions, prepare, render_set
 from boneyard.pipeline.render.backends import RecordingPainter
-from boneyard.pipeline.render.layout import layout_card
+from boneyard.pipeline.render.layout import design_transform, layout_card, layout_elements
 from boneyard.pipeline.render.ops import Polygon, Rect, Text
 from boneyard.pipeline.render.template import load_template
-from boneyard.pipeline.render.units import CARD_SIZES, parse_length
+from boneyard.pipeline.render.units import CARD_SIZES, card_size, parse_length
 from render_support import CHARACTERS, dotd_set, feast_set, rules_runs
 
 from boneyard.errors import RenderError
@@ -45,7 +45,12 @@ def test_lengths_parse_once_to_points():
 
 def test_card_sizes_are_the_print_shop_standards():
     assert (POKER.width, POKER.height) == pytest.approx((63.5 * 72 / 25.4, 88.9 * 72 / 25.4))
-    assert set(CARD_SIZES) == {"poker", "bridge", "mini", "tarot"}
+    assert set(CARD_SIZES) == {"poker", "bridge", "mini", "tarot", "standard", "euro",
+                               "mini-euro", "square"}
+    for name, (w, h) in {"standard": (63, 88), "euro": (59, 92), "mini-euro": (44, 68),
+                         "square": (70, 70)}.items():
+        assert (CARD_SIZES[name].width, CARD_SIZES[name].height) == pytest.approx(
+            (w * 72 / 25.4, h * 72 / 25.4))
 
 
 @pytest.mark.parametrize("name", ["day-of-the-dead", "grave-feast"])
@@ -264,7 +269,8 @@ def test_art_file_is_drawn_and_placeholder_only_without_it(tmp_path):
     from PIL import Image
 
     (tmp_path / "art").mkdir()
-    Image.new("RGB", (40, 30), (200, 10, 10)).save(tmp_path / "art" / "ghost.png")
+    # 700 x 440 px in a 160 x 100 pt box: 315 ppi, fine for print
+    Image.new("RGB", (700, 440), (200, 10, 10)).save(tmp_path / "art" / "ghost.png")
     cs = dotd_set((Character("ghost", "Ghost", 2, art="art/ghost.png"), CHARACTERS[0]),
                   root=str(tmp_path))
     prep = prepare(cs, rules_runs=lambda ch: [])
@@ -300,24 +306,71 @@ def test_recorded_operations_match_golden(game, face_id):
     assert text == path.read_text(), f"layout of {face_id} changed; see {path}"
 
 
-@pytest.mark.parametrize("size", ["mini", "bridge", "tarot"])
+@pytest.mark.parametrize("size", ["mini", "bridge", "tarot", "square", "63x88mm"])
 def test_other_sizes_scale_the_design_and_fill_the_card(size):
-    card = CARD_SIZES[size]
-    ops = _layout(dotd_set(), "anger@double")
-    scaled = layout_card(build_deck(dotd_set(), rules_runs).fronts[1],
-                         load_template(CARDS / "day-of-the-dead" / "template.yaml"), card)
-    assert len(scaled) == len(ops)
+    card = card_size(size)
+    template = load_template(CARDS / "day-of-the-dead" / "template.yaml")
+    face = build_deck(dotd_set(), rules_runs).fronts[1]  # anger@double
+    design = layout_elements(face, template, POKER)
+    scaled = layout_elements(face, template, card)
+    assert [el["name"] for el, _ in design] == [el["name"] for el, _ in scaled]
     # the background still covers the whole card and its bleed
-    bg = scaled[0]
-    assert (bg.x, bg.y) == pytest.approx((-9, -9)) and bg.w == pytest.approx(card.width + 18)
-    assert bg.h == pytest.approx(card.height + 18)
-    # everything else keeps its line breaks and stays on the card
-    k = min(card.width / POKER.width, card.height / POKER.height)
-    texts = [(a, b) for a, b in zip(ops, scaled, strict=True) if isinstance(a, Text)]
-    assert texts
-    for a, b in texts:
-        assert b.text == a.text and b.size == pytest.approx(a.size * k, abs=0.01)
-        assert 0 <= b.x <= card.width and 0 <= b.y <= card.height
+    bg = scaled[0][1][0]
+    assert (bg.x, bg.y) == pytest.approx((-9, -9))
+    assert (bg.w, bg.h) == pytest.approx((card.width + 18, card.height + 18), abs=0.01)
+    # everything else is scaled about the 1/8 inch inset, so margins stay margins
+    k, dx, dy = design_transform(POKER, card)
+    assert k == pytest.approx(min((card.width - 18) / (POKER.width - 18),
+                                  (card.height - 18) / (POKER.height - 18)))
+    texts = 0
+    for (el, a_ops), (_, b_ops) in zip(design, scaled, strict=True):
+        if el["type"] != "text":
+            continue
+        texts += 1
+        words = [op.text for op in a_ops]
+        if min(op.size for op in a_ops) * k >= template.min_size:
+            assert [op.text for op in b_ops] == words  # line breaks and proportions kept
+            for a, b in zip(a_ops, b_ops, strict=True):
+                assert b.size == pytest.approx(a.size * k, abs=0.01)
+                assert (b.x, b.y) == pytest.approx((dx + a.x * k, dy + a.y * k), abs=0.01)
+        else:  # set again in its scaled box, from the floor: never smaller than min_size
+            assert " ".join(op.text for op in b_ops).split() == " ".join(words).split()
+            assert min(op.size for op in b_ops) >= template.min_size - 1e-6
+        for b in b_ops:
+            assert 9 - 0.01 <= b.x <= card.width - 9 and 9 <= b.y <= card.height - 9
+    assert texts >= 4
+
+
+def test_no_text_is_smaller_than_the_templates_min_size_at_any_size():
+    """--size mini printed text at 4.55-6.3 pt with min_size 6: now 6 pt or more, everywhere
+    (placeholder art's label is not the card's text)."""
+    for game, cs in (("day-of-the-dead", dotd_set()), ("grave-feast", feast_set())):
+        template = load_template(CARDS / game / "template.yaml")
+        deck = build_deck(cs, rules_runs)
+        for name in CARD_SIZES:
+            for face in deck.faces:
+                try:
+                    laid = layout_elements(face, template, CARD_SIZES[name])
+                except RenderError as exc:  # or it cannot be printed at this size, and says so
+                    assert f"card '{face.id}': " in str(exc) and "element '" in str(exc)
+                    assert f"at {name} (" in str(exc)
+                    assert game == "grave-feast" and name in ("mini", "mini-euro"), str(exc)
+                    continue
+                sizes = [op.size for el, ops in laid if el["type"] == "text" for op in ops]
+                assert min(sizes) >= template.min_size - 1e-6, (name, face.id, min(sizes))
+
+
+def test_text_that_cannot_fit_at_the_floor_names_card_element_and_size():
+    wordy = Character("wordy", "Wordy", 1, (Step("power", 1),))
+    deck = build_deck(dotd_set((wordy,)), lambda ch: [("Lorem ipsum dolor sit amet " * 10,
+                                                       "plain")])
+    template = load_template(CARDS / "day-of-the-dead" / "template.yaml")
+    layout_card(deck.fronts[0], template, POKER)  # fits at poker, shrunk
+    with pytest.raises(RenderError) as err:
+        layout_card(deck.fronts[0], template, CARD_SIZES["mini"])
+    message = str(err.value)
+    assert message.startswith("card 'wordy@double': ")
+    assert "element 'rules'" in message and "minimum size 6 pt at mini (44.45 x 63.5 mm)" in message
 
 
 def test_when_draws_elements_only_for_matching_faces():
@@ -488,9 +541,9 @@ def test_shrinking_never_takes_a_scaled_paragraph_below_min_size(tmp_path):
 
 
 def test_a_scale_chosen_at_full_size_is_kept(tmp_path):
-    """min_size limits shrinking only: a paragraph drawn small on purpose stays as drawn."""
-    path = write(tmp_path, """
-size: poker
+    """min_size limits shrinking only: a paragraph drawn small on purpose stays as drawn, down
+    to the template's min_size; below it is an error naming the card, the element and the size."""
+    body = """
 layouts:
   front:
     elements:
@@ -505,10 +558,16 @@ layouts:
         paragraphs:
           - {text: "{name}"}
           - {text: "small print", scale: 0.5}
-""")
+"""
+    path = write(tmp_path, "size: poker\nmin_size: 4\n" + body)
     ops = _layout(dotd_set(), "anger@double", path)
     sizes = {op.text: op.size for op in ops if isinstance(op, Text)}
     assert sizes == {"Anger": 8.0, "small print": 4.0}
+    path = write(tmp_path, "size: poker\n" + body)
+    with pytest.raises(RenderError) as err:
+        _layout(dotd_set(), "anger@double", path)
+    assert f"card 'anger@double': {path}:6:9: layout 'front' element 'rules': text at 4 pt " \
+        "is below the template's min_size 6 pt" in str(err.value)
 
 
 def test_grave_feast_corners_show_the_food_by_shape_and_mark_six_and_nine():

@@ -22,14 +22,28 @@ from boneyard.errors import RenderError
 from boneyard.files import atomic_path
 from boneyard.paths import CARDS, OUTPUT
 
+from .colour import CmykProfile, find_cmyk_profile
 from .images import proof_sheet, save_png, write_face_pngs, write_tts
-from .layout import layout_card
+from .layout import layout_elements
 from .ops import DrawOp
-from .sheets import DUPLEX, PdfOptions, page_count, plan_sheet, write_pdf
+from .preflight import Elements, preflight
+from .sheets import (
+    DEFAULT_PRINTER_MARGIN,
+    DUPLEX,
+    PdfOptions,
+    page_count,
+    plan_sheet,
+    write_calibration,
+    write_pdf,
+)
+from .shop import write_shop_pdf
 from .template import Template, default_size, load_template
 from .units import PAPERS, PROFILES, STANDARD_BLEED, CardSize, card_size
 
-FORMATS = ("pdf", "png", "tts", "proof")
+#: every output; ``shop`` (one card a page, for print shops) and ``calibration`` (a printer's
+#: duplex offset) are asked for by name, the rest are written by default
+FORMATS = ("pdf", "png", "tts", "proof", "shop", "calibration")
+DEFAULT_FORMATS = ("pdf", "png", "tts", "proof")
 
 #: progress(label, total) -> advance(); the CLI passes a rich progress bar
 Progress = Callable[[str, int], Callable[[], None]]
@@ -37,7 +51,7 @@ Progress = Callable[[str, int], Callable[[], None]]
 
 @dataclass(frozen=True, slots=True)
 class RenderOptions:
-    formats: tuple[str, ...] = FORMATS
+    formats: tuple[str, ...] = DEFAULT_FORMATS
     paper: str = "letter"
     size: str | None = None  # None: the template's size
     bleed: bool = False  # PDF: keep a 1/8 inch bleed around the grid (and into gutters)
@@ -47,6 +61,12 @@ class RenderOptions:
     profile: str = "tgc"
     watermark: str | None = None  # e.g. "NOT PLAYTESTED": across every page and image
     footer_note: str | None = None  # e.g. "playtested: 2000 games, gates passed"
+    printer_margin: float = DEFAULT_PRINTER_MARGIN  # points nearest the paper edge we print
+    fold: bool = False  # PDF: gutter fold, fronts and backs side by side on one-sided paper
+    back_offset: tuple[float, float] = (0.0, 0.0)  # points, read on the calibration page
+    cmyk: bool = False  # shop PDF: convert to CMYK through an ICC profile
+    icc: str | None = None  # that profile (default: Ghostscript's CMYK profile)
+    tts_base_url: str | None = None  # Tabletop Simulator: hosted images instead of file URIs
 
 
 @dataclass(slots=True)
@@ -55,6 +75,7 @@ class RenderResult:
     files: list[Path] = field(default_factory=list)
     pages: int = 0
     faces: int = 0
+    warnings: list[str] = field(default_factory=list)  # preflight: printable, but not well
 
     def __iter__(self) -> Iterator[Path]:
         return iter(self.files)
@@ -66,6 +87,8 @@ class Prepared:
     template: Template
     size: CardSize
     layouts: dict[str, tuple[DrawOp, ...]]
+    warnings: tuple[str, ...] = ()
+    cmyk: CmykProfile | None = None
 
 
 def template_path(card_set: CardSet) -> Path:
@@ -94,27 +117,73 @@ def check_options(options: RenderOptions) -> None:
         card_size(options.size)
     if options.gutter < 0:
         raise RenderError("the gutter cannot be negative")
+    if options.printer_margin < 0:
+        raise RenderError("the printer margin cannot be negative")
+    if options.fold and options.fronts_only:
+        raise RenderError("--gutter-fold prints each back beside its front; it cannot be "
+                          "combined with --fronts-only")
+    if "calibration" in options.formats and options.duplex == "none":
+        raise RenderError("the calibration page measures two-sided printing: use --duplex long "
+                          "or short with it")
+    if options.cmyk and "shop" not in options.formats:
+        raise RenderError("--cmyk converts the print shop's PDF: add shop to --format")
+    if options.tts_base_url is not None and not re.match(r"^https?://\S+$",
+                                                         options.tts_base_url):
+        raise RenderError(f"--tts-base-url must be an http(s) address, got "
+                          f"{options.tts_base_url!r}")
 
 
 def prepare(card_set: CardSet, options: RenderOptions = RenderOptions(),
             rules_runs: RulesRuns | None = None, template: Template | None = None) -> Prepared:
-    """Lay out every face; raises RenderError naming every card that cannot be printed."""
+    """Lay out every face and preflight it; raises RenderError naming every card that cannot
+    be printed (text that does not fit or is too small, art too coarse, a badge in the cut)."""
+    prep, errors, _ = _prepare(card_set, options, rules_runs, template)
+    if prep is None:
+        raise RenderError(_group_errors(errors))
+    return prep
+
+
+def _prepare(card_set: CardSet, options: RenderOptions, rules_runs: RulesRuns | None,
+             template: Template | None) -> tuple[Prepared | None, list[str], list[str]]:
+    """(prepared or None, problems, warnings): warnings are found even where problems are."""
     check_options(options)
     template = template or load_template(template_path(card_set))
     size = card_size(options.size or default_size(template))
     deck = build_deck(card_set, rules_runs)
-    layouts: dict[str, tuple[DrawOp, ...]] = {}
+    elements: dict[str, Elements] = {}
     errors = []
     for face in deck.faces:
         try:
-            layouts[face.id] = layout_card(face, template, size)
+            elements[face.id] = layout_elements(face, template, size)
         except RenderError as exc:
             errors.append(str(exc))
+    found = preflight(deck, template, size, elements, PROFILES[options.profile])
+    errors += found.errors
+    warnings = _group_errors(found.warnings).splitlines() if found.warnings else []
     if errors:
-        raise RenderError(_group_errors(errors))
-    if "pdf" in options.formats:
-        plan_sheet(options.paper, size, options.gutter)  # a card too big for the paper fails here
-    return Prepared(deck, template, size, layouts)
+        return None, errors, warnings
+    if "pdf" in options.formats:  # a card too big for the paper fails here
+        bleed = STANDARD_BLEED if options.bleed else 0.0
+        plan_sheet(options.paper, size, options.gutter, bleed, options.printer_margin,
+                   options.fold)
+    cmyk = find_cmyk_profile(options.icc) if options.cmyk else None
+    layouts = {fid: tuple(op for _, ops in els for op in ops) for fid, els in elements.items()}
+    return Prepared(deck, template, size, layouts, tuple(warnings), cmyk), [], warnings
+
+
+def preflight_set(card_set: CardSet, profile: str = "tgc") -> tuple[list[str], list[str]]:
+    """(problems, warnings) of printing the set at every size its template names, as
+    ``boneyard validate`` reports them; nothing is written."""
+    template = load_template(template_path(card_set))
+    errors: list[str] = []
+    warnings: list[str] = []
+    for size in template.print_sizes:
+        _, bad, soft = _prepare(card_set, RenderOptions(formats=(), size=size, profile=profile),
+                                None, template)
+        if bad:
+            errors += [line for line in _group_errors(bad).splitlines() if line not in errors]
+        warnings += [line for line in soft if line not in warnings]
+    return errors, warnings
 
 
 def _group_errors(errors: list[str]) -> str:
@@ -171,7 +240,7 @@ def render_set(card_set: CardSet, out_dir: str | Path | None = None,
 def _write_outputs(card_set: CardSet, prep: Prepared, out: Path, options: RenderOptions,
                    progress: Progress | None) -> RenderResult:
     deck, size, layouts = prep.deck, prep.size, prep.layouts
-    result = RenderResult(out, faces=len(deck.faces))
+    result = RenderResult(out, faces=len(deck.faces), warnings=list(prep.warnings))
 
     def task(label: str, total: int) -> Callable[[], None] | None:
         return progress(label, total) if progress else None
@@ -179,15 +248,31 @@ def _write_outputs(card_set: CardSet, prep: Prepared, out: Path, options: Render
     if "pdf" in options.formats:
         bleed = STANDARD_BLEED if options.bleed else 0.0
         pdf_opts = PdfOptions(options.paper, options.gutter, bleed, options.duplex,
-                              options.fronts_only, options.watermark, options.footer_note)
-        plan = plan_sheet(options.paper, size, options.gutter, bleed)
+                              options.fronts_only, options.watermark, options.footer_note,
+                              options.printer_margin, options.fold, options.back_offset)
+        plan = plan_sheet(options.paper, size, options.gutter, bleed, options.printer_margin,
+                          options.fold)
         pages = page_count(len(deck.cards), plan, options.fronts_only)
         sides = 1 if options.fronts_only else 2
         suffix = ("-bleed" if options.bleed else "") + ("-fronts" if options.fronts_only else "")
+        suffix += "-fold" if options.fold else ""
         target = out / f"{card_set.slug}-{size.name}-{options.paper}{suffix}.pdf"
         advance = task(f"PDF ({pages} pages)", len(deck.cards) * sides)
         with atomic_path(target) as tmp:
             result.pages = write_pdf(tmp, deck, layouts, size, pdf_opts, advance)
+        result.files.append(target)
+    if "shop" in options.formats:
+        target = out / f"{card_set.slug}-{size.name}-1up{'-cmyk' if prep.cmyk else ''}.pdf"
+        advance = task("print shop PDF, one card a page", len(deck.cards))
+        with _atomic_file(target) as tmp:
+            write_shop_pdf(tmp, deck, layouts, size, prep.cmyk, options.watermark,
+                           options.footer_note, advance)
+        result.files.append(target)
+    if "calibration" in options.formats:
+        target = out / f"calibration-{options.paper}-{options.duplex}.pdf"
+        with _atomic_file(target) as tmp:
+            write_calibration(tmp, options.paper, options.duplex, options.printer_margin,
+                              options.back_offset)
         result.files.append(target)
     if "png" in options.formats:
         target = out / f"png-{options.profile}"
@@ -199,8 +284,11 @@ def _write_outputs(card_set: CardSet, prep: Prepared, out: Path, options: Render
     if "tts" in options.formats:
         target = out / "tts"
         advance = task("Tabletop Simulator sheets", len(deck.fronts))
+        rules_text = spec_of(card_set.rules).rules_text(card_set) if card_set.rules in GAMES \
+            else {}
         with _atomic_dir(target) as tmp:
-            write_tts(tmp, deck, layouts, size, options.watermark, advance)
+            write_tts(tmp, deck, layouts, size, options.watermark, advance, rules_text,
+                      options.tts_base_url, target)
         result.files.append(target)
     if "proof" in options.formats:
         target = out / "proof.png"

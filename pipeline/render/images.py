@@ -6,13 +6,16 @@ or timestamps, so the same input gives the same bytes.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
-from collections.abc import Callable
+import struct
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 from boneyard.engine.faces import Deck, Face
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, PngImagePlugin
 
 from . import fonts
 from .backends import PngPainter
@@ -46,9 +49,20 @@ def face_image(ops: tuple[DrawOp, ...], size: CardSize, width: int, height: int,
     return im
 
 
+def _srgb_chunks() -> PngImagePlugin.PngInfo:
+    """sRGB (perceptual) with the gAMA and cHRM values the PNG spec pairs with it, so every
+    viewer and shop reads our numbers as sRGB rather than guessing."""
+    info = PngImagePlugin.PngInfo()
+    info.add(b"sRGB", b"\x00")
+    info.add(b"gAMA", struct.pack(">I", 45455))
+    info.add(b"cHRM", struct.pack(">8I", 31270, 32900, 64000, 33000, 30000, 60000,
+                                  15000, 6000))
+    return info
+
+
 def save_png(im: Image.Image, path: Path, dpi: int | None = None) -> None:
-    extra = {"dpi": (dpi, dpi)} if dpi else {}
-    im.save(path, "PNG", compress_level=PNG_COMPRESSION, **extra)
+    extra: dict[str, Any] = {"dpi": (dpi, dpi)} if dpi else {}
+    im.save(path, "PNG", compress_level=PNG_COMPRESSION, pnginfo=_srgb_chunks(), **extra)
 
 
 def file_name(face: Face) -> str:
@@ -71,9 +85,12 @@ def write_face_pngs(folder: Path, deck: Deck, layouts: dict[str, tuple[DrawOp, .
 
 
 def write_tts(folder: Path, deck: Deck, layouts: dict[str, tuple[DrawOp, ...]], size: CardSize,
-              watermark: str | None = None, advance: Callable[[], None] | None = None
-              ) -> list[Path]:
-    """Deck sheets (<= 10 x 7, last slot = the hidden card), one set per back type, + JSON."""
+              watermark: str | None = None, advance: Callable[[], None] | None = None,
+              rules_text: Mapping[str, str] | None = None, base_url: str | None = None,
+              final_folder: Path | None = None) -> list[Path]:
+    """Deck sheets (<= 10 x 7, last slot = the hidden card), one set per back type, our own
+    ``deck.json`` index, and a Tabletop Simulator saved object (``<set>.json``, see
+    :func:`tts_saved_object`) with its thumbnail (``<set>.png``)."""
     card_w = TTS_MAX_WIDTH // TTS_COLS
     card_h = round(card_w * size.height / size.width)
     per_sheet = TTS_COLS * TTS_ROWS - 1
@@ -115,7 +132,87 @@ def write_tts(folder: Path, deck: Deck, layouts: dict[str, tuple[DrawOp, ...]], 
     # insertion order: slots read 0, 1, 2, ... (sorted keys would give 0, 1, 10, 11, ..., 2)
     (folder / "deck.json").write_text(json.dumps(index, indent=1) + "\n")
     out.append(folder / "deck.json")
+    where = final_folder or folder
+    saved = tts_saved_object(deck, sheets, rules_text or {},
+                             lambda name: tts_url(where, name, base_url))
+    target = folder / f"{deck.slug}.json"
+    target.write_text(json.dumps(saved, indent=1) + "\n")
+    out.append(target)
+    if deck.fronts:  # the picture TTS shows for the saved object: the first front
+        thumb = face_image(layouts[deck.fronts[0].id], size, 256,
+                           round(256 * size.height / size.width), watermark)
+        save_png(thumb, folder / f"{deck.slug}.png")
+        out.append(folder / f"{deck.slug}.png")
     return out
+
+
+def tts_url(folder: Path, name: str, base_url: str | None) -> str:
+    """A sheet's address for Tabletop Simulator: a file URI on this machine (TTS loads those
+    for a local game), or under ``base_url`` when the images are hosted for other players."""
+    if base_url:
+        return base_url.rstrip("/") + "/" + name
+    return (Path(folder).resolve() / name).as_uri()
+
+
+def _guid(*parts: object) -> str:
+    """TTS object GUIDs are 6 hex digits; derived from the content so the file is stable."""
+    return hashlib.sha1("/".join(map(str, parts)).encode()).hexdigest()[:6]
+
+
+def _transform(y: float = 1.0) -> dict[str, float]:
+    # face down (rotZ 180), the way a deck is put on the table
+    return {"posX": 0.0, "posY": y, "posZ": 0.0, "rotX": 0.0, "rotY": 180.0, "rotZ": 180.0,
+            "scaleX": 1.0, "scaleY": 1.0, "scaleZ": 1.0}
+
+
+def tts_saved_object(deck: Deck, sheets: list[dict[str, Any]], rules_text: Mapping[str, str],
+                     url: Callable[[str], str]) -> dict[str, Any]:
+    """A Tabletop Simulator saved object: one deck holding every physical card.
+
+    Each sheet is one ``CustomDeck`` entry (its number N gives the cards ids N*100 + slot);
+    ``DeckIDs`` lists every physical card in deck order and ``ContainedObjects`` the same cards
+    with their name and rules text, so a card's tooltip reads as the card does. The last slot of
+    each sheet is the hidden face (``BackIsHidden``); each sheet has one back (``UniqueBack``
+    false).
+    """
+    custom: dict[str, dict[str, Any]] = {}
+    slot_of: dict[str, int] = {}
+    for n, sheet in enumerate(sheets, 1):
+        custom[str(n)] = {"FaceURL": url(sheet["face"]), "BackURL": url(sheet["back"]),
+                          "NumWidth": sheet["columns"], "NumHeight": sheet["rows"],
+                          "BackIsHidden": True, "UniqueBack": False, "Type": 0}
+        for slot, face_id in sheet["slots"].items():
+            slot_of[face_id] = n * 100 + int(slot)
+    fronts = {f.id: f for f in deck.fronts}
+    ids: list[int] = []
+    contained: list[dict[str, Any]] = []
+    for i, card in enumerate(deck.cards):
+        if card.front.id not in slot_of:
+            continue
+        card_id = slot_of[card.front.id]
+        sheet_key = str(card_id // 100)
+        face = fronts[card.front.id]
+        key = str(face.fields.get("character") or face.fields.get("id") or face.id)
+        ids.append(card_id)
+        contained.append({
+            "GUID": _guid(deck.content_hash, i, card_id), "Name": "Card",
+            "Transform": _transform(), "Nickname": str(face.fields.get("name", face.id)),
+            "Description": rules_text.get(key, ""), "GMNotes": face.id, "CardID": card_id,
+            "SidewaysCard": False, "Hands": True, "CustomDeck": {sheet_key: custom[sheet_key]}})
+    deck_object = {
+        "GUID": _guid(deck.content_hash, "deck"), "Name": "Deck", "Transform": _transform(),
+        "Nickname": deck.set_name,
+        "Description": f"{len(ids)} cards, content hash {deck.content_hash}",
+        "Locked": False, "Grid": True, "Snap": True, "Autoraise": True, "Sticky": True,
+        "Tooltip": True, "SidewaysCard": False, "Hands": False,
+        "DeckIDs": ids, "CustomDeck": custom, "ContainedObjects": contained}
+    # TTS loads a single card as a Card: a Deck must hold two or more
+    objects = [dict(contained[0], Transform=_transform())] if len(contained) == 1 else \
+        [deck_object]
+    return {"SaveName": "", "GameMode": "", "Date": "", "Gravity": 0.5, "PlayArea": 0.5,
+            "Table": "", "Sky": "", "Note": "", "Rules": "", "XmlUI": "", "LuaScript": "",
+            "LuaScriptState": "", "ObjectStates": objects, "TabStates": {},
+            "VersionNumber": ""}
 
 
 def proof_sheet(deck: Deck, layouts: dict[str, tuple[DrawOp, ...]], size: CardSize,

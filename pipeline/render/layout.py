@@ -24,10 +24,13 @@ from .emblems import EMBLEMS, emblem_ops
 from .ops import DrawOp, Ellipse, Polygon, Rect, Text
 from .ops import Image as ImageOp
 from .template import Template, resolve_colour
-from .units import CARD_SIZES, STANDARD_BLEED, CardSize, parse_length
+from .units import PT_PER_IN, STANDARD_BLEED, CardSize, card_size, describe, parse_length
 
 CAP_HEIGHT = 0.73  # Vera's capital height per em: centres capitals and digits in a line box
 SIZE_STEP = 0.25  # points between the font sizes tried when shrinking text
+#: A design drawn for one size is scaled about this inset, so what sits inside the design's safe
+#: line stays inside the new card's (the print shops' 1/8 inch).
+SCALE_INSET = 0.125 * PT_PER_IN
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,19 +50,43 @@ def pick_layout(face: Face, template: Template) -> str:
 
 
 def layout_card(face: Face, template: Template, size: CardSize) -> tuple[DrawOp, ...]:
-    """Every drawing operation of one face, in card coordinates (points, y down, trim origin).
+    """Every drawing operation of one face, in card coordinates (points, y down, trim origin)."""
+    return tuple(op for _, ops in layout_elements(face, template, size) for op in ops)
+
+
+def design_transform(design: CardSize, size: CardSize) -> tuple[float, float, float]:
+    """(k, dx, dy): a design point (x, y) lands at (dx + k x, dy + k y) on a card of ``size``.
+
+    The design is scaled about its 1/8 inch inset (:data:`SCALE_INSET`) and centred, so its
+    margins stay margins: what lay inside the design's safe line lies inside the new card's.
+    """
+    s = SCALE_INSET
+    k = min((size.width - 2 * s) / (design.width - 2 * s),
+            (size.height - 2 * s) / (design.height - 2 * s))
+    dx = s - s * k + ((size.width - 2 * s) - (design.width - 2 * s) * k) / 2
+    dy = s - s * k + ((size.height - 2 * s) - (design.height - 2 * s) * k) / 2
+    return k, dx, dy
+
+
+def layout_elements(face: Face, template: Template, size: CardSize
+                    ) -> list[tuple[dict[str, Any], tuple[DrawOp, ...]]]:
+    """Each drawn element of one face with its operations (preflight names elements).
 
     A template is drawn for its own card size. For another size the layout is scaled as a
-    whole (text keeps its line breaks) and centred, while full-card boxes (``box: bleed`` or
-    ``trim``) are fitted to the new card, so a poker design also prints as mini or tarot.
+    whole (text keeps its line breaks) by :func:`design_transform`, while full-card boxes
+    (``box: bleed`` or ``trim``) are fitted to the new card, so a poker design also prints as
+    mini or tarot. Text never goes below the template's ``min_size``: where scaling would take
+    it there, it is set again in its scaled box from that size, or the card cannot be printed
+    at this size and a RenderError says so.
     """
-    design = CARD_SIZES.get(template.size, CARD_SIZES["poker"])
+    design = card_size(template.size)
     lname = pick_layout(face, template)
     ctx = _Ctx(face, template, design, lname)
     same = (design.width, design.height) == (size.width, size.height)
-    k = min(size.width / design.width, size.height / design.height)
-    dx, dy = (size.width - design.width * k) / 2, (size.height - design.height * k) / 2
-    ops: list[DrawOp] = []
+    if not same:
+        ctx.at = f" at {describe(size)}"
+    k, dx, dy = design_transform(design, size)
+    out: list[tuple[dict[str, Any], tuple[DrawOp, ...]]] = []
     for el in template.layouts[lname]:
         ctx.element = el["name"]
         if not _matches(el.get("when"), face):
@@ -70,12 +97,29 @@ def layout_card(face: Face, template: Template, size: CardSize) -> tuple[DrawOp,
         el_ops = _element_ops(el, ctx)
         ctx.size = design
         if same:
-            ops.extend(el_ops)
+            ops = el_ops
         elif fitted:
-            ops.extend(_scaled(op, 1.0, 0.0, 0.0, k) for op in el_ops)
+            ops = [_scaled(op, 1.0, 0.0, 0.0, k) for op in el_ops]
         else:
-            ops.extend(_scaled(op, k, dx, dy, k) for op in el_ops)
-    return tuple(ops)
+            ops = [_scaled(op, k, dx, dy, k) for op in el_ops]
+            if el["type"] == "text" and any(isinstance(op, Text) and op.size < ctx.floor - 1e-6
+                                            for op in ops):
+                b = ctx.box(el)
+                ctx.hard_floor = ctx.floor
+                try:
+                    ops = _text_ops(el, Box(dx + b.x * k, dy + b.y * k, b.w * k, b.h * k), ctx,
+                                    k)
+                finally:
+                    ctx.hard_floor = 0.0
+        if el["type"] == "text":
+            small = min((op.size for op in ops if isinstance(op, Text)), default=ctx.floor)
+            if small < ctx.floor - 1e-6:
+                raise ctx.error(f"text at {small:g} pt is below the template's min_size "
+                                f"{ctx.floor:g} pt{ctx.at} (raise the size or scale, or lower "
+                                "the template's min_size)")
+        if ops:
+            out.append((el, tuple(ops)))
+    return out
 
 
 def _scaled(op: DrawOp, k: float, dx: float, dy: float, line_k: float) -> DrawOp:
@@ -167,12 +211,16 @@ def _matches(when: dict[str, Any] | None, face: Face) -> bool:
 class _Ctx:
     """What one element's evaluation needs, and the card-naming error messages."""
 
-    __slots__ = ("bleed", "element", "face", "layout", "size", "template")
+    __slots__ = ("at", "bleed", "element", "face", "floor", "hard_floor", "layout", "size",
+                 "template")
 
     def __init__(self, face: Face, template: Template, size: CardSize, layout: str) -> None:
         self.face, self.template, self.size, self.layout = face, template, size, layout
         self.bleed = max(template.bleed, STANDARD_BLEED)
+        self.floor = template.min_size  # no text is printed smaller, at any card size
+        self.hard_floor = 0.0  # text set again at another size is held at the floor
         self.element = ""
+        self.at = ""  # " at mini (44.5 x 63.5 mm)" when drawn at another size than designed
 
     def error(self, message: str) -> RenderError:
         origin = self.template.origins.get((self.layout, self.element))
@@ -332,20 +380,29 @@ def _wrap(para: _Para, size: float, width: float, wrap: bool) -> tuple[list[list
     return out, ""
 
 
-def _para_size(size: float, para: _Para, top: float, low: float) -> float:
+def _para_size(size: float, para: _Para, top: float, low: float, floor: float = 0.0) -> float:
     """A paragraph's font size when the element is set at ``size``.
 
     Shrinking never takes a scaled paragraph (flavor text at 0.85) below ``min_size``: the
     smallest readable size is a promise about every line on the card. Only a scale the designer
-    chose at full size (``size * scale`` already under ``min_size``) stays as drawn.
+    chose at full size (``size * scale`` already under ``min_size``) stays as drawn, and never
+    below the template's own ``min_size`` (``floor``).
     """
-    return max(size * para.scale, min(low, top * para.scale))
+    return max(size * para.scale, min(low, top * para.scale), floor)
 
 
-def _fit(paras: list[_Para], el: dict[str, Any], box: Box, ctx: _Ctx
-         ) -> tuple[float, list[list[list[Word]]]]:
+def _sizes(el: dict[str, Any], ctx: _Ctx, k: float = 1.0) -> tuple[float, float]:
+    """(largest, smallest) font size of a text element, scaled by ``k``; set again at another
+    size, never below the floor."""
     top = ctx.length(el, "size", 9.0)
     low = ctx.length(el, "min_size", top)
+    top, low = max(top * k, ctx.hard_floor), max(low * k, ctx.hard_floor)
+    return top, min(low, top)
+
+
+def _fit(paras: list[_Para], el: dict[str, Any], box: Box, ctx: _Ctx, k: float = 1.0
+         ) -> tuple[float, list[list[list[Word]]]]:
+    top, low = _sizes(el, ctx, k)
     leading = float(el.get("leading", 1.2))
     gap = float(el.get("paragraph_gap", 0.4))
     wrap = el.get("wrap", True)
@@ -357,7 +414,7 @@ def _fit(paras: list[_Para], el: dict[str, Any], box: Box, ctx: _Ctx
         laid = []
         height = 0.0
         for i, p in enumerate(paras):
-            psize = _para_size(size, p, top, low)
+            psize = _para_size(size, p, top, low, ctx.hard_floor)
             lines, why = _wrap(p, psize, box.w, wrap)
             if not lines:
                 break
@@ -369,11 +426,11 @@ def _fit(paras: list[_Para], el: dict[str, Any], box: Box, ctx: _Ctx
             why = (f"it needs {height:.1f} pt of height, the box has {box.h:.1f} pt "
                    f"({sum(len(x) for x in laid)} lines)")
         size = round(size - SIZE_STEP, 4)
-    raise ctx.error(f"text does not fit even at the minimum size {low:g} pt: {why} "
+    raise ctx.error(f"text does not fit even at the minimum size {low:g} pt{ctx.at}: {why} "
                     "(shorten the text, or enlarge the box or lower min_size in the template)")
 
 
-def _text_ops(el: dict[str, Any], box: Box, ctx: _Ctx) -> list[DrawOp]:
+def _text_ops(el: dict[str, Any], box: Box, ctx: _Ctx, k: float = 1.0) -> list[DrawOp]:
     paras = _paragraphs(el, ctx)
     if not paras:
         return []
@@ -385,20 +442,19 @@ def _text_ops(el: dict[str, Any], box: Box, ctx: _Ctx) -> list[DrawOp]:
                 raise ctx.error(f"the font '{font}' has no glyph for {shown} in {text.strip()!r}, "
                                 "which would print as an empty box (use other characters, or "
                                 "declare a font that has them under 'fonts:')")
-    size, laid = _fit(paras, el, box, ctx)
-    top = ctx.length(el, "size", 9.0)
-    low = ctx.length(el, "min_size", top)
+    size, laid = _fit(paras, el, box, ctx, k)
+    top, low = _sizes(el, ctx, k)
     leading = float(el.get("leading", 1.2))
     gap = float(el.get("paragraph_gap", 0.4))
     align = el.get("align", "left")
     valign = el.get("valign", "top")
-    block = sum(len(lines) * _para_size(size, p, top, low) * leading
+    block = sum(len(lines) * _para_size(size, p, top, low, ctx.hard_floor) * leading
                 for p, lines in zip(paras, laid, strict=True))
     block += gap * size * leading * (len(paras) - 1)
     y = box.y + {"top": 0.0, "middle": (box.h - block) / 2, "bottom": box.h - block}[valign]
     ops: list[DrawOp] = []
     for i, (para, lines) in enumerate(zip(paras, laid, strict=True)):
-        psize = _para_size(size, para, top, low)
+        psize = _para_size(size, para, top, low, ctx.hard_floor)
         line_h = psize * leading
         if i:
             y += gap * size * leading

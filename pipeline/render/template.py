@@ -24,7 +24,7 @@ from boneyard.errors import Problem, RenderError
 
 from . import fonts
 from .emblems import EMBLEMS
-from .units import CARD_SIZES, parse_length
+from .units import CARD_SIZES, card_size, parse_length
 
 ELEMENT_TYPES = ("rect", "ellipse", "text", "image", "emblem")
 _COLOUR = re.compile(r"^#(?:[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$")
@@ -32,6 +32,7 @@ _COLOUR = re.compile(r"^#(?:[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$")
 _REQUIRED = {"text": ("text|paragraphs",), "image": ("art",), "emblem": ("emblem",)}
 _GEOMETRY_KEYS = ("x", "y", "w", "h")
 _FONT_SIZES = (2.0, 144.0)  # points: below, unreadable; above, larger than any card's text
+DEFAULT_MIN_SIZE = 6.0  # points: the smallest text most print guides call readable on a card
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +48,16 @@ class Template:
     layouts: dict[str, tuple[dict[str, Any], ...]]
     # (layout, element) -> (the layout that wrote the element, line, column), for messages
     origins: dict[tuple[str, str], tuple[str, int, int]] = field(default_factory=dict)
+    #: no text is printed smaller, at any card size: the top-level ``min_size``, else the
+    #: smallest an element declares, at most :data:`DEFAULT_MIN_SIZE`
+    min_size: float = 6.0
+    sizes: tuple[str, ...] = ()  # the sizes validate lays every card out at (default: size)
+    warn_ppi: float = 300.0  # art printed at fewer pixels per inch is a warning ...
+    fail_ppi: float = 150.0  # ... and at fewer than this, an error
+
+    @property
+    def print_sizes(self) -> tuple[str, ...]:
+        return self.sizes or (self.size,)
 
 
 def load_template(path: str | Path) -> Template:
@@ -88,7 +99,10 @@ def load_template(path: str | Path) -> Template:
         for idx, el in enumerate(spec.get("elements", [])):
             _check_values(el, lname, colours, font_ids, doc, ("layouts", lname, "elements", idx),
                           problems)
-    card = CARD_SIZES.get(data.get("size", "poker"), CARD_SIZES["poker"])
+    try:
+        card = card_size(str(data.get("size", "poker")))
+    except RenderError:
+        card = CARD_SIZES["poker"]  # reported below
     for lname, elements in layouts.items():
         own = [e.get("name") for e in raw_layouts[lname].get("elements", [])]
         for el in elements:
@@ -100,6 +114,19 @@ def load_template(path: str | Path) -> Template:
     except RenderError as exc:
         problems.append(doc.problem(("bleed",), str(exc)))
         bleed = 0.0
+    floor = _floor(data, raw_layouts, doc, problems)
+    for key, names in (("size", [data.get("size", "poker")]), ("sizes", data.get("sizes", []))):
+        for i, name in enumerate(names):
+            try:
+                card_size(str(name))
+            except RenderError as exc:
+                problems.append(doc.problem((key,) if key == "size" else (key, i), str(exc)))
+    checks = data.get("preflight") or {}
+    warn_ppi = float(checks.get("warn_ppi", 300))
+    fail_ppi = float(checks.get("fail_ppi", 150))
+    if fail_ppi > warn_ppi:
+        problems.append(doc.problem(("preflight", "fail_ppi"), f"fail_ppi {fail_ppi:g} is above "
+                                    f"warn_ppi {warn_ppi:g}", hint="fail_ppi <= warn_ppi"))
     if problems:
         # inherited elements are reported once per layout that uses them; keep the first
         first: dict[str, object] = {}
@@ -109,8 +136,47 @@ def load_template(path: str | Path) -> Template:
     root = str(Path(path).resolve().parent)
     origins = {(lname, el["name"]): _origin(lname, el["name"], raw_layouts, doc)
                for lname, elements in layouts.items() for el in elements}
-    return Template(doc.file, root, data.get("size", "poker"), bleed, colours, font_ids, layouts,
-                    origins)
+    return Template(doc.file, root, str(data.get("size", "poker")), bleed, colours, font_ids,
+                    layouts, origins, floor, tuple(str(x) for x in data.get("sizes", ())),
+                    warn_ppi, fail_ppi)
+
+
+def _floor(data: dict[str, Any], raw: dict[str, dict[str, Any]], doc: Any,
+           problems: list[Problem]) -> float:
+    """The template's text-size floor; a size or min_size written below it is refused here,
+    once, at the line that writes it."""
+    declared = []
+    for spec in raw.values():
+        for el in spec.get("elements", []):
+            low = _length_or_none(el, "min_size", 0)
+            if low is not None:
+                declared.append(low)
+    if "min_size" in data:
+        try:
+            floor = parse_length(data["min_size"], "min_size")
+        except RenderError as exc:
+            problems.append(doc.problem(("min_size",), str(exc)))
+            return DEFAULT_MIN_SIZE
+        if not _FONT_SIZES[0] <= floor <= _FONT_SIZES[1]:
+            problems.append(doc.problem(("min_size",), f"min_size {floor:g} pt is not a "
+                                        "printable font size",
+                                        hint=f"between {_FONT_SIZES[0]:g} and "
+                                             f"{_FONT_SIZES[1]:g} pt"))
+            return DEFAULT_MIN_SIZE
+    else:
+        floor = min([DEFAULT_MIN_SIZE, *declared])
+    for lname, spec in raw.items():
+        for i, el in enumerate(spec.get("elements", [])):
+            for key in ("size", "min_size"):
+                v = _length_or_none(el, key, 0)
+                if v is not None and v < floor - 1e-9 and el.get("type", "text") == "text":
+                    problems.append(doc.problem(
+                        ("layouts", lname, "elements", i, key),
+                        f"layout {lname!r} element {el.get('name')!r}: {key} {v:g} pt is below "
+                        f"the template's min_size {floor:g} pt",
+                        hint="no text is printed smaller; lower the top-level min_size to allow "
+                             "it"))
+    return floor
 
 
 def _origin(lname: str, ename: str, raw: dict[str, dict[str, Any]], doc: Any
@@ -312,4 +378,8 @@ def resolve_colour(value: str | None, colours: dict[str, str]) -> str | None:
 
 
 def default_size(template: Template) -> str:
-    return template.size if template.size in CARD_SIZES else "poker"
+    try:
+        card_size(template.size)
+    except RenderError:
+        return "poker"
+    return template.size

@@ -46,18 +46,30 @@ class CardSize:
     height: float
 
 
-#: The Game Crafter's standard sizes, which most print shops share.
+#: The Game Crafter's standard sizes, which most print shops share, and the metric sizes of
+#: European board games (sleeves are sold for each).
 CARD_SIZES: dict[str, CardSize] = {
     "poker": CardSize("poker", 2.5 * PT_PER_IN, 3.5 * PT_PER_IN),  # 63.5 x 88.9 mm
     "bridge": CardSize("bridge", 2.25 * PT_PER_IN, 3.5 * PT_PER_IN),  # 57.15 x 88.9 mm
     "mini": CardSize("mini", 1.75 * PT_PER_IN, 2.5 * PT_PER_IN),  # 44.45 x 63.5 mm
     "tarot": CardSize("tarot", 2.75 * PT_PER_IN, 4.75 * PT_PER_IN),  # 69.85 x 120.65 mm
+    "standard": CardSize("standard", 63 * PT_PER_MM, 88 * PT_PER_MM),  # collectible card games
+    "euro": CardSize("euro", 59 * PT_PER_MM, 92 * PT_PER_MM),
+    "mini-euro": CardSize("mini-euro", 44 * PT_PER_MM, 68 * PT_PER_MM),
+    "square": CardSize("square", 70 * PT_PER_MM, 70 * PT_PER_MM),
 }
 
+#: Portrait width x height; sheets may turn them (the gutter-fold layout does).
 PAPERS: dict[str, tuple[float, float]] = {
     "letter": (8.5 * PT_PER_IN, 11 * PT_PER_IN),
     "a4": (210 * PT_PER_MM, 297 * PT_PER_MM),
+    "a3": (297 * PT_PER_MM, 420 * PT_PER_MM),
+    "tabloid": (11 * PT_PER_IN, 17 * PT_PER_IN),
 }
+
+#: A custom card size: ``63x88`` (millimetres), ``63x88mm``, ``2.5x3.5in``.
+_CUSTOM = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*x\s*(\d+(?:\.\d+)?)\s*(mm|in)?\s*$")
+CUSTOM_RANGE_MM = (20.0, 300.0)  # smaller cannot be cut by hand; larger fits no paper we print
 
 #: Print bleed around a card for images and kept-bleed sheets: 1/8 inch (The Game Crafter).
 STANDARD_BLEED = 0.125 * PT_PER_IN
@@ -67,15 +79,18 @@ IMAGE_DPI = 300
 
 @dataclass(frozen=True, slots=True)
 class ImageProfile:
-    """How card images are cut for a printer: bleed per side in pixels at 300 dpi."""
+    """How card images are cut for a printer: bleed per side in pixels at 300 dpi, and the safe
+    line inside the cut (points) that text and badges must keep within, because the cut wanders."""
 
     name: str
     bleed_px: float
     description: str
+    safe: float = 0.125 * PT_PER_IN
 
 
 PROFILES: dict[str, ImageProfile] = {
     # poker 750 x 1050 trimmed; TGC wants 1/8" per side (825 x 1125), MPC 36 px (822 x 1122).
+    # Both ask for text 1/8" inside the cut; a home cut is no more precise.
     "tgc": ImageProfile("tgc", 37.5, "The Game Crafter: 1/8 inch bleed (poker 825 x 1125 px)"),
     "mpc": ImageProfile("mpc", 36.0, "MakePlayingCards: 0.12 inch bleed (poker 822 x 1122 px)"),
     "trimmed": ImageProfile("trimmed", 0.0, "cut size, no bleed (poker 750 x 1050 px)"),
@@ -83,12 +98,27 @@ PROFILES: dict[str, ImageProfile] = {
 
 
 def card_size(name: str) -> CardSize:
-    try:
+    """A named size, or a custom ``WxH`` in millimetres (``63x88``) or inches (``2.5x3.5in``)."""
+    if name in CARD_SIZES:
         return CARD_SIZES[name]
-    except KeyError:
-        raise RenderError(
-            f"unknown card size {name!r} (choose one of {', '.join(CARD_SIZES)})"
-        ) from None
+    m = _CUSTOM.match(name)
+    if not m:
+        raise RenderError(f"unknown card size {name!r} (choose one of {', '.join(CARD_SIZES)}, "
+                          "or give width x height such as 63x88mm or 2.5x3.5in)")
+    unit = PT_PER_IN if m.group(3) == "in" else PT_PER_MM
+    w, h = float(m.group(1)) * unit, float(m.group(2)) * unit
+    lo, hi = CUSTOM_RANGE_MM
+    for side in (w, h):
+        if not lo * PT_PER_MM - 1e-6 <= side <= hi * PT_PER_MM + 1e-6:
+            raise RenderError(f"card size {name!r}: each side must be {lo:g} to {hi:g} mm, got "
+                              f"{side / PT_PER_MM:.1f} mm")
+    return CardSize(name.strip().replace(" ", ""), w, h)
+
+
+def describe(size: CardSize) -> str:
+    """``poker (63.5 x 88.9 mm)``: how messages name a size."""
+    return (f"{size.name} ({round(size.width / PT_PER_MM, 2):g} x "
+            f"{round(size.height / PT_PER_MM, 2):g} mm)")
 
 
 def image_pixels(size: CardSize, profile: ImageProfile, dpi: int = IMAGE_DPI) -> tuple[int, int]:
