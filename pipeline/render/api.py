@@ -264,13 +264,13 @@ def _write_outputs(card_set: CardSet, prep: Prepared, out: Path, options: Render
     if "shop" in options.formats:
         target = out / f"{card_set.slug}-{size.name}-1up{'-cmyk' if prep.cmyk else ''}.pdf"
         advance = task("print shop PDF, one card a page", len(deck.cards))
-        with _atomic_file(target) as tmp:
+        with atomic_path(target) as tmp:
             write_shop_pdf(tmp, deck, layouts, size, prep.cmyk, options.watermark,
                            options.footer_note, advance)
         result.files.append(target)
     if "calibration" in options.formats:
         target = out / f"calibration-{options.paper}-{options.duplex}.pdf"
-        with _atomic_file(target) as tmp:
+        with atomic_path(target) as tmp:
             write_calibration(tmp, options.paper, options.duplex, options.printer_margin,
                               options.back_offset)
         result.files.append(target)
