@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import click
-from boneyard.engine.cards import GF_KINDS, CardSet, Step
+from boneyard.engine.cards import GF_KINDS, CardSet
+from boneyard.engine.dotd.cards import Step
 from boneyard.pipeline.load import SetCheck, SetNotFoundError, check_set, resolve_set
 from rich.console import Console
 from rich.table import Table

@@ -13,17 +13,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from boneyard.engine.cards import (
-    BACKS,
-    BackDef,
-    CardSet,
-    Character,
-    Condition,
-    DeadCard,
-    FeastCard,
-    Step,
-    freeze,
-)
+from boneyard.engine.cards import BackDef, CardSet, FeastCard, freeze
+from boneyard.engine.dotd.cards import BACKS, Character, Condition, DeadCard, Step
 from boneyard.engine.hashing import content_hash
 from boneyard.pipeline import validate as v
 from boneyard.pipeline.validate_yaml import YamlDoc, display_path, read_yaml

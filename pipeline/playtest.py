@@ -22,7 +22,8 @@ from typing import Any
 
 from boneyard.engine.agents import make_agent, parse_spec
 from boneyard.engine.agents.mcts import DEFAULT_BUDGET
-from boneyard.engine.cards import CardSet, Character
+from boneyard.engine.cards import CardSet
+from boneyard.engine.dotd.cards import Character
 from boneyard.engine.games import make_game
 from boneyard.engine.sim import default_jobs as sim_default_jobs
 from boneyard.engine.sim import (

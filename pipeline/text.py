@@ -17,7 +17,8 @@ import tempfile
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from boneyard.engine.cards import BACKS, CardSet, Character, Condition, Step
+from boneyard.engine.cards import CardSet
+from boneyard.engine.dotd.cards import BACKS, Character, Condition, Step
 
 PLAIN = "plain"
 KEYWORD = "keyword"

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
-from boneyard.engine.cards import BACKS, COMPARATORS, COUNTERS, PRIMITIVES
+from boneyard.engine.dotd.cards import BACKS, COMPARATORS, COUNTERS, PRIMITIVES
 from boneyard.pipeline.validate_yaml import JsonPath, YamlDoc
 from jsonschema.exceptions import ValidationError, best_match
 

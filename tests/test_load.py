@@ -15,14 +15,14 @@ from pathlib import Path
 
 import pytest
 import yaml
-from boneyard.engine.cards import (
+from boneyard.engine.cards import GF_KINDS
+from boneyard.engine.dotd.cards import (
     BACKS,
     COMPARATORS,
     CONDITION_TESTS,
     COPY_SOURCES,
     COUNTERS,
     FLIP_TARGETS,
-    GF_KINDS,
     PRIMITIVES,
     WHO,
     Condition,

@@ -7,16 +7,8 @@ template, the keyword runs the renderer styles, and the bundled set's text and d
 from __future__ import annotations
 
 import pytest
-from boneyard.engine.cards import (
-    COUNTERS,
-    PRIMITIVES,
-    BackDef,
-    CardSet,
-    Character,
-    Condition,
-    Step,
-    freeze,
-)
+from boneyard.engine.cards import BackDef, CardSet, freeze
+from boneyard.engine.dotd.cards import COUNTERS, PRIMITIVES, Character, Condition, Step
 from boneyard.pipeline.text import (
     COUNTER_PHRASES,
     KEYWORD,
@@ -210,7 +202,7 @@ def test_condition_template(conds: tuple[Condition, ...], expected: str) -> None
 
 
 def test_every_condition_test_has_a_template() -> None:
-    from boneyard.engine.cards import CONDITION_TESTS
+    from boneyard.engine.dotd.cards import CONDITION_TESTS
 
     covered = {c.test for conds, _ in CONDITION_CASES for c in conds}
     assert covered == set(CONDITION_TESTS)

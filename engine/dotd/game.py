@@ -23,11 +23,12 @@ from _random import Random as _CRandom
 from itertools import compress
 from typing import Any
 
-from boneyard.engine.cards import BACKS, CardSet
+from boneyard.engine.cards import CardSet
 from boneyard.engine.core import TERMINAL
 
 from boneyard.errors import RulesError
 
+from .cards import BACKS
 from .rules import (
     DOUBLE,
     POWER_UP,

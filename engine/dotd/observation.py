@@ -15,8 +15,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from boneyard.engine.cards import BACKS
-
+from .cards import BACKS
 from .game import D_FLIP, D_SELECT, D_UE_PICK, DECISION_NAMES, DotdState, action_string
 
 _LAZY = frozenset((

@@ -12,7 +12,11 @@ import operator
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from boneyard.engine.cards import (
+from boneyard.engine.cards import CardSet
+
+from boneyard.errors import RulesError
+
+from .cards import (
     BACKS,
     COMPARATORS,
     CONDITION_TESTS,
@@ -20,12 +24,9 @@ from boneyard.engine.cards import (
     COUNTERS,
     FLIP_TARGETS,
     PRIMITIVES,
-    CardSet,
     Condition,
     Step,
 )
-
-from boneyard.errors import RulesError
 
 DOUBLE, POWER_UP, UNEARTH = 0, 1, 2
 BACK_INDEX = {b: i for i, b in enumerate(BACKS)}

@@ -25,10 +25,9 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from boneyard.engine.cards import BACKS
-
 from boneyard.errors import ScenarioError
 
+from .cards import BACKS
 from .game import T_FIGHT, T_REVEAL, T_REWARDS, T_TURN, DotdGame, DotdState
 
 PHASES = ("start", "reveal", "fight")

@@ -10,20 +10,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from boneyard.engine.cards import (
-    BACKS,
-    BackDef,
-    CardSet,
-    Character,
-    Condition,
-    DeadCard,
-    Step,
-    freeze,
-)
+from boneyard.engine.cards import BackDef, CardSet, freeze
 from boneyard.engine.hashing import content_hash
 
 from boneyard.errors import RulesError
 
+from .cards import BACKS, Character, Condition, DeadCard, Step
 from .rules import COUNTER_CODES, OP_CODES, SWITCHES
 
 _SCALAR_ARG = {

@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from boneyard.engine.cards import BACKS, CardSet, Character, FeastCard
+from boneyard.engine.cards import CardSet, FeastCard
+from boneyard.engine.dotd.cards import BACKS, Character
 
 from boneyard.errors import RenderError
 
@@ -110,7 +111,7 @@ def _dotd_deck(card_set: CardSet, base: dict[str, Any], rules_runs: RulesRuns) -
                         "back_colour_name": b.colour_name if b else ""})
     physical = card_set.cards
     if not physical:  # a set built in code: characters x backs x copies
-        from boneyard.engine.cards import DeadCard
+        from boneyard.engine.dotd.cards import DeadCard
 
         physical = tuple(
             DeadCard(0, ch, bid) for bid in BACKS for ch in card_set.characters
