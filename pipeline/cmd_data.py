@@ -213,7 +213,7 @@ def _step_json(step: Step) -> dict[str, Any]:
 
 def _rules_text(card_set: CardSet) -> dict[str, str]:
     try:
-        from boneyard.pipeline.text import rules_text
+        from boneyard.engine.dotd.text import rules_text
     except ImportError:  # the text generator is optional for listing
         return {c.id: "; ".join(s.op for s in c.effect) for c in card_set.characters}
     return {c.id: rules_text(c, card_set) for c in card_set.characters}

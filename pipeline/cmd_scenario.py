@@ -15,8 +15,9 @@ from typing import Any
 
 import click
 from boneyard.engine.dotd import DotdGame
+from boneyard.engine.dotd.convert import character_from_dict
 from boneyard.engine.dotd.scenario import check_expect, play_scenario
-from boneyard.engine.dotd.sets import character_from_dict, make_card_set
+from boneyard.engine.dotd.sets import make_card_set
 from boneyard.pipeline.load import load_set
 from boneyard.pipeline.validate import schema_problems
 from boneyard.pipeline.validate_yaml import YamlDoc, read_yaml

@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from boneyard.engine.cards import BackDef, CardSet, FeastCard, freeze
-from boneyard.engine.dotd.cards import BACKS, Character, Condition, DeadCard, Step
+from boneyard.engine.dotd.cards import DeadCard
+from boneyard.engine.dotd.convert import character_from_dict
 from boneyard.engine.hashing import content_hash
 from boneyard.pipeline import validate as v
 from boneyard.pipeline.validate_yaml import YamlDoc, display_path, read_yaml
@@ -210,7 +211,7 @@ def _build(root: Path, g: dict[str, Any], docs: list[YamlDoc], rares: YamlDoc | 
     if rules == "day-of-the-dead":
         backs = tuple(BackDef(b["id"], b["name"], b["colour"], b.get("colour_name", ""))
                       for b in g["backs"])
-        characters = tuple(_character(c) for d in docs for c in d.data)
+        characters = tuple(character_from_dict(c) for d in docs for c in d.data)
         cards: list[DeadCard] = []
         # Back-major order: each back's deck is one contiguous run of indices.
         for back in backs:
@@ -225,57 +226,6 @@ def _build(root: Path, g: dict[str, Any], docs: list[YamlDoc], rares: YamlDoc | 
                                                                                        rare=True))
         card_set = CardSet(feast_cards=deck, rares=rare_cards, **base)
     return replace(card_set, content_hash=content_hash(card_set))
-
-
-_MAIN_ARG = {
-    "power": "amount", "set_power": "amount", "gain_vp": "amount", "dig": "amount",
-    "auto_win": "who", "auto_lose": "who", "win_ties": "who", "suppress_spirit": "who",
-    "copy_effect": "target", "unearth": "target", "force_unearth": "target", "flip": "target",
-}
-_DEFAULTS: dict[str, dict[str, Any]] = {
-    "set_power": {"who": "opponent"},
-    "suppress_spirit": {"who": "opponent"},
-    "dig": {"amount": 1},
-    "unearth": {"target": "self"},
-    "force_unearth": {"target": "opposing"},
-}
-
-
-def _step(raw: dict[str, Any]) -> Step:
-    op = next(k for k in raw if k != "when")
-    arg = raw[op]
-    args: dict[str, Any] = dict(_DEFAULTS.get(op, {}))
-    if isinstance(arg, dict):
-        args.update(arg)
-    elif arg is not None and op in _MAIN_ARG:
-        args[_MAIN_ARG[op]] = arg
-    return Step(op=op, when=_conditions(raw.get("when") or {}), **args)
-
-
-def _conditions(when: dict[str, Any]) -> tuple[Condition, ...]:
-    out: list[Condition] = []
-    for test, value in when.items():
-        if test == "count":
-            out += [Condition("count", n, op=op, subject=value["of"])
-                    for op, n in value.items() if op != "of"]
-        elif isinstance(value, dict):  # comparisons, and {ne: back} on the back/spirit tests
-            out += [Condition(test, n, op=op) for op, n in value.items()]
-        else:
-            out.append(Condition(test, value))
-    return tuple(out)
-
-
-def _character(raw: dict[str, Any]) -> Character:
-    return Character(
-        id=raw["id"],
-        name=raw["name"],
-        power=raw["power"],
-        effect=tuple(_step(s) for s in raw.get("effect") or ()),
-        flavor=raw.get("flavor"),
-        art=raw.get("art"),
-        backs=tuple(b for b in BACKS if b in raw.get("backs", BACKS)),
-        copies=raw.get("copies", 1),
-    )
 
 
 def _feast_cards(raw: dict[str, Any], *, rare: bool = False) -> list[FeastCard]:

@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
-from boneyard.engine.dotd.cards import BACKS, COMPARATORS, COUNTERS, PRIMITIVES
+from boneyard.engine.dotd.cards import BACKS
+from boneyard.engine.dotd.effects import COMPARATORS, COUNTERS, PRIMITIVES
 from boneyard.pipeline.validate_yaml import JsonPath, YamlDoc
 from jsonschema.exceptions import ValidationError, best_match
 

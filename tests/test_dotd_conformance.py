@@ -14,8 +14,9 @@ import random
 import pytest
 from boneyard.engine.core import TERMINAL
 from boneyard.engine.dotd import DotdGame
+from boneyard.engine.dotd.convert import character_from_dict
 from boneyard.engine.dotd.rules import SWITCHES
-from boneyard.engine.dotd.sets import character_from_dict, make_card_set
+from boneyard.engine.dotd.sets import make_card_set
 from boneyard.pipeline.load import load_set
 
 VARIANTS = [("defaults", {})]

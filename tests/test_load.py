@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 import yaml
 from boneyard.engine.cards import GF_KINDS
-from boneyard.engine.dotd.cards import (
-    BACKS,
+from boneyard.engine.dotd.cards import BACKS, Condition, Step
+from boneyard.engine.dotd.effects import (
     COMPARATORS,
     CONDITION_TESTS,
     COPY_SOURCES,
@@ -25,8 +25,6 @@ from boneyard.engine.dotd.cards import (
     FLIP_TARGETS,
     PRIMITIVES,
     WHO,
-    Condition,
-    Step,
 )
 from boneyard.engine.hashing import content_hash
 from boneyard.pipeline.cli import cli

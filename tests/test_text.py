@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 from boneyard.engine.cards import BackDef, CardSet, freeze
-from boneyard.engine.dotd.cards import COUNTERS, PRIMITIVES, Character, Condition, Step
-from boneyard.pipeline.text import (
-    COUNTER_PHRASES,
+from boneyard.engine.dotd.cards import Character, Condition, Step
+from boneyard.engine.dotd.effects import COUNTER, COUNTERS, PRIMITIVES
+from boneyard.engine.dotd.text import (
     KEYWORD,
     PLAIN,
     condition_prefix,
@@ -115,7 +115,7 @@ def test_unknown_primitive_is_refused_not_printed_blank() -> None:
 @pytest.mark.parametrize("counter", COUNTERS)
 def test_every_counter_reads_for_each_of(counter: str) -> None:
     text = step_text(Step("power", amount=1, per=counter))
-    assert text == f"+1 power this fight for each of {COUNTER_PHRASES[counter]}."
+    assert text == f"+1 power this fight for each of {COUNTER[counter].per_phrase}."
     assert "_" not in text
 
 
@@ -202,7 +202,7 @@ def test_condition_template(conds: tuple[Condition, ...], expected: str) -> None
 
 
 def test_every_condition_test_has_a_template() -> None:
-    from boneyard.engine.dotd.cards import CONDITION_TESTS
+    from boneyard.engine.dotd.effects import CONDITION_TESTS
 
     covered = {c.test for conds, _ in CONDITION_CASES for c in conds}
     assert covered == set(CONDITION_TESTS)

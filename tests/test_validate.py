@@ -17,7 +17,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from boneyard.engine.dotd.cards import PRIMITIVES
+from boneyard.engine.dotd.effects import PRIMITIVES
 from boneyard.pipeline import validate
 from boneyard.pipeline.cli import cli
 from boneyard.pipeline.load import check_set, load_set

@@ -29,44 +29,59 @@ from boneyard.engine.core import TERMINAL
 from boneyard.errors import RulesError
 
 from .cards import BACKS
-from .rules import (
+from .codes import (
+    ACT_NO,
+    D_CONVERT,
+    D_COPY,
+    D_DIG_DECK,
+    D_DIG_DISCARD,
+    D_FLIP,
+    D_NONE,
+    D_SELECT,
+    D_UE_PICK,
+    D_UE_TARGET,
+    DECISION_NAMES,
+    DECK_BASE,
     DOUBLE,
+    F_AL,
+    F_AW,
+    F_BONUS,
+    F_NEG,
+    F_SETP,
+    F_SUP,
+    F_WT,
+    FIGHT_RESET,
+    NO_SETP,
     POWER_UP,
     UNEARTH,
-    Op,
-    Test,
-    compile_step,
-    range_step,
-    resolve_params,
-    resolve_switches,
 )
-
-# --- actions -----------------------------------------------------------------------------------
-# 0 .. n-1: a card id (play it, target it, keep it, discard it, copy it, flip it, convert it)
-DECK_BASE = 1000  # 1000 + back: Dig from that deck
-ACT_NO = 2000  # decline an optional choice (keep the loser in line, skip an optional Unearth)
-
-# --- decision kinds ------------------------------------------------------------------------------
-D_NONE = -1
-D_SELECT = 0  # ctx: 0 fighter (turn 1), 1 spirit
-D_UE_TARGET = 1  # ctx: None
-D_UE_PICK = 2  # ctx: (target card, owner of target, look tuple)
-D_DIG_DECK = 3  # ctx: (remaining digs, fighter card)
-D_DIG_DISCARD = 4  # ctx: (remaining digs, fighter card, back)
-D_COPY = 5
-D_FLIP = 6  # ctx: flip target code
-D_CONVERT = 7
-
-DECISION_NAMES = (
-    "select",
-    "unearth_target",
-    "unearth_pick",
-    "dig_deck",
-    "dig_discard",
-    "copy",
-    "flip",
-    "convert",
+from .effects import (
+    C_ACTIVE,
+    C_ADJACENT_ACTIVE,
+    C_WINNERS,
+    M_COUNT,
+    M_HAS_EFFECT,
+    M_LINE_BACK,
+    M_LOSING,
+    M_PRINTED_POWER,
+    M_PRIORITY,
+    M_SCORE_DIFF,
+    M_SLOT,
+    M_SLOT_NEWEST,
+    M_SLOT_OLDEST,
+    M_SPIRIT_BACK,
+    M_TURN,
+    RUN_COPY,
+    RUN_DIG,
+    RUN_FIGHT_ADD,
+    RUN_FIGHT_SET,
+    RUN_FLIP,
+    RUN_FORCE_UNEARTH,
+    RUN_PRIORITY,
+    RUN_UNEARTH,
+    RUN_VP,
 )
+from .rules import INLINE_RUNS, compile_step, resolve_params, resolve_switches
 
 # --- tasks -------------------------------------------------------------------------------------
 T_TURN = 0
@@ -81,11 +96,7 @@ T_CONVERT = 8  # (T, player)
 T_REWARDS = 9
 T_DIG = 10  # (T, player, remaining, fighter card)
 
-# fight context: one flat list of ints, indexed base + side
-F_BONUS, F_SETP, F_AW, F_AL, F_WT, F_SUP, F_NEG = 0, 2, 4, 6, 8, 10, 12
-NO_SETP = -10_000
 MAX_RETRIGGERS = 3  # re-fired Unearth spirits per player and turn: a chain must end
-FIGHT_RESET = [0, 0, NO_SETP, NO_SETP, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
 ALL_AVAILABLE = (True, True, True)
 _c_seed = _CRandom.seed
 _RESUME = -(1 << 62)  # apply_action's "no action" (never a legal action): run on (_advance)
@@ -104,37 +115,6 @@ SELECT_TASKS = [[_select_tasks(f, t1) for f in (0, 1)] for t1 in (False, True)]
 FIGHT_TASKS = [(T_FIGHT, i) for i in range(16)]  # a turn's fights, shared tuples
 
 BACK_NAMES = {"double": "Double", "power_up": "Power Up", "unearth": "Unearth"}
-
-# Op and Test codes as module globals: the hot loops compare against these, and a module global is
-# a specialized (cached) load where a class attribute is a full lookup every time (CPython 3.11).
-OP_POWER, OP_SET_POWER, OP_AUTO_WIN, OP_AUTO_LOSE, OP_WIN_TIES = (
-    Op.POWER, Op.SET_POWER, Op.AUTO_WIN, Op.AUTO_LOSE, Op.WIN_TIES)
-OP_GAIN_VP, OP_COPY_EFFECT, OP_DIG, OP_UNEARTH, OP_FORCE_UNEARTH = (
-    Op.GAIN_VP, Op.COPY_EFFECT, Op.DIG, Op.UNEARTH, Op.FORCE_UNEARTH)
-OP_FLIP, OP_SUPPRESS_SPIRIT, OP_NEGATE, OP_TAKE_PRIORITY, OP_GIVE_PRIORITY = (
-    Op.FLIP, Op.SUPPRESS_SPIRIT, Op.NEGATE, Op.TAKE_PRIORITY, Op.GIVE_PRIORITY)
-TS_PRIORITY, TS_TURN, TS_SLOT, TS_OWN_SPIRIT, TS_OPPONENT_SPIRIT, TS_OWN_BACK = (
-    Test.PRIORITY, Test.TURN, Test.SLOT, Test.OWN_SPIRIT, Test.OPPONENT_SPIRIT, Test.OWN_BACK)
-TS_OPPOSING_BACK, TS_OPPOSING_POWER, TS_OPPOSING_HAS_EFFECT, TS_COUNT, TS_SCORE_DIFF, TS_LOSING = (
-    Test.OPPOSING_BACK, Test.OPPOSING_POWER, Test.OPPOSING_HAS_EFFECT, Test.COUNT, Test.SCORE_DIFF,
-    Test.LOSING)
-TS_SLOT_NEWEST, TS_SLOT_OLDEST = Test.SLOT_NEWEST, Test.SLOT_OLDEST
-
-INLINE_OPS = frozenset(
-    (
-        Op.POWER,
-        Op.SET_POWER,
-        Op.AUTO_WIN,
-        Op.AUTO_LOSE,
-        Op.WIN_TIES,
-        Op.GAIN_VP,
-        Op.SUPPRESS_SPIRIT,
-        Op.NEGATE,
-        Op.TAKE_PRIORITY,
-        Op.GIVE_PRIORITY,
-    )
-)
-
 
 def _rebuild_game(card_set: CardSet, switches: dict[str, Any], record_events: bool) -> DotdGame:
     game = DotdGame(card_set, **switches)
@@ -210,7 +190,7 @@ class DotdGame:
         compiled = {}
         for c in chars:
             compiled[c.id] = tuple(
-                range_step(compile_step(s, f"card '{c.id}' step {k + 1}")) for k, s in enumerate(c.effect)
+                compile_step(s, f"card '{c.id}' step {k + 1}") for k, s in enumerate(c.effect)
             )
         self.n = len(card_set.cards)
         self.back = [BACKS.index(dc.back) for dc in card_set.cards]
@@ -221,7 +201,7 @@ class DotdGame:
         # EK_NONE no effect, EK_INLINE an effect that never asks a player nor starts a task (it
         # runs without the task stack), EK_ASKS one that may
         self.ekind = [
-            EK_NONE if not e else EK_INLINE if all(st[0] in INLINE_OPS for st in e) else EK_ASKS
+            EK_NONE if not e else EK_INLINE if all(st[0] in INLINE_RUNS for st in e) else EK_ASKS
             for e in self.effect
         ]
         self.card_ids = [dc.id for dc in card_set.cards]
@@ -450,7 +430,7 @@ class DotdState:
                     if k2 and up[second][i]:
                         if self.eff_back[second] == DOUBLE or self.events is not None:
                             self._use_inline(second, c2)
-                        elif not fx[12 + second]:  # F_NEG
+                        elif not fx[F_NEG + second]:
                             self._exec(second, g.effect[c2], 0, 0)
                 elif k1 != EK_ASKS:  # the priority holder's effect asks nothing: use it now
                     if k1 and up[first][i]:
@@ -1084,62 +1064,61 @@ class DotdState:
     # --- the effect interpreter ----------------------------------------------------------------
 
     def count(self, p: int, counter: int) -> int:
-        """A counter of docs/effects.md from ``p``'s side of the current fight."""
-        if counter == 6:
+        """A counter of docs/effects.md from ``p``'s side of the current fight.
+
+        ``counter`` is a compiled counter code: its measure (C_*) shifted left by one, the side
+        (0 ``p``'s, 1 the opponent's) in the low bit (effects.Counter.code).
+        """
+        side = p ^ (counter & 1)
+        measure = counter >> 1
+        if measure == C_WINNERS:
+            return self.won_n[side]
+        up = self.up[side]
+        if measure == C_ADJACENT_ACTIVE:
             i = self.fslot
-            up = self.up[p]
             n = 0
             if i > 0 and up[i - 1]:
                 n += 1
             if i + 1 < len(up) and up[i + 1]:
                 n += 1
             return n
-        side = p if counter in (0, 1, 4) else 1 - p
-        if counter >= 4:
-            return self.won_n[side]
-        n_up = sum(self.up[side])
-        return n_up if counter in (1, 3) else len(self.up[side]) - n_up
+        n_up = sum(up)
+        return n_up if measure == C_ACTIVE else len(up) - n_up
 
     def _conds_hold(self, p: int, conds: tuple) -> bool:
         """Every test of a step's ``when:``, measured now from ``p``'s side of the fight.
 
-        Each test is compiled to ``(test, lo, hi, negated, counter)``: it holds when
+        Each test is compiled to ``(measure, lo, hi, negated, arg)``: it holds when
         ``lo <= measured <= hi`` (or, negated, when not), so no comparison function is called.
+        ``arg`` is the side measured (0 ``p``'s, 1 the opponent's) or the counter of M_COUNT.
         """
         g = self.g
         i = self.fslot
-        o = 1 - p
-        for test, lo, hi, neg, subject in conds:
-            if test < TS_OPPOSING_BACK:
-                if test == TS_PRIORITY:
-                    x = 0 if self.prio == p else 1
-                elif test == TS_OWN_SPIRIT:
-                    s = self.spirit[p]
-                    x = g.back[s] if s >= 0 else -1
-                elif test == TS_OPPONENT_SPIRIT:
-                    s = self.spirit[o]
-                    x = g.back[s] if s >= 0 else -1
-                elif test == TS_OWN_BACK:
-                    x = g.back[self.lines[p][i]]
-                elif test == TS_SLOT:
-                    x = i + 1
-                else:  # TS_TURN
-                    x = self.turn
-            elif test == TS_OPPOSING_POWER:
-                x = g.power[self.lines[o][i]]
-            elif test == TS_LOSING:
-                x = int(self.fight_total(p) < self.fight_total(o))
-            elif test == TS_SCORE_DIFF:
-                x = self.scores[p] - self.scores[o]
-            elif test == TS_COUNT:
-                x = self.count(p, subject)
-            elif test == TS_OPPOSING_BACK:
-                x = g.back[self.lines[o][i]]
-            elif test == TS_OPPOSING_HAS_EFFECT:
-                x = int(g.has_effect[self.lines[o][i]])
-            elif test == TS_SLOT_NEWEST:
+        for measure, lo, hi, neg, arg in conds:
+            if measure == M_PRIORITY:
+                x = 0 if self.prio == p else 1
+            elif measure == M_TURN:
+                x = self.turn
+            elif measure == M_SLOT:
+                x = i + 1
+            elif measure == M_SPIRIT_BACK:
+                s = self.spirit[p ^ arg]
+                x = g.back[s] if s >= 0 else -1
+            elif measure == M_LINE_BACK:
+                x = g.back[self.lines[p ^ arg][i]]
+            elif measure == M_PRINTED_POWER:
+                x = g.power[self.lines[p ^ arg][i]]
+            elif measure == M_HAS_EFFECT:
+                x = int(g.has_effect[self.lines[p ^ arg][i]])
+            elif measure == M_COUNT:
+                x = self.count(p, arg)
+            elif measure == M_SCORE_DIFF:
+                x = self.scores[p] - self.scores[1 - p]
+            elif measure == M_LOSING:
+                x = int(self.fight_total(p) < self.fight_total(1 - p))
+            elif measure == M_SLOT_NEWEST:
                 x = int(i == len(self.lines[p]) - 1)
-            elif test == TS_SLOT_OLDEST:
+            elif measure == M_SLOT_OLDEST:
                 x = int(i == 0)
             else:
                 return False
@@ -1157,7 +1136,7 @@ class DotdState:
         up front; negation and suppression (which an effect may set) are checked before each use.
         """
         fx = self.fx
-        if fx[12 + p]:  # F_NEG: negated, no use at all
+        if fx[F_NEG + p]:  # negated: no use at all
             return
         g = self.g
         double = self.eff_back[p] == DOUBLE
@@ -1170,70 +1149,57 @@ class DotdState:
         if double:
             u = 1
             uses = g.double_uses
-            while u < uses and not fx[12 + p] and not fx[10 + p]:  # F_NEG, F_SUP
+            while u < uses and not fx[F_NEG + p] and not fx[F_SUP + p]:
                 self._exec(p, steps, 0, 0)
                 u += 1
 
     def _exec(self, p: int, steps: tuple, idx: int, depth: int) -> None:
         """The effect interpreter: run compiled ``steps`` from ``idx`` for ``p``'s fighter.
 
-        One branch per primitive, every card goes through here. A step that asks a player or
-        starts a task leaves the remaining steps as a T_STEPS continuation, so what it started
-        runs before the rest of the effect.
+        One branch per operation of the vocabulary (effects.RUN_*), every card goes through here.
+        A step that asks a player or starts a task leaves the remaining steps as a T_STEPS
+        continuation, so what it started runs before the rest of the effect.
         """
         fx = self.fx
-        for op, amount, opp, per, target, conds in steps[idx:] if idx else steps:
+        for run, amount, opp, per, target, conds in steps[idx:] if idx else steps:
             idx += 1  # (the index of the next step, for a continuation)
             if conds and not self._conds_hold(p, conds):
                 continue
-            if op == OP_POWER:  # the commonest step
-                fx[p ^ opp] += amount if per < 0 else amount * self.count(p, per)  # F_BONUS
-            elif op == OP_AUTO_WIN:
-                fx[4 + (p ^ opp)] += 1  # F_AW
-            elif op == OP_AUTO_LOSE:
-                fx[6 + (p ^ opp)] += 1  # F_AL
-            elif op == OP_SET_POWER:
-                fx[2 + (p ^ opp)] = amount  # F_SETP
-            elif op == OP_WIN_TIES:
-                fx[8 + (p ^ opp)] = 1  # F_WT
-            elif op == OP_GAIN_VP:
+            if run == RUN_FIGHT_ADD:  # power (the commonest step), auto_win, auto_lose
+                fx[target + (p ^ opp)] += amount if per < 0 else amount * self.count(p, per)
+            elif run == RUN_FIGHT_SET:  # set_power, win_ties, suppress_spirit, negate
+                fx[target + (p ^ opp)] = amount
+            elif run == RUN_VP:
                 side = p ^ opp
                 vp = amount if per < 0 else amount * self.count(p, per)
                 self.scores[side] += vp
                 if self.events is not None:
                     self.events.append(f"player {side + 1} gains {vp} VP")
-            elif op == OP_SUPPRESS_SPIRIT:
-                fx[10 + (p ^ opp)] = 1  # F_SUP
-            elif op == OP_NEGATE:
-                fx[13 - p] = 1  # F_NEG of the opponent
-            elif op == OP_TAKE_PRIORITY:
-                self.prio = p
+            elif run == RUN_PRIORITY:
+                self.prio = p ^ opp
                 if self.events is not None:
-                    self.events.append(f"player {p + 1} takes priority")
-            elif op == OP_GIVE_PRIORITY:
-                self.prio = 1 - p
-                if self.events is not None:
-                    self.events.append(f"player {p + 1} gives priority to player {2 - p}")
+                    self.events.append(f"player {p + 1} gives priority to player {2 - p}" if opp
+                                       else f"player {p + 1} takes priority")
             else:  # the steps that may ask a player or start a task
                 stack = self.stack
                 n0 = len(stack)
-                self._asking_step(p, op, amount, target, depth)
+                self._asking_step(p, run, amount, target, depth)
                 if idx < len(steps) and (self.dk >= 0 or len(stack) != n0):
                     stack.insert(n0, (T_STEPS, p, steps, idx, depth))
                     return
 
-    def _asking_step(self, p: int, op: int, amount: int, target: int, depth: int) -> None:
-        """The primitives that may need a decision: Unearth, Dig, force_unearth, flip, copy."""
-        if op == OP_UNEARTH:
+    def _asking_step(self, p: int, run: int, amount: int, target: int, depth: int) -> None:
+        """The operations that may need a decision: Unearth, Dig, force_unearth, flip, copy."""
+        if run == RUN_UNEARTH:
             self._start_unearth(p, False)
-        elif op == OP_DIG:
+        elif run == RUN_DIG:
             self._start_dig(p, amount, self.lines[p][self.fslot])
-        elif op == OP_FORCE_UNEARTH:
+        elif run == RUN_FORCE_UNEARTH:
             o = 1 - p
             c = self.lines[o][self.fslot]
             if self._available(self.g.back[c]) > 0:
                 self._look(p, c, o)
-        elif op == OP_FLIP:
+        elif run == RUN_FLIP:
             i = self.fslot
             if target == 0:
                 opts = [c for c, u in zip(self.lines[p], self.up[p], strict=True) if not u]
@@ -1242,7 +1208,7 @@ class DotdState:
                 opts = [c for j, c in enumerate(self.lines[o]) if j > i and self.up[o][j]]
             if opts:
                 self._decide(D_FLIP, p, opts, target)
-        elif op == OP_COPY_EFFECT:
+        elif run == RUN_COPY:
             if depth >= 1:  # DD-10: copy depth 1
                 return
             i = self.fslot
@@ -1259,6 +1225,8 @@ class DotdState:
                 opts = [c for j, c in enumerate(line) if j != i and up[j] and has[c]]
             if opts:
                 self._decide(D_COPY, p, opts, None)
+        else:  # a RUN_* code the vocabulary has and this interpreter does not
+            raise RulesError(f"the interpreter has no operation {run}")
 
     # --- transcript events (only when DotdGame.record_events is on) ----------------------------
 

@@ -82,7 +82,7 @@ def _art_path(card_set: CardSet, card_id: str, art: str | None) -> str:
 
 
 def _default_rules_runs() -> RulesRuns:
-    from boneyard.pipeline.text import rules_runs
+    from boneyard.engine.dotd.text import rules_runs
 
     return rules_runs
 

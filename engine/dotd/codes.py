@@ -1,0 +1,53 @@
+"""The small ints every Day of the Dead module shares: actions, decision kinds, the fight context.
+
+They sit here, not in the state module, so that the observation, the greedy agent, the effect
+vocabulary and the interpreter can all import them without importing each other (no import
+circles). ``Final``: mypyc folds them into the compiled engine as constants.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+# --- actions -----------------------------------------------------------------------------------
+# 0 .. n-1: a card id (play it, target it, keep it, discard it, copy it, flip it, convert it)
+DECK_BASE: Final = 1000  # 1000 + back: Dig from that deck
+ACT_NO: Final = 2000  # decline an optional choice (keep the loser in line, skip an optional Unearth)
+
+# --- decision kinds ------------------------------------------------------------------------------
+D_NONE: Final = -1
+D_SELECT: Final = 0  # ctx: 0 fighter (turn 1), 1 spirit
+D_UE_TARGET: Final = 1  # ctx: None
+D_UE_PICK: Final = 2  # ctx: (target card, owner of target, look tuple)
+D_DIG_DECK: Final = 3  # ctx: (remaining digs, fighter card)
+D_DIG_DISCARD: Final = 4  # ctx: (remaining digs, fighter card, back)
+D_COPY: Final = 5
+D_FLIP: Final = 6  # ctx: flip target code
+D_CONVERT: Final = 7
+
+DECISION_NAMES: Final = (
+    "select",
+    "unearth_target",
+    "unearth_pick",
+    "dig_deck",
+    "dig_discard",
+    "copy",
+    "flip",
+    "convert",
+)
+
+# --- backs -------------------------------------------------------------------------------------
+DOUBLE: Final = 0
+POWER_UP: Final = 1
+UNEARTH: Final = 2
+
+# --- the fight context: one flat list of ints, indexed field + side ------------------------------
+F_BONUS: Final = 0  # power bonus from effects
+F_SETP: Final = 2  # set_power value, NO_SETP if none
+F_AW: Final = 4  # auto_win count
+F_AL: Final = 6  # auto_lose count
+F_WT: Final = 8  # wins ties
+F_SUP: Final = 10  # spirit suppressed
+F_NEG: Final = 12  # effect negated
+NO_SETP: Final = -10_000
+FIGHT_RESET: Final = [0, 0, NO_SETP, NO_SETP, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
