@@ -23,7 +23,12 @@ ROOT = Path(__file__).resolve().parent
 # (source under the repository, its package under the import names, twin module): see
 # boneyard/engine/compiled.py for how a twin takes its source's place at run time
 TWINS = (
+    # Day of the Dead: the state and what it calls on every decision (all or none run compiled,
+    # boneyard/engine/dotd/__init__.py)
     ("engine/dotd/game.py", "boneyard/engine/dotd", "_game_c"),
+    ("engine/dotd/interpreter.py", "boneyard/engine/dotd", "_interpreter_c"),
+    ("engine/dotd/choices.py", "boneyard/engine/dotd", "_choices_c"),
+    ("engine/dotd/turns.py", "boneyard/engine/dotd", "_turns_c"),
     ("engine/gf/game.py", "boneyard/engine/gf", "_game_c"),
     ("engine/gf/state.py", "boneyard/engine/gf", "_state_c"),
 )

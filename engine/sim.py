@@ -144,8 +144,9 @@ def play_game(
 
 
 def _plain(value: Any) -> Any:
-    """JSON-shaped copy (tuples become lists), so records compare equal after a round trip."""
-    return json.loads(json.dumps(value))
+    """JSON-shaped copy (tuples become lists), so records compare equal after a round trip; a
+    typed summary is stored as its ``to_json()``."""
+    return json.loads(json.dumps(value, default=lambda typed: typed.to_json()))
 
 
 def _card_set_of(game: Game) -> CardSet | None:
@@ -288,6 +289,9 @@ def _engine_metrics_module(rules: str | None) -> Any:
 def _tally_generic(t: Tally, seats: Sequence[str], returns: Sequence[float],
                    summary: Mapping[str, Any], players: int) -> None:
     """The figures any game has (module docstring), as counts and sums under ``sim.``."""
+    if not isinstance(summary, Mapping):  # a typed summary (engine.core.Summary)
+        summary = {"first_player": summary.first_player, "scores": summary.scores,
+                   "turns": summary.turns}
     add = t.add
     for k in range(players):
         add(f"sim.seat.{k + 1}", returns[k])

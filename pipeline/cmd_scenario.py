@@ -91,7 +91,7 @@ def run_scenario(path: str | Path) -> tuple[dict[str, Any], list[str]]:
     out = state.to_json()
     out["choices"] = log
     if state.is_terminal():
-        out["summary"] = state.summary()
+        out["summary"] = state.summary().to_json()
     failed = check_expect(out, data.get("expect") or {})
     return out, [_located(doc, f"{doc.file}: expect {m}") for m in failed]
 

@@ -136,6 +136,6 @@ def test_every_character_reaches_play_over_many_games():
         while not s.is_terminal():
             legal = s.legal_actions()
             s.apply_action(legal[rng.randrange(len(legal))])
-        for pl in s.summary()["players"]:
-            played.update(pl["played"])
+        for seat in s.summary().played:
+            played.update(seat)
     assert played == {c.id for c in g.card_set.characters}

@@ -7,7 +7,12 @@ circles). ``Final``: mypyc folds them into the compiled engine as constants.
 
 from __future__ import annotations
 
-from typing import Final
+from typing import TYPE_CHECKING, Any, Final
+
+from .cards import BACKS
+
+if TYPE_CHECKING:
+    from .game import DotdGame
 
 # --- actions -----------------------------------------------------------------------------------
 # 0 .. n-1: a card id (play it, target it, keep it, discard it, copy it, flip it, convert it)
@@ -51,3 +56,36 @@ F_SUP: Final = 10  # spirit suppressed
 F_NEG: Final = 12  # effect negated
 NO_SETP: Final = -10_000
 FIGHT_RESET: Final = [0, 0, NO_SETP, NO_SETP, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+
+# --- tasks: the state's stack holds tuples whose first item is one of these ---------------------
+T_TURN: Final = 0
+T_SELECT: Final = 1  # (T, player, kind)
+T_REVEAL: Final = 2
+T_SPIRIT_UNEARTH: Final = 3  # (T, player)
+T_FIGHT: Final = 4  # (T, slot)
+T_USE: Final = 5  # (T, player, use number, card)
+T_STEPS: Final = 6  # (T, player, steps, index, copy depth)
+T_RESOLVE: Final = 7  # (T, slot)
+T_CONVERT: Final = 8  # (T, player)
+T_REWARDS: Final = 9
+T_DIG: Final = 10  # (T, player, remaining, fighter card)
+
+def action_string(g: DotdGame, kind: int, ctx: Any, action: int) -> str:
+    """Readable, parseable form of ``action`` at a decision of ``kind`` (scenarios, transcripts)."""
+    if action == ACT_NO:
+        return "no"
+    if action >= DECK_BASE:
+        return f"dig {BACKS[action - DECK_BASE]}"
+    if not 0 <= action < g.n:
+        return f"?{action}"
+    name = g.card_name(action)
+    verb = {
+        D_SELECT: "fighter" if ctx == 0 else "spirit",
+        D_UE_TARGET: "unearth",
+        D_UE_PICK: "keep",
+        D_DIG_DISCARD: "discard",
+        D_COPY: "copy",
+        D_FLIP: "flip",
+        D_CONVERT: "convert",
+    }.get(kind, "card")
+    return f"{verb} {name}"

@@ -28,7 +28,8 @@ from typing import Any
 from boneyard.errors import ScenarioError
 
 from .cards import BACKS
-from .game import T_FIGHT, T_REVEAL, T_REWARDS, T_TURN, DotdGame, DotdState
+from .codes import T_FIGHT, T_REVEAL, T_REWARDS, T_TURN
+from .game import DotdGame, DotdState
 
 PHASES = ("start", "reveal", "fight")
 
