@@ -218,7 +218,11 @@ class DotdGame:
 
 
 class DotdState:
-    """One position of a Day of the Dead game. Lines are lists, slot 1 (oldest) first."""
+    """One position of a Day of the Dead game. Lines are lists, slot 1 (oldest) first.
+
+    ``legal_actions()`` returns a list owned by the state: read it, never mutate it; valid until
+    the next ``apply_action`` (the contract of ``boneyard.engine.core.State`` for every game).
+    """
 
     __slots__ = (
         "g",
@@ -306,7 +310,11 @@ class DotdState:
         return self.dp if self.dk >= 0 else TERMINAL
 
     def legal_actions(self) -> list[int]:
-        # the pending decision's list; [] once the game is over (the rewards of the last turn set it)
+        """The pending decision's options; [] once the game is over.
+
+        The list is owned by the state: read it, never mutate it; it is valid until the next
+        ``apply_action`` (the engine hands out its own list, no copy per decision).
+        """
         return self.dl
 
     def is_terminal(self) -> bool:
