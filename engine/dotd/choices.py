@@ -160,7 +160,7 @@ def look_at(st: DotdState, chooser: int, target: int, owner: int) -> None:
         replace_card(st, chooser, target, owner, look[0], (look[0],))
 
 
-def replace_card(st: DotdState, chooser: int, target: int, owner: int, new: int, look: tuple) -> None:
+def replace_card(st: DotdState, chooser: int, target: int, owner: int, new: int, look: tuple[int, ...]) -> None:
     g = st.g
     if st.events is not None:
         where = "spirit" if st.spirit[owner] == target else f"slot {st.lines[owner].index(target) + 1}"

@@ -649,7 +649,7 @@ class DotdState:
         self.dl = legal
         self.dc = ctx
 
-    def _task(self, t: tuple) -> None:
+    def _task(self, t: tuple[Any, ...]) -> None:
         """The rare tasks: an offered conversion (both lost, or DD-15's wider window), a further
         Dig, a turn start set up by a scenario; the rest run in the loop of ``apply_action``."""
         code = t[0]

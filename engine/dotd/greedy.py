@@ -44,6 +44,7 @@ class GreedyAgent:
         self._game: DotdGame | None = None
         self._fight: list[float] = []
         self._value: list[float] = []
+        self._bonus: list[float] = []
         if game is not None:
             self._prepare(game)
 
@@ -79,6 +80,7 @@ class GreedyAgent:
             return 2.0 * max(1, len(line))
         if back == DOUBLE:
             g = self._game
+            assert g is not None  # choose() prepared it
             return sum(max(0.0, self._bonus[c]) for c, _b, _u in line if c >= 0 and g.has_effect[c])
         worst = min((self._margin(obs, j) for j in range(len(line))), default=0.0)
         return max(1.0, 3.0 - worst * 0.5)

@@ -44,6 +44,7 @@ from .effects import (
 
 if TYPE_CHECKING:  # annotations only: the state module imports this one
     from .game import DotdState
+    from .rules import CompiledCond, CompiledStep
 
 
 def count(st: DotdState, p: int, counter: int) -> int:
@@ -69,7 +70,7 @@ def count(st: DotdState, p: int, counter: int) -> int:
     return n_up if measure == C_ACTIVE else len(up) - n_up
 
 
-def conds_hold(st: DotdState, p: int, conds: tuple) -> bool:
+def conds_hold(st: DotdState, p: int, conds: tuple[CompiledCond, ...]) -> bool:
     """Every test of a step's ``when:``, measured now from ``p``'s side of the fight.
 
     Each test is compiled to ``(measure, lo, hi, negated, arg)``: it holds when
@@ -139,7 +140,7 @@ def use_inline(st: DotdState, p: int, card: int) -> None:
             u += 1
 
 
-def exec_steps(st: DotdState, p: int, steps: tuple, idx: int, depth: int) -> None:
+def exec_steps(st: DotdState, p: int, steps: tuple[CompiledStep, ...], idx: int, depth: int) -> None:
     """The effect interpreter: run compiled ``steps`` from ``idx`` for ``p``'s fighter.
 
     One branch per operation of the vocabulary (effects.RUN_*), every card goes through here.
