@@ -29,6 +29,7 @@ TWINS = (
     ("engine/dotd/interpreter.py", "boneyard/engine/dotd", "_interpreter_c"),
     ("engine/dotd/choices.py", "boneyard/engine/dotd", "_choices_c"),
     ("engine/dotd/turns.py", "boneyard/engine/dotd", "_turns_c"),
+    ("engine/dotd/codes.py", "boneyard/engine/dotd", "_codes_c"),  # its constants fold into them
     ("engine/gf/game.py", "boneyard/engine/gf", "_game_c"),
     ("engine/gf/state.py", "boneyard/engine/gf", "_state_c"),
 )

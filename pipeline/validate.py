@@ -19,7 +19,7 @@ from typing import Any
 
 import jsonschema
 from boneyard.engine.dotd.cards import BACKS
-from boneyard.engine.dotd.effects import COMPARATORS, COUNTERS, PRIMITIVES
+from boneyard.engine.dotd.effects import COMPARATORS, COUNTERS, PRIMITIVE_DEFS, PRIMITIVES
 from boneyard.pipeline.validate_yaml import JsonPath, YamlDoc
 from jsonschema.exceptions import ValidationError, best_match
 
@@ -304,13 +304,10 @@ def art_problem(root: Path, rel: str) -> str | None:
 
 #: Primitives known to keep hand size and the number of cards of each back in hand and in play
 #: (rulings DD-25, INV-3): Dig discards a card with the drawn card's back, every Unearth replaces
-#: a card with one of the same back, and the rest never move cards between zones. A primitive
-#: added to the language must be reviewed and listed here before any card may use it.
-HAND_SAFE: frozenset[str] = frozenset({
-    "power", "set_power", "auto_win", "auto_lose", "win_ties", "gain_vp", "copy_effect", "dig",
-    "unearth", "force_unearth", "flip", "suppress_spirit", "negate", "take_priority",
-    "give_priority",
-})
+#: a card with one of the same back, and the rest never move cards between zones. Each primitive
+#: says so in its definition (``keeps_hand`` in engine/dotd/effects.py, no default): a new one
+#: must be reviewed there before any card may use it.
+HAND_SAFE: frozenset[str] = frozenset(p.name for p in PRIMITIVE_DEFS if p.keeps_hand)
 
 
 def _at(doc: YamlDoc, file: str, line: int) -> str:

@@ -3,7 +3,7 @@
 import operator
 
 import pytest
-from boneyard.engine.dotd import effects, rules
+from boneyard.engine.dotd import codes, effects, rules
 from boneyard.engine.dotd.cards import Condition, Step
 from boneyard.engine.dotd.codes import F_AW, F_BONUS, F_NEG
 
@@ -18,13 +18,13 @@ def test_range_form_of_a_condition_agrees_with_its_comparison():
         for value in (-3, 0, 1, 5):
             cond = Condition("count", value, name, "own_fallen")
             measure, lo, hi, neg, arg = rules.compile_condition(cond, "test")
-            assert (measure, arg) == (effects.M_COUNT, effects.COUNTER["own_fallen"].code)
+            assert (measure, arg) == (codes.M_COUNT, effects.COUNTER["own_fallen"].code)
             for x in range(-8, 10):
                 assert ((lo <= x <= hi) != neg) == cmp(x, value), (name, value, x)
 
 
 def test_newest_and_oldest_slot_tests_compare_a_yes_no_measurement():
-    for where, code in (("newest", effects.M_SLOT_NEWEST), ("oldest", effects.M_SLOT_OLDEST)):
+    for where, code in (("newest", codes.M_SLOT_NEWEST), ("oldest", codes.M_SLOT_OLDEST)):
         for name in ("eq", "ne"):
             measure, lo, hi, neg, _ = rules.compile_condition(Condition("slot", where, name), "t")
             assert measure == code
@@ -42,20 +42,20 @@ def test_side_of_a_test_and_of_a_counter_is_the_low_bit():
 
 def test_primitives_compile_to_their_operation_and_field():
     assert rules.compile_step(Step("power", amount=3, who="opponent"), "t")[:5] == (
-        effects.RUN_FIGHT_ADD, 3, 1, -1, F_BONUS)
+        codes.RUN_FIGHT_ADD, 3, 1, -1, F_BONUS)
     # no amount argument: counts once
-    assert rules.compile_step(Step("auto_win"), "t")[:5] == (effects.RUN_FIGHT_ADD, 1, 0, -1, F_AW)
+    assert rules.compile_step(Step("auto_win"), "t")[:5] == (codes.RUN_FIGHT_ADD, 1, 0, -1, F_AW)
     # negate always aims at the opposing fighter, whatever the step's who says
-    assert rules.compile_step(Step("negate"), "t")[:5] == (effects.RUN_FIGHT_SET, 1, 1, -1, F_NEG)
-    assert rules.compile_step(Step("give_priority"), "t")[:3] == (effects.RUN_PRIORITY, 1, 1)
+    assert rules.compile_step(Step("negate"), "t")[:5] == (codes.RUN_FIGHT_SET, 1, 1, -1, F_NEG)
+    assert rules.compile_step(Step("give_priority"), "t")[:3] == (codes.RUN_PRIORITY, 1, 1)
     assert rules.compile_step(Step("take_priority"), "t")[2] == 0
     assert rules.compile_step(Step("flip", target="opponent_fought"), "t")[4] == 1
     assert rules.compile_step(Step("dig", amount=0), "t")[1] == 1
 
 
 def test_inline_operations_are_those_that_never_ask():
-    assert {effects.RUN_FIGHT_ADD, effects.RUN_FIGHT_SET, effects.RUN_VP,
-                                 effects.RUN_PRIORITY} == rules.INLINE_RUNS
+    assert {codes.RUN_FIGHT_ADD, codes.RUN_FIGHT_SET, codes.RUN_VP,
+                                 codes.RUN_PRIORITY} == rules.INLINE_RUNS
     for prim in effects.PRIMITIVE_DEFS:
         assert prim.asks == (prim.run not in rules.INLINE_RUNS), prim.name
 

@@ -19,7 +19,7 @@ def test_one_stale_twin_puts_every_source_back(monkeypatch):
 
     monkeypatch.setattr(dotd, "use_twin", fake_use_twin)
     assert dotd._use_twins() is False
-    assert placed == ["game.py", "interpreter.py"]  # the twins before the stale one ...
+    assert placed == ["codes.py", "game.py", "interpreter.py"]  # the twins before the stale one ...
     for source in placed:  # ... no longer stand in: the sources will be imported
         assert f"{dotd.__name__}.{source.removesuffix('.py')}" not in sys.modules
 

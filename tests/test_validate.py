@@ -17,7 +17,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from boneyard.engine.dotd.effects import PRIMITIVES
+from boneyard.engine.dotd.effects import PRIMITIVES, Primitive
 from boneyard.pipeline import validate
 from boneyard.pipeline.cli import cli
 from boneyard.pipeline.load import check_set, load_set
@@ -301,8 +301,10 @@ def test_a_missing_set_is_a_usage_error():
 
 
 def test_every_primitive_has_been_reviewed_for_hand_and_back_counts():
-    # A new primitive must be added to HAND_SAFE deliberately (ruling DD-25), not by default.
+    # A new primitive must say keeps_hand deliberately (ruling DD-25), not by default.
     assert set(PRIMITIVES) == HAND_SAFE
+    with pytest.raises(TypeError, match="keeps_hand"):
+        Primitive("probe", (), None, "", "", lambda step: [], (), "", 0)
 
 
 def test_a_primitive_not_known_to_keep_hand_size_is_refused(monkeypatch):

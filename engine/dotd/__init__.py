@@ -1,7 +1,8 @@
 """Day of the Dead: the rules engine (DotdGame), observations, greedy agent and metrics.
 
 ``game.py`` is the state machine; ``interpreter.py``, ``choices.py`` and ``turns.py`` are the
-parts of it it calls on every decision. mypyc-compiled twins of these four stand in together,
+parts of it it calls on every decision, ``codes.py`` the constants compiled into them.
+mypyc-compiled twins of these five stand in together,
 only when every one was built from the file on disk (see ``boneyard.engine.compiled``): a
 compiled module never runs next to the pure source of a module whose native classes it uses.
 """
@@ -14,6 +15,7 @@ from boneyard.engine.compiled import use_twin
 
 #: (source, twin) of the compiled modules; setup.py's TWINS lists the same.
 TWINS = (
+    ("codes.py", "_codes_c"),  # first: the constants mypyc folds into the others
     ("game.py", "_game_c"),
     ("interpreter.py", "_interpreter_c"),
     ("choices.py", "_choices_c"),

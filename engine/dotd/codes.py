@@ -2,7 +2,8 @@
 
 They sit here, not in the state module, so that the observation, the greedy agent, the effect
 vocabulary and the interpreter can all import them without importing each other (no import
-circles). ``Final``: mypyc folds them into the compiled engine as constants.
+circles). ``Final``: mypyc folds them into the compiled modules as constants, which is why this
+module is compiled with them (setup.py): an edit here makes every twin stale together.
 """
 
 from __future__ import annotations
@@ -56,6 +57,39 @@ F_SUP: Final = 10  # spirit suppressed
 F_NEG: Final = 12  # effect negated
 NO_SETP: Final = -10_000
 FIGHT_RESET: Final = [0, 0, NO_SETP, NO_SETP, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+
+# --- the effect vocabulary's interpreter codes (each definition in effects.py names one) -------
+
+# interpreter measures of a counter (engine/dotd/interpreter.py: count)
+C_FALLEN: Final = 0
+C_ACTIVE: Final = 1
+C_WINNERS: Final = 2  # fighters that won a fight this turn (ties count)
+C_ADJACENT_ACTIVE: Final = 3  # active fighters in the slots next to this one
+
+# interpreter operations (engine/dotd/interpreter.py: _exec); below RUN_UNEARTH none asks a player
+RUN_FIGHT_ADD: Final = 0  # fight context[field + side] += amount (x counter)
+RUN_FIGHT_SET: Final = 1  # fight context[field + side] = amount
+RUN_VP: Final = 2  # side's score += amount (x counter)
+RUN_PRIORITY: Final = 3  # priority to side
+RUN_UNEARTH: Final = 4
+RUN_DIG: Final = 5
+RUN_FORCE_UNEARTH: Final = 6
+RUN_FLIP: Final = 7
+RUN_COPY: Final = 8
+
+# interpreter measures of a condition (engine/dotd/interpreter.py: _conds_hold)
+M_PRIORITY: Final = 0  # 0 if the fighter's controller holds priority, else 1
+M_TURN: Final = 1
+M_SLOT: Final = 2  # 1 = the oldest slot
+M_SPIRIT_BACK: Final = 3  # back of side's spirit, -1 without one
+M_LINE_BACK: Final = 4  # back of side's fighter in this fight
+M_PRINTED_POWER: Final = 5  # printed power of side's fighter in this fight
+M_HAS_EFFECT: Final = 6  # whether side's fighter in this fight has an effect
+M_COUNT: Final = 7  # a counter (arg: its code)
+M_SCORE_DIFF: Final = 8  # your score minus your opponent's
+M_LOSING: Final = 9  # fight totals so far: this side below the other
+M_SLOT_NEWEST: Final = 10  # whether this is the fighter's newest slot
+M_SLOT_OLDEST: Final = 11
 
 # --- tasks: the state's stack holds tuples whose first item is one of these ---------------------
 T_TURN: Final = 0

@@ -9,7 +9,7 @@ example the reference shows. From these definitions come
   (``python -m boneyard.engine.dotd.generate`` writes both; tests fail when either is stale),
 - the one YAML-to-Step converter (``convert.py``: shorthand arguments and defaults),
 - the printed rules text (``text.py`` composes the templates),
-- the interpreter's compiled steps (``compile.py``: names to the int codes below).
+- the interpreter's compiled steps (``rules.compile_step``: names to the int codes below).
 
 **Adding a primitive** is one :class:`Primitive` in :data:`PRIMITIVE_DEFS` plus its test:
 
@@ -21,23 +21,61 @@ example the reference shows. From these definitions come
 4. ``run``: the interpreter operation. Most primitives are one of the existing operations
    (``RUN_FIGHT_ADD``/``RUN_FIGHT_SET`` of a fight-context field ``field``, ``RUN_VP``,
    ``RUN_PRIORITY``, or a choice: unearth, dig, force_unearth, flip, copy). Only a genuinely new
-   kind of behaviour needs a new ``RUN_*`` code here and one branch in ``interpreter.py``;
+   kind of behaviour needs a new ``RUN_*`` code (``codes.py``, where the compiled engine's
+   constants live) and one branch in ``interpreter.py``;
 5. ``rate``: (fight, victory points) one use is worth to the greedy agent, or None;
-6. run ``python -m boneyard.engine.dotd.generate`` and add a text case and a rules test
-   (tests/test_text.py, tests/test_dotd_rules.py).
+6. ``keeps_hand``: whether it keeps hand size and cards per back (ruling DD-25; no default,
+   the validator refuses a primitive that does not);
+7. run ``python -m boneyard.engine.dotd.generate`` (schema and reference), then add its test: a
+   case in tests/test_text.py ``PRIMITIVE_CASES`` (the coverage test fails without one) and a
+   rules test in tests/test_dotd_rules.py. tests/test_dotd_vocabulary.py already validates,
+   converts, prints and plays every sample of every definition.
 
-A new counter is one :class:`Counter` (its interpreter measure is one of ``C_*``), a new
-condition test one :class:`CondTest` (value kind, measure ``M_*``, side, clause template).
+A new counter is one :class:`Counter` (its interpreter measure is one of ``codes.C_*``), a new
+condition test one :class:`CondTest` (value kind, measure ``codes.M_*``, side, clause template);
+a new measure, like a new operation, is a code in ``codes.py`` and a branch in the interpreter.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from dataclasses import field as dc_field
+from typing import Any
 
 from .cards import BACKS, Condition, Step
-from .codes import F_AL, F_AW, F_BONUS, F_NEG, F_SETP, F_SUP, F_WT
+from .codes import (
+    C_ACTIVE,
+    C_ADJACENT_ACTIVE,
+    C_FALLEN,
+    C_WINNERS,
+    F_AL,
+    F_AW,
+    F_BONUS,
+    F_NEG,
+    F_SETP,
+    F_SUP,
+    F_WT,
+    M_COUNT,
+    M_HAS_EFFECT,
+    M_LINE_BACK,
+    M_LOSING,
+    M_PRINTED_POWER,
+    M_PRIORITY,
+    M_SCORE_DIFF,
+    M_SLOT,
+    M_SPIRIT_BACK,
+    M_TURN,
+    RUN_COPY,
+    RUN_DIG,
+    RUN_FIGHT_ADD,
+    RUN_FIGHT_SET,
+    RUN_FLIP,
+    RUN_FORCE_UNEARTH,
+    RUN_PRIORITY,
+    RUN_UNEARTH,
+    RUN_VP,
+)
 from .phrases import KEYWORD, PLAIN, Bounds, Run, article, back_name, points, signed
 
 #: Subjects a step can apply to: ``self`` is this fighter/its controller, ``opponent`` the
@@ -49,11 +87,6 @@ COMPARATORS: tuple[str, ...] = ("lt", "le", "eq", "ne", "ge", "gt")
 
 # --- counters ----------------------------------------------------------------------------------
 
-# interpreter measures of a counter (engine/dotd/interpreter.py: count)
-C_FALLEN: Final = 0
-C_ACTIVE: Final = 1
-C_WINNERS: Final = 2  # fighters that won a fight this turn (ties count)
-C_ADJACENT_ACTIVE: Final = 3  # active fighters in the slots next to this one
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,16 +148,6 @@ ENUMS: dict[str, tuple[str, ...]] = {
 
 # --- primitives --------------------------------------------------------------------------------
 
-# interpreter operations (engine/dotd/interpreter.py: _exec); below RUN_UNEARTH none asks a player
-RUN_FIGHT_ADD: Final = 0  # fight context[field + side] += amount (x counter)
-RUN_FIGHT_SET: Final = 1  # fight context[field + side] = amount
-RUN_VP: Final = 2  # side's score += amount (x counter)
-RUN_PRIORITY: Final = 3  # priority to side
-RUN_UNEARTH: Final = 4
-RUN_DIG: Final = 5
-RUN_FORCE_UNEARTH: Final = 6
-RUN_FLIP: Final = 7
-RUN_COPY: Final = 8
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,6 +219,9 @@ class Primitive:
     field: int = 0  # RUN_FIGHT_*: the fight-context field
     side: str | None = None  # a fixed subject (negate: always the opposing fighter)
     rate: Rate | None = None
+    # Ruling DD-25 (INV-3): the engine relies on every effect keeping hand size and cards per
+    # back unchanged. No default: whoever adds a primitive reviews it and says so.
+    keeps_hand: bool = dc_field(kw_only=True)
 
     def arg(self, field: str) -> Arg | None:
         return next((a for a in self.args if a.field == field), None)
@@ -314,7 +340,7 @@ PRIMITIVE_DEFS: tuple[Primitive, ...] = (
         "`power: 5` = +5 for this fighter.",
         _power_text, (5, -3, {"amount": -2, "who": "opponent"}, {"amount": 2, "per": "own_fallen"}),
         "Anger: `power: 5`", RUN_FIGHT_ADD, F_BONUS,
-        rate=lambda amount, opp, per: (_sign(opp) * amount * _mult(per), 0.0)),
+        rate=lambda amount, opp, per: (_sign(opp) * amount * _mult(per), 0.0), keeps_hand=True),
     Primitive(
         "set_power", (Arg("amount", "int", 0, 20, required=True, note="the value"), _WHO_OPP),
         "amount",
@@ -323,25 +349,25 @@ PRIMITIVE_DEFS: tuple[Primitive, ...] = (
         "The fighter's printed power counts as `amount` in this fight (who defaults to opponent).",
         _set_power_text, (0, {"amount": 9, "who": "self"}),
         "Jinx: `set_power: {who: opponent, amount: 0}`", RUN_FIGHT_SET, F_SETP,
-        rate=lambda amount, opp, per: ((4.0 - amount) if opp else 0.0, 0.0)),
+        rate=lambda amount, opp, per: ((4.0 - amount) if opp else 0.0, 0.0), keeps_hand=True),
     Primitive(
         "auto_win", (_WHO,), "who", "That fighter wins the fight, no questions asked.",
         "That fighter wins the fight, no questions asked (`auto_win: self`).",
         _about("wins the fight, no questions asked."), ("self", "opponent"),
         "Nemesis: `auto_win: self`", RUN_FIGHT_ADD, F_AW,
-        rate=lambda amount, opp, per: (9.0 if not opp else -9.0, 0.0)),
+        rate=lambda amount, opp, per: (9.0 if not opp else -9.0, 0.0), keeps_hand=True),
     Primitive(
         "auto_lose", (_WHO,), "who", "That fighter loses the fight.",
         "That fighter loses the fight.",
         _about("loses the fight."), ("self", "opponent"),
         "Coward (with a condition)", RUN_FIGHT_ADD, F_AL,
-        rate=lambda amount, opp, per: (-9.0 if not opp else 9.0, 0.0)),
+        rate=lambda amount, opp, per: (-9.0 if not opp else 9.0, 0.0), keeps_hand=True),
     Primitive(
         "win_ties", (_WHO,), "who", "A power tie in this fight is a win for that side.",
         "A power tie in this fight is a win for that side.",
         _about("wins ties."), ("self", "opponent"),
         "Stubborn: `win_ties: self`", RUN_FIGHT_SET, F_WT,
-        rate=lambda amount, opp, per: (0.5, 0.0)),
+        rate=lambda amount, opp, per: (0.5, 0.0), keeps_hand=True),
     Primitive(
         "gain_vp", (Arg("amount", "int", -20, 20, required=True), _WHO, _PER), "amount",
         "That player gains victory points now (negative loses).",
@@ -349,19 +375,20 @@ PRIMITIVE_DEFS: tuple[Primitive, ...] = (
         _gain_vp_text,
         (3, 1, -2, {"amount": 2, "who": "opponent"}, {"amount": 1, "per": "own_active"}),
         "Hoard: `gain_vp: 3`", RUN_VP,
-        rate=lambda amount, opp, per: (0.0, _sign(opp) * amount * _mult(per))),
+        rate=lambda amount, opp, per: (0.0, _sign(opp) * amount * _mult(per)), keeps_hand=True),
     Primitive(
         "copy_effect", (Arg("target", "copy_source", required=True),), "target",
         "Use the chosen fighter's effect as this fighter's own (copy depth 1: a copied copy "
         "does nothing).",
         "Use the chosen fighter's effect as this fighter's own (copy depth 1).",
-        _copy_text, COPY_SOURCES, "Twin: `copy_effect: adjacent`", RUN_COPY, rate=_choice_rate),
+        _copy_text, COPY_SOURCES, "Twin: `copy_effect: adjacent`", RUN_COPY, rate=_choice_rate,
+        keeps_hand=True),
     Primitive(
         "dig", (Arg("amount", "int", 1, 3, default=1),), "amount",
         "Keyword. Draw a card from a deck (switch `dig_source`), then discard a card with the "
         "same back from your hand; `amount` times.",
         "Keyword. Draw a card, then discard a card with the same back (`dig: 2` digs twice).",
-        _dig_text, (1, 2), "Gravedigger: `dig: 1`", RUN_DIG, rate=_choice_rate),
+        _dig_text, (1, 2), "Gravedigger: `dig: 1`", RUN_DIG, rate=_choice_rate, keeps_hand=True),
     Primitive(
         "unearth", (Arg("target", "const", const="self", default="self",
                         note="the only value: one of your own cards in play"),), "target",
@@ -369,14 +396,14 @@ PRIMITIVE_DEFS: tuple[Primitive, ...] = (
         "it with one, discard the rest.",
         "Keyword. Replace one of your cards in play with one of the top 3 of its back's deck.",
         _fixed(("Unearth", KEYWORD), (".", PLAIN)), ("self",), "Spook: `unearth: self`",
-        RUN_UNEARTH, rate=_choice_rate),
+        RUN_UNEARTH, rate=_choice_rate, keeps_hand=True),
     Primitive(
         "force_unearth", (Arg("target", "const", const="opposing", default="opposing"),),
         "target", "Unearth the opposing fighter: you look and choose its replacement.",
         "Unearth the opposing fighter; you choose its replacement.",
         _fixed(("Unearth", KEYWORD), (" the opposing fighter; you choose its replacement.", PLAIN)),
         ("opposing",), "Body Snatcher: `force_unearth: opposing`", RUN_FORCE_UNEARTH,
-        rate=_choice_rate),
+        rate=_choice_rate, keeps_hand=True),
     Primitive(
         "flip", (Arg("target", "flip_target", required=True),), "target",
         "Turn one of your fallen fighters face up / one of your opponent's active fighters that "
@@ -384,47 +411,35 @@ PRIMITIVE_DEFS: tuple[Primitive, ...] = (
         "Turn one of your fallen fighters face up / an opponent's fought fighter face down.",
         _flip_text, FLIP_TARGETS,
         "Bugler: `flip: own_fallen`; Poltergeist: `flip: opponent_fought`", RUN_FLIP,
-        rate=_choice_rate),
+        rate=_choice_rate, keeps_hand=True),
     Primitive(
         "suppress_spirit", (_WHO_OPP,), "who",
         "That player's spirit has no effect on this fight (no +2, no second use).",
         "That player's spirit has no effect on this fight (who defaults to opponent).",
         _suppress_text, ("opponent", "self"), "Party Pooper: `suppress_spirit: opponent`",
-        RUN_FIGHT_SET, F_SUP, rate=lambda amount, opp, per: (2.0, 0.0)),
+        RUN_FIGHT_SET, F_SUP, rate=lambda amount, opp, per: (2.0, 0.0), keeps_hand=True),
     Primitive(
         "negate", (), None, "The opposing fighter's effect does nothing this fight (uses not "
         "yet made).", "The opposing fighter's effect does nothing this fight.",
         _fixed(("The opposing fighter's effect does nothing this fight.", PLAIN)), ({},), "Hush",
-        RUN_FIGHT_SET, F_NEG, side="opponent", rate=lambda amount, opp, per: (2.0, 0.0)),
+        RUN_FIGHT_SET, F_NEG, side="opponent", rate=lambda amount, opp, per: (2.0, 0.0),
+        keeps_hand=True),
     Primitive(
         "take_priority", (), None, "Take the Priority counter now.",
         "Take the Priority counter now.",
         _fixed(("Take the Priority counter.", PLAIN)), ({},), "Early Riser", RUN_PRIORITY,
-        side="self"),
+        side="self", keeps_hand=True),
     Primitive(
         "give_priority", (), None, "Give the Priority counter to your opponent now.",
         "Give the Priority counter to your opponent now.",
         _fixed(("Give the Priority counter to your opponent.", PLAIN)), ({},), "Skeleton Butler",
-        RUN_PRIORITY, side="opponent"),
+        RUN_PRIORITY, side="opponent", keeps_hand=True),
 )
 PRIMITIVES: tuple[str, ...] = tuple(p.name for p in PRIMITIVE_DEFS)
 PRIMITIVE: dict[str, Primitive] = {p.name: p for p in PRIMITIVE_DEFS}
 
 # --- condition tests ---------------------------------------------------------------------------
 
-# interpreter measures of a condition (engine/dotd/interpreter.py: _conds_hold)
-M_PRIORITY: Final = 0  # 0 if the fighter's controller holds priority, else 1
-M_TURN: Final = 1
-M_SLOT: Final = 2  # 1 = the oldest slot
-M_SPIRIT_BACK: Final = 3  # back of side's spirit, -1 without one
-M_LINE_BACK: Final = 4  # back of side's fighter in this fight
-M_PRINTED_POWER: Final = 5  # printed power of side's fighter in this fight
-M_HAS_EFFECT: Final = 6  # whether side's fighter in this fight has an effect
-M_COUNT: Final = 7  # a counter (arg: its code)
-M_SCORE_DIFF: Final = 8  # your score minus your opponent's
-M_LOSING: Final = 9  # fight totals so far: this side below the other
-M_SLOT_NEWEST: Final = 10  # whether this is the fighter's newest slot
-M_SLOT_OLDEST: Final = 11
 
 
 def _is(cond: Condition) -> bool:

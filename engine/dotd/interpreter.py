@@ -14,11 +14,15 @@ from typing import TYPE_CHECKING
 from boneyard.errors import RulesError
 
 from .choices import available, look_at, start_dig, start_unearth
-from .codes import D_COPY, D_FLIP, DOUBLE, F_NEG, F_SUP, T_STEPS
-from .effects import (
+from .codes import (
     C_ACTIVE,
     C_ADJACENT_ACTIVE,
     C_WINNERS,
+    D_COPY,
+    D_FLIP,
+    DOUBLE,
+    F_NEG,
+    F_SUP,
     M_COUNT,
     M_HAS_EFFECT,
     M_LINE_BACK,
@@ -40,6 +44,7 @@ from .effects import (
     RUN_PRIORITY,
     RUN_UNEARTH,
     RUN_VP,
+    T_STEPS,
 )
 
 if TYPE_CHECKING:  # annotations only: the state module imports this one

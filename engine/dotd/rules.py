@@ -17,21 +17,23 @@ from boneyard.engine.cards import CardSet
 from boneyard.errors import RulesError
 
 from .cards import Condition, Step
+from .codes import (
+    M_SLOT_NEWEST,
+    M_SLOT_OLDEST,
+    RUN_COPY,
+    RUN_DIG,
+    RUN_FIGHT_ADD,
+    RUN_FIGHT_SET,
+    RUN_FLIP,
+)
 from .effects import (
     COMPARATORS,
     CONDITION,
     COPY_SOURCES,
     COUNTER,
     FLIP_TARGETS,
-    M_SLOT_NEWEST,
-    M_SLOT_OLDEST,
     PRIMITIVE,
     PRIMITIVE_DEFS,
-    RUN_COPY,
-    RUN_DIG,
-    RUN_FIGHT_ADD,
-    RUN_FIGHT_SET,
-    RUN_FLIP,
     VALUE_KINDS,
 )
 
