@@ -464,8 +464,8 @@ def _effect_semantics(doc: YamlDoc, idx: int, card: dict[str, Any], cid: str | N
                 out.append(doc.problem((idx, "effect", s, op), f"effect step {s + 1}: '{op}' "
                                        "is not known to keep hand size and cards per back "
                                        "unchanged", card=cid, hint="the engine relies on this, "
-                                       "ruling DD-25; review the primitive and list it in "
-                                       "validate.HAND_SAFE", key=True))
+                                       "ruling DD-25; review the primitive and set its "
+                                       "keeps_hand in engine/dotd/effects.py", key=True))
         when = step.get("when")
         if not isinstance(when, dict):
             continue

@@ -314,7 +314,7 @@ def test_a_primitive_not_known_to_keep_hand_size_is_refused(monkeypatch):
     assert problems[0] == (
         "characters.yaml:12:7: card 'spook': effect step 1: 'unearth' is not known to keep hand "
         "size and cards per back unchanged (the engine relies on this, ruling DD-25; review the "
-        "primitive and list it in validate.HAND_SAFE)")
+        "primitive and set its keeps_hand in engine/dotd/effects.py)")
 
 
 _NOISE = st.sampled_from(list(":-[]{}&*!|>'\"#\n\t ,?0123456789abcxyz") + [
