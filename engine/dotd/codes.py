@@ -66,7 +66,7 @@ C_ACTIVE: Final = 1
 C_WINNERS: Final = 2  # fighters that won a fight this turn (ties count)
 C_ADJACENT_ACTIVE: Final = 3  # active fighters in the slots next to this one
 
-# interpreter operations (engine/dotd/interpreter.py: _exec); below RUN_UNEARTH none asks a player
+# interpreter operations (engine/dotd/interpreter.py: exec_steps); below RUN_UNEARTH none asks a player
 RUN_FIGHT_ADD: Final = 0  # fight context[field + side] += amount (x counter)
 RUN_FIGHT_SET: Final = 1  # fight context[field + side] = amount
 RUN_VP: Final = 2  # side's score += amount (x counter)
@@ -77,7 +77,7 @@ RUN_FORCE_UNEARTH: Final = 6
 RUN_FLIP: Final = 7
 RUN_COPY: Final = 8
 
-# interpreter measures of a condition (engine/dotd/interpreter.py: _conds_hold)
+# interpreter measures of a condition (engine/dotd/interpreter.py: conds_hold)
 M_PRIORITY: Final = 0  # 0 if the fighter's controller holds priority, else 1
 M_TURN: Final = 1
 M_SLOT: Final = 2  # 1 = the oldest slot

@@ -5,7 +5,10 @@ run effect steps, resolve a fight, offer a conversion, score...). ``apply_action
 pending choice, then pops tasks until one needs a player's choice; that choice becomes the pending
 decision (``legal_actions``). So every choice inside an effect is a decision point, never a
 callback, and ``clone`` is a handful of list copies. Effects run through one interpreter
-(``_exec``, one branch per compiled primitive); no card has its own code path.
+(``interpreter.exec_steps``, one branch per operation of the vocabulary); no card has its own
+code path. This module is the state machine; what it calls lives by concern in ``interpreter``
+(effects), ``choices`` (conversions, decks, Unearth, Dig, applying a choice), ``turns`` (turn
+start, reveal, rewards), ``narrate`` (transcript events, JSON) and ``summary``.
 
 Speed (issue 3: random games per second on one core) shapes the code: the task loop is inside
 ``apply_action`` (one call per decision), the commonest tasks (a fight and its resolution, a
@@ -393,7 +396,7 @@ class DotdState:
                 k2 = ekind[c2]
                 if k1 != EK_ASKS and k2 != EK_ASKS:  # no decision possible: no tasks needed
                     # a single use straight into the interpreter; a Double or a transcript
-                    # goes through _use_inline (the priority holder cannot be negated yet)
+                    # goes through use_inline (the priority holder cannot be negated yet)
                     if k1 and up[first][i]:
                         if self.eff_back[first] == DOUBLE or self.events is not None:
                             use_inline(self, first, c1)
