@@ -9,7 +9,8 @@ example the reference shows. From these definitions come
   (``python -m boneyard.engine.dotd.generate`` writes both; tests fail when either is stale),
 - the one YAML-to-Step converter (``convert.py``: shorthand arguments and defaults),
 - the printed rules text (``text.py`` composes the templates),
-- the interpreter's compiled steps (``rules.compile_step``: names to the int codes below).
+- the interpreter's compiled steps (``rules.compile_step``: names to the int codes of
+  ``codes.py``).
 
 **Adding a primitive** is one :class:`Primitive` in :data:`PRIMITIVE_DEFS` plus its test:
 
