@@ -85,3 +85,44 @@ def test_the_loader_and_the_converter_agree_on_the_bundled_set(root) -> None:
 def test_the_converter_refuses_what_it_cannot_read(data, message) -> None:
     with pytest.raises(RulesError, match=message):
         step_from_dict(data)
+
+
+def test_a_new_primitive_is_one_definition(monkeypatch) -> None:
+    """A primitive made of an existing operation needs nothing but its definition: the schema,
+    the converter, the text, the interpreter and the greedy agent all pick it up."""
+    import jsonschema
+    from boneyard.engine.dotd import codes
+    from boneyard.engine.dotd.effects import Arg, Primitive
+
+    handicap = Primitive(
+        "handicap", (Arg("amount", "int", 1, 9, required=True),), "amount",
+        "The opposing fighter gets `amount` more power this fight.", "Help the opposing fighter.",
+        lambda step: [(f"The opposing fighter gets +{step.amount} power this fight.", "plain")],
+        (2,), "none", codes.RUN_FIGHT_ADD, codes.F_BONUS, side="opponent",
+        rate=lambda amount, opp, per: (-float(amount), 0.0), keeps_hand=True)
+    monkeypatch.setitem(effects.PRIMITIVE, "handicap", handicap)
+    monkeypatch.setattr(generate, "PRIMITIVE_DEFS", (*effects.PRIMITIVE_DEFS, handicap))
+
+    schema = generate.characters_schema()
+    card = {"id": "helper", "name": "Helper", "power": 5, "effect": [{"handicap": 2}]}
+    jsonschema.Draft202012Validator(schema).validate([card])
+    assert step_text(step_from_dict({"handicap": 2})) == (
+        "The opposing fighter gets +2 power this fight.")
+
+    def play(effect: dict) -> list:
+        chars = [character_from_dict({"id": f"c{k}", "power": k % 10,
+                                      "effect": [effect] if k % 3 == 0 else []})
+                 for k in range(12)]
+        game = DotdGame(make_card_set(chars))
+        out = []
+        for seed in range(10):
+            s = game.new_initial_state(seed)
+            rng = random.Random(seed)
+            while not s.is_terminal():
+                legal = s.legal_actions()
+                s.apply_action(legal[rng.randrange(len(legal))])
+            out.append((s.history, s.fight_log, s.scores))
+        return out
+
+    # it plays exactly like the long way of saying the same thing
+    assert play({"handicap": 2}) == play({"power": {"amount": 2, "who": "opponent"}})
