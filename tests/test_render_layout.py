@@ -8,7 +8,8 @@ import re
 from pathlib import Path
 
 import pytest
-from boneyard.engine.cards import Character, FeastCard, Step
+from boneyard.engine.cards import FeastCard
+from boneyard.engine.dotd.cards import Character, Step
 from boneyard.engine.faces import build_deck
 from boneyard.pipeline.load import load_set
 from boneyard.pipeline.render import fonts

@@ -11,7 +11,9 @@ from typing import Any, cast
 from boneyard.engine.agents.evaluators import SearchSettings
 from boneyard.engine.cards import CardSet
 from boneyard.engine.core import Agent, Game
-from boneyard.engine.dotd import checks, convert, faces, listing
+from boneyard.engine.dotd import checks, convert, docs, faces, listing
+from boneyard.engine.dotd.effects import PRIMITIVES
+from boneyard.engine.dotd.summary import DotdSummary
 from boneyard.engine.hashing import content_hash
 from boneyard.engine.spec import GameSpec, Metrics, ScenarioResult
 
@@ -58,8 +60,9 @@ def _stand_in(card_set: CardSet, cid: str, settings: Mapping[str, Any]) -> CardS
 def _scenario(data: Mapping[str, Any], base: CardSet | None, file: str) -> ScenarioResult:
     """Play a scenario file's position and choices (engine/dotd/scenario.py)."""
     from boneyard.engine.dotd import DotdGame
+    from boneyard.engine.dotd.convert import character_from_dict
     from boneyard.engine.dotd.scenario import check_expect, play_scenario
-    from boneyard.engine.dotd.sets import character_from_dict, make_card_set
+    from boneyard.engine.dotd.sets import make_card_set
 
     invented = [character_from_dict(c) for c in data.get("characters", [])]
     if base is None:
@@ -74,7 +77,7 @@ def _scenario(data: Mapping[str, Any], base: CardSet | None, file: str) -> Scena
     out = state.to_json()
     out["choices"] = log
     if state.is_terminal():
-        out["summary"] = state.summary()
+        out["summary"] = state.summary().to_json()
     return out, [f"{file}: expect {m}" for m in check_expect(out, data.get("expect") or {})]
 
 
@@ -104,4 +107,7 @@ SPEC = GameSpec(
     scenario_help="rules and switches: docs/rules/day-of-the-dead.md",
     units=_units,
     stand_in=_stand_in,
+    docs=docs.set_docs,
+    effect_words=PRIMITIVES,
+    summary_from_json=DotdSummary.from_json,
 )
