@@ -127,6 +127,7 @@ class GameSpec:
     scenario_help: str = ""  # where the scenario format and the rulings are documented
     units: Callable[[CardSet], list[tuple[str, str]]] = lambda cs: []  # (id, name) gated one by one
     stand_in: Callable[[CardSet, str, Mapping[str, Any]], CardSet] | None = None
+    gate: Callable[[Game], Agent] | None = None  # the fast skilled player ``gate`` (None: greedy)
 
 
 ScenarioResult = tuple[dict[str, Any], list[str]]

@@ -29,6 +29,12 @@ def _greedy(game: Game) -> Agent:
     return GreedyAgent(game)  # type: ignore[arg-type]
 
 
+def _gate(game: Game) -> Agent:
+    from boneyard.engine.dotd.gate import GateAgent
+
+    return GateAgent(game)  # type: ignore[arg-type]
+
+
 def _metrics() -> Metrics:
     from boneyard.engine.dotd import metrics
 
@@ -103,4 +109,5 @@ SPEC = GameSpec(
     scenario_help="rules and switches: docs/rules/day-of-the-dead.md",
     units=_units,
     stand_in=_stand_in,
+    gate=_gate,
 )

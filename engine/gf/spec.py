@@ -25,6 +25,12 @@ def _greedy(game: Game) -> Agent:
     return GreedyAgent(game)
 
 
+def _gate(game: Game) -> Agent:
+    from boneyard.engine.gf.gate import GateAgent
+
+    return GateAgent(game)
+
+
 def _metrics() -> Metrics:
     from boneyard.engine.gf import metrics
 
@@ -59,4 +65,5 @@ SPEC = GameSpec(
     options=(GameOption("rares", "shuffle in the rares.", flag=True),
              GameOption("decks", "decks (1 or 2).", low=1, high=2)),
     bundled_set="grave-feast",
+    gate=_gate,
 )

@@ -1,0 +1,88 @@
+"""The Grave Feast gate agent: greedy's rules of thumb, retuned by play, and using every rare.
+
+Why: builds need thousands of games a minute, and greedy never places a Devil Wife permanently
+nor puts an Exorcist in a Monster Mash, so coin flips, the maelstrom, permanent seductions, the
+preachers' and succubi's attacks on rares, hiding and the explosion never happen in a playtest.
+This agent scores each legal action as greedy does plus a tuned bias per kind of move
+(``gate_weights.WEIGHTS["bias"]``, indexed by the action's op code: 24 numbers fitted by
+``bench/tune_gate.py``, an evolution strategy on the paired win share against greedy), and it
+decides the rares by the board instead of always playing them from the hand:
+
+- a Devil Wife is placed as a permanent card (a seduction every turn) unless a rival family is
+  close to feeding, when her one-off steal from the hand is worth more;
+- an Exorcist goes into the Monster Mash (it guards the mash and throws the others' monsters
+  into the maelstrom) unless the rivals show enough monsters for his blast to pay.
+
+It reads only the observation and card kinds (never a card id), so invented sets play the same
+way; ties are broken by the agent's own seeded stream, as greedy's are.
+"""
+
+from __future__ import annotations
+
+import random
+
+from boneyard.engine.gf.game import EXORCIST, SUCCUBUS, VAMPIRE, ZOMBIE
+from boneyard.engine.gf.gate_weights import WEIGHTS
+from boneyard.engine.gf.greedy import GreedyAgent, _Context
+from boneyard.engine.gf.state import DW_PLACE, EXO_HAND, MASH, FeastObservation, unpack
+
+# what lifts the permanent plays just above greedy's score for the same rare from the hand
+# (Devil Wife placed 15 vs from the hand 25; Exorcist in the mash 5 vs from the hand 25)
+PLACE_DW = 11.0
+MASH_EXO = 21.0
+
+
+class GateAgent(GreedyAgent):
+    """Greedy's scores plus tuned biases; rares by the board (see the module docstring)."""
+
+    name = "gate"
+
+    def __init__(self, game: object | None = None,
+                 weights: dict[str, tuple[float, ...]] | None = None) -> None:
+        super().__init__(game)
+        self.weights = WEIGHTS if weights is None else weights
+
+    def choose(self, obs: FeastObservation, rng: random.Random) -> int:
+        legal = obs.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        ctx = _Context(obs)
+        bias = self.weights["bias"]
+        dw_threat, exo_min = self.weights["rares"]
+        rare_pref: dict[int, float] = {}
+        kinds = ctx.K
+        if any(unpack(a)[0] in (DW_PLACE, EXO_HAND) for a in legal) or any(
+                unpack(a)[0] == MASH and kinds[unpack(a)[1]] == EXORCIST for a in legal):
+            rare_pref = self._rares(ctx, legal, dw_threat, exo_min)
+        best = legal[0]
+        best_score = -1e9
+        for a in legal:
+            op = unpack(a)[0]
+            v = ctx.score(a) + bias[op] + rare_pref.get(a, 0.0) + rng.random() * 1e-3
+            if v > best_score:
+                best, best_score = a, v
+        return best
+
+    def _rares(self, ctx: _Context, legal: list[int], dw_threat: float,
+               exo_min: float) -> dict[int, float]:
+        """Extra score for the rare plays the board calls for."""
+        me = ctx.me
+        obs = ctx.obs
+        K = ctx.K
+        threat = max((ctx.threat(f, p) for p, fams in enumerate(ctx.fams) if p != me for f in fams),
+                     default=0.0)
+        monsters = 0
+        for p in range(len(ctx.fams)):
+            if p == me:
+                continue
+            monsters += sum(len(f[4]) for f in ctx.fams[p])
+            monsters += sum(1 for c in ctx.mashes[p] if K[c] in (VAMPIRE, ZOMBIE, SUCCUBUS))
+            monsters += len(obs.devil_wives[p])
+        out: dict[int, float] = {}
+        for a in legal:
+            op, x, _y, _z, _f = unpack(a)
+            if op == DW_PLACE and threat < dw_threat:
+                out[a] = PLACE_DW
+            elif op == MASH and K[x] == EXORCIST and monsters < exo_min:
+                out[a] = MASH_EXO
+        return out
