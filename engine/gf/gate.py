@@ -4,8 +4,9 @@ Why: builds need thousands of games a minute, and greedy never places a Devil Wi
 nor puts an Exorcist in a Monster Mash, so coin flips, the maelstrom, permanent seductions, the
 preachers' and succubi's attacks on rares, hiding and the explosion never happen in a playtest.
 This agent scores each legal action as greedy does plus a tuned bias per kind of move
-(``gate_weights.WEIGHTS["bias"]``, indexed by the action's op code: 24 numbers fitted by
-``bench/tune_gate.py``, an evolution strategy on the paired win share against greedy), and it
+(``gate_weights.WEIGHTS["bias"]`` at two players, ``"bias_multi"`` at three or more, indexed by
+the action's op code: 24 numbers each, fitted by ``bench/tune_gate.py``, an evolution strategy
+on the paired win share against greedy), and it
 decides the rares by the board instead of always playing them from the hand:
 
 - a Devil Wife is placed as a permanent card (a seduction every turn) unless a rival family is
@@ -24,7 +25,7 @@ import random
 from boneyard.engine.gf.game import EXORCIST, SUCCUBUS, VAMPIRE, ZOMBIE
 from boneyard.engine.gf.gate_weights import WEIGHTS
 from boneyard.engine.gf.greedy import GreedyAgent, _Context
-from boneyard.engine.gf.state import DW_PLACE, EXO_HAND, MASH, FeastObservation, unpack
+from boneyard.engine.gf.state import DW_HAND, DW_PLACE, EXO_HAND, MASH, FeastObservation, unpack
 
 # what lifts the permanent plays just above greedy's score for the same rare from the hand
 # (Devil Wife placed 15 vs from the hand 25; Exorcist in the mash 5 vs from the hand 25)
@@ -47,13 +48,14 @@ class GateAgent(GreedyAgent):
         if len(legal) == 1:
             return legal[0]
         ctx = _Context(obs)
-        bias = self.weights["bias"]
+        w = self.weights
+        bias = w["bias"] if len(ctx.fams) == 2 else w.get("bias_multi", w["bias"])
         dw_threat, exo_min = self.weights["rares"]
         rare_pref: dict[int, float] = {}
         kinds = ctx.K
         if any(unpack(a)[0] in (DW_PLACE, EXO_HAND) for a in legal) or any(
                 unpack(a)[0] == MASH and kinds[unpack(a)[1]] == EXORCIST for a in legal):
-            rare_pref = self._rares(ctx, legal, dw_threat, exo_min)
+            rare_pref = self._rares(ctx, legal, bias, dw_threat, exo_min)
         best = legal[0]
         best_score = -1e9
         for a in legal:
@@ -63,9 +65,9 @@ class GateAgent(GreedyAgent):
                 best, best_score = a, v
         return best
 
-    def _rares(self, ctx: _Context, legal: list[int], dw_threat: float,
+    def _rares(self, ctx: _Context, legal: list[int], bias: tuple[float, ...], dw_threat: float,
                exo_min: float) -> dict[int, float]:
-        """Extra score for the rare plays the board calls for."""
+        """Extra score for the rare plays the board calls for (whatever the biases say)."""
         me = ctx.me
         obs = ctx.obs
         K = ctx.K
@@ -82,7 +84,7 @@ class GateAgent(GreedyAgent):
         for a in legal:
             op, x, _y, _z, _f = unpack(a)
             if op == DW_PLACE and threat < dw_threat:
-                out[a] = PLACE_DW
+                out[a] = PLACE_DW + max(0.0, bias[DW_HAND] - bias[DW_PLACE])
             elif op == MASH and K[x] == EXORCIST and monsters < exo_min:
-                out[a] = MASH_EXO
+                out[a] = MASH_EXO + max(0.0, bias[EXO_HAND] - bias[MASH])
         return out
