@@ -64,12 +64,14 @@ def label(args: argparse.Namespace) -> None:
             p = state.current_player()
             obs = state.observation(p)
             legal = obs.legal_actions()
-            if len(legal) > 1 and gate.kind_of(obs) is not None and rng.random() < args.share:
+            kind = gate.kind_of(obs) if len(legal) > 1 else None
+            if kind is not None and (not args.kinds or kind in args.kinds) and rng.random() < args.share:
                 root = teacher.search(obs, random.Random(rng.getrandbits(64)))
-                visits = [root.children[(p, a)].visits if (p, a) in root.children else 0
-                          for a in legal]
+                kids = [root.children.get((p, a)) for a in legal]
+                visits = [k.visits if k is not None else 0 for k in kids]
+                means = [k.total / k.visits if k is not None and k.visits else None for k in kids]
                 out.write(json.dumps({"seed": seed, "actions": list(prefix), "legal": legal,
-                                      "visits": visits}) + "\n")
+                                      "visits": visits, "means": means}) + "\n")
                 n += 1
                 obs = state.observation(p)
             if args.explore and rng.random() < args.explore and len(legal) > 1:
@@ -91,8 +93,17 @@ def _replay(game: Any, seed: int, actions: list[int]) -> Any:
 
 
 def _fit_kind(data: list[tuple[list[list[float]], list[float]]], l2: float,
-              steps: int) -> tuple[list[float], float]:
-    """Softmax regression (soft targets) on standardised features; returns raw-scale weights."""
+              steps: int, hard: bool = False) -> tuple[list[float], float]:
+    """Softmax regression on standardised features; returns raw-scale weights. Soft targets
+    (visit shares), or with ``hard`` the teacher's top choice weighted by its lead in share."""
+    if hard:
+        out = []
+        for rows, t in data:
+            order = sorted(range(len(t)), key=lambda i: -t[i])
+            lead = t[order[0]] - t[order[1]]
+            if lead > 0:
+                out.append((rows, [lead if i == order[0] else 0.0 for i in range(len(t))]))
+        data = out
     dim = len(data[0][0][0])
     mean = [0.0] * dim
     sq = [0.0] * dim
@@ -120,8 +131,9 @@ def _fit_kind(data: list[tuple[list[list[float]], list[float]]], l2: float,
             top = max(scores)
             ex = [math.exp(s - top) for s in scores]
             tot = sum(ex)
+            mass = sum(t)
             for r, e, q in zip(rows, ex, t, strict=True):
-                coef = (e / tot - q) / len(zs)
+                coef = (mass * e / tot - q) / len(zs)
                 if coef:
                     for k, x in enumerate(r):
                         grad[k] += coef * x
@@ -137,6 +149,53 @@ def _fit_kind(data: list[tuple[list[list[float]], list[float]]], l2: float,
     return raw, agree / len(data)
 
 
+def _fit_q(data: list[tuple[list[list[float]], list[float]]], l2: float) -> tuple[list[float], float]:
+    """Least squares of the teacher's mean return of each action (centred per decision) on the
+    centred features: the weights rank actions by how much they gain, not only which wins."""
+    dim = len(data[0][0][0])
+    ata = [[0.0] * dim for _ in range(dim)]
+    atb = [0.0] * dim
+    for rows, q in data:
+        n = len(rows)
+        mf = [sum(r[k] for r in rows) / n for k in range(dim)]
+        mq = sum(q) / n
+        for r, y in zip(rows, q, strict=True):
+            x = [r[k] - mf[k] for k in range(dim)]
+            for i in range(dim):
+                if x[i]:
+                    xi = x[i]
+                    row = ata[i]
+                    for j in range(dim):
+                        row[j] += xi * x[j]
+                    atb[i] += xi * (y - mq)
+    scale = max(1e-9, max(ata[i][i] for i in range(dim)))
+    for i in range(dim):
+        ata[i][i] += l2 * scale
+    w = _solve(ata, atb)
+    agree = 0
+    for rows, q in data:
+        scores = [sum(a * b for a, b in zip(w, r, strict=True)) for r in rows]
+        agree += scores.index(max(scores)) == q.index(max(q))
+    return w, agree / len(data)
+
+
+def _solve(a: list[list[float]], b: list[float]) -> list[float]:
+    """Gaussian elimination with partial pivoting (a small dense system)."""
+    n = len(b)
+    m = [row[:] + [b[i]] for i, row in enumerate(a)]
+    for c in range(n):
+        piv = max(range(c, n), key=lambda r: abs(m[r][c]))
+        m[c], m[piv] = m[piv], m[c]
+        if abs(m[c][c]) < 1e-12:
+            continue
+        for r in range(n):
+            if r != c and m[r][c]:
+                f = m[r][c] / m[c][c]
+                for k in range(c, n + 1):
+                    m[r][k] -= f * m[c][k]
+    return [m[i][n] / m[i][i] if abs(m[i][i]) > 1e-12 else 0.0 for i in range(n)]
+
+
 def fit(args: argparse.Namespace) -> None:
     game = _game(args.game, args.rares)
     gate = _gate(game)
@@ -146,7 +205,8 @@ def fit(args: argparse.Namespace) -> None:
     features = import_module(type(gate).__module__).FEATURES
     by_kind: dict[str, list[tuple[list[list[float]], list[float]]]] = {}
     greedy_agree: dict[str, int] = {}
-    for line in args.data.read_text(encoding="utf-8").splitlines():
+    lines = [x for d in args.data for x in d.read_text(encoding="utf-8").splitlines()]
+    for line in lines:
         rec = json.loads(line)
         state = _replay(game, rec["seed"], rec["actions"])
         obs = state.observation(state.current_player())
@@ -154,18 +214,26 @@ def fit(args: argparse.Namespace) -> None:
         if legal != rec["legal"]:
             raise SystemExit("a position replays differently: was the engine changed?")
         kind = gate.kind_of(obs)
+        if kind is None or (args.kinds and kind not in args.kinds):
+            continue
         if gate._game is not obs.game:
             gate._prepare(obs.game)
         pick = gate.choose(obs, random.Random(0))  # no weights: greedy's choice
         rows = features[kind](gate, obs, legal, pick)
         tot = sum(rec["visits"])
         target = [v / tot for v in rec["visits"]]
+        if args.q:
+            if "means" not in rec or any(m is None for m in rec["means"]):
+                continue
+            target = rec["means"]
         by_kind.setdefault(kind, []).append((rows, target))
         greedy_agree[kind] = greedy_agree.get(kind, 0) + (target[legal.index(pick)] == max(target))
     print("WEIGHTS = {")
     notes = []
     for kind, data in by_kind.items():
-        w, agree = _fit_kind(data, args.l2, args.steps)
+        if args.kinds and kind not in args.kinds:
+            continue
+        w, agree = _fit_q(data, args.l2) if args.q else _fit_kind(data, args.l2, args.steps, args.hard)
         print(f"    {kind!r}: ({', '.join(f'{x:.4g}' for x in w)}),")
         notes.append(f"{kind}: {len(data)} positions, teacher's top choice: fitted "
                      f"{100 * agree:.0f}%, greedy {100 * greedy_agree[kind] / len(data):.0f}%")
@@ -187,9 +255,14 @@ def main() -> None:
     lab.add_argument("--seed", type=int, default=1)
     lab.add_argument("--rares", action="store_true")
     lab.add_argument("--data", type=Path, required=True)
+    lab.add_argument("--kinds", type=lambda t: set(t.split(",")), default=None,
+                     help="label only these decision kinds (comma list)")
     ft = sub.add_parser("fit")
     ft.add_argument("--game", choices=GAMES, default="dotd")
-    ft.add_argument("--data", type=Path, required=True)
+    ft.add_argument("--data", type=Path, nargs="+", required=True)
+    ft.add_argument("--hard", action="store_true", help="fit the teacher's top choice")
+    ft.add_argument("--q", action="store_true", help="fit the teacher's mean returns (least squares)")
+    ft.add_argument("--kinds", type=lambda t: set(t.split(",")), default=None)
     ft.add_argument("--l2", type=float, default=1e-3)
     ft.add_argument("--steps", type=int, default=300)
     ft.add_argument("--rares", action="store_true")
