@@ -8,10 +8,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from boneyard.engine.agents.evaluators import SearchSettings
 from boneyard.engine.cards import CardSet
 from boneyard.engine.core import Agent, Game
 from boneyard.engine.dotd import checks, convert, faces, listing
+from boneyard.engine.dotd.search import SEARCH
 from boneyard.engine.hashing import content_hash
 from boneyard.engine.spec import GameSpec, Metrics, ScenarioResult
 
@@ -95,7 +95,7 @@ SPEC = GameSpec(
     build=convert.build,
     make_game=_make_game,
     greedy=_greedy,
-    search=SearchSettings(default_budget=50),
+    search=SEARCH,
     metrics=_metrics,
     deck=faces.build_deck,
     rules_text=listing.rules_texts,
