@@ -7,7 +7,7 @@ greedy on the rest, against greedy): the conversion alone is worth 75% against g
 Unearth 65%, the spirit 56%, Dig nothing; and no static feature of a conversion (backs, margins,
 next turn's pairings) predicted what search chose better than 65%. So:
 
-- conversions and Unearth targets are played out: each action on one sampled deal
+- conversions and Unearths (target and pick) are played out: each action on one sampled deal
   (``obs.determinize``), continued at random to the end of this turn with the same random
   numbers for every action; the best score difference then (the result, on the last turn) wins;
 - the other choices score every candidate by a weighted sum of card-generic features (greedy's
@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable
+from operator import mul
 
 from .game import ACT_NO, DECK_BASE, DotdGame
 from .gate_weights import WEIGHTS
@@ -40,9 +41,9 @@ KINDS = ("fighter", "spirit", "convert", "unearth_target", "unearth_pick", "dig_
 # A kind missing from WEIGHTS falls back to greedy's choice.
 
 # Decision kinds decided by a short lookahead instead, with this many playouts an action: the
-# conversion and the Unearth target (mcts:50 on conversions alone beats greedy ~75%: what a
-# conversion does to this turn's remaining fights and Rewards needs playing out, not features)
-SEARCH: dict[str, int] = {"convert": 1, "unearth_target": 1}
+# conversion and the Unearth (mcts:50 on conversions alone beats greedy ~75%: what a conversion
+# does to this turn's remaining fights and Rewards needs playing out, not features)
+SEARCH: dict[str, int] = {"convert": 1, "unearth_target": 1, "unearth_pick": 1}
 FINAL_WEIGHT = 1000.0  # a won game outweighs any score difference
 PLAYOUT_LUCK = 32  # random numbers drawn per sampled deal for its playouts (reused cyclically)
 
@@ -111,7 +112,7 @@ class GateAgent(GreedyAgent):
         rows = FEATURES[kind](self, obs, legal, pick)
         best, best_v = pick, -1e300
         for a, row in zip(legal, rows, strict=True):
-            v = sum(x * y for x, y in zip(w, row, strict=True))
+            v = sum(map(mul, w, row))
             if v > best_v:  # strict: the first of equals (in legal order) wins
                 best, best_v = a, v
         return best
@@ -152,8 +153,8 @@ class GateAgent(GreedyAgent):
 
     # --- features ------------------------------------------------------------------------------
 
-    def _unseen_mean(self, obs: DotdObservation, back: int) -> tuple[float, float]:
-        """Mean (fight, value) of the cards of ``back`` I have not seen: what a draw brings."""
+    def _unseen_means(self, obs: DotdObservation) -> list[tuple[float, float]]:
+        """Per back, the mean (fight, value) of its cards I have not seen: what a draw brings."""
         g = obs.game
         seen = [False] * g.n
         for c in obs.hand:
@@ -165,16 +166,22 @@ class GateAgent(GreedyAgent):
         for c, _b in obs.spirits:
             if c >= 0:
                 seen[c] = True
-        for c in obs.discards[back]:
-            seen[c] = True
-        fs = vs = 0.0
-        k = 0
-        for c in g.deck_order[back]:
-            if not seen[c]:
-                fs += self._fight[c]
-                vs += self._value[c]
-                k += 1
-        return (fs / k, vs / k) if k else (6.0, 6.0)
+        for pile in obs.discards:
+            for c in pile:
+                seen[c] = True
+        out = []
+        fight = self._fight
+        value = self._value
+        for deck in g.deck_order:
+            fs = vs = 0.0
+            k = 0
+            for c in deck:
+                if not seen[c]:
+                    fs += fight[c]
+                    vs += value[c]
+                    k += 1
+            out.append((fs / k, vs / k) if k else (6.0, 6.0))
+        return out
 
     def _context(self, obs: DotdObservation) -> tuple[int, int, float]:
         g = obs.game
@@ -279,7 +286,7 @@ def _unearth_target(agent: GateAgent, obs: DotdObservation, legal: list[int],
     me = obs.player
     line = obs.lines[me]
     slot_of = {c: j for j, (c, _b, _u) in enumerate(line)}
-    means = [agent._unseen_mean(obs, b) for b in range(3)]
+    means = agent._unseen_means(obs)
     theirs = [c for c, _b, _u in obs.lines[1 - me]]
     strength = agent._strength
 
@@ -307,12 +314,13 @@ def _unearth_pick(agent: GateAgent, obs: DotdObservation, legal: list[int],
 
 def _dig_deck(agent: GateAgent, obs: DotdObservation, legal: list[int], pick: int) -> list[list[float]]:
     g = obs.game
+    means = agent._unseen_means(obs)
 
     def extra(a: int) -> list[float]:
         b = a - DECK_BASE
         vals = [agent._value[c] for c in obs.hand if g.back[c] == b]
         worst = min(vals, default=12.0)
-        mean = agent._unseen_mean(obs, b)[1]
+        mean = means[b][1]
         return [worst, mean - worst, float(obs.deck_sizes[b])]
 
     return _card_rows(agent, obs, legal, pick, extra)

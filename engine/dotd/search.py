@@ -27,4 +27,4 @@ def score_outlook(state: State) -> list[float]:
     return [p, 1.0 - p]
 
 
-SEARCH = SearchSettings(default_budget=50, horizon=HORIZON, evaluate=score_outlook)
+SEARCH = SearchSettings(default_budget=30, horizon=HORIZON, evaluate=score_outlook)
