@@ -44,8 +44,9 @@ KINDS = ("fighter", "spirit", "convert", "unearth_target", "unearth_pick", "dig_
 # conversion and the Unearth (mcts:50 on conversions alone beats greedy ~75%: what a conversion
 # does to this turn's remaining fights and Rewards needs playing out, not features)
 SEARCH: dict[str, int] = {"convert": 1, "unearth_target": 1, "unearth_pick": 1}
+CLEAR_PICK = 3.0  # greedy's rating lead of an Unearth pick that is not played out
 FINAL_WEIGHT = 1000.0  # a won game outweighs any score difference
-PLAYOUT_LUCK = 32  # random numbers drawn per sampled deal for its playouts (reused cyclically)
+PLAYOUT_LUCK = 16  # random numbers drawn per sampled deal for its playouts (reused cyclically)
 
 OUTLOOK_T = 2.0  # fight strength difference that makes a win e (~2.7) times as likely as a loss
 
@@ -60,6 +61,7 @@ class GateAgent(GreedyAgent):
                  search: dict[str, int] | None = None) -> None:
         self.weights = WEIGHTS if weights is None else weights
         self.search = SEARCH if search is None else search  # kind -> playouts per action
+        self.clear_pick = CLEAR_PICK
         self._vp: list[float] = []
         super().__init__(game)
 
@@ -104,6 +106,8 @@ class GateAgent(GreedyAgent):
         if worlds and kind == "convert" and obs.turn == obs.game.turns and obs.fight_slot == 0 \
                 and all(a == ACT_NO or obs.game.back[a] != UNEARTH for a in legal):
             return pick  # the game's last fight, no Unearth to gain: converting changes nothing
+        if worlds and kind == "unearth_pick" and self._clear_pick(obs, legal):
+            return pick  # one look-at card far better than the others: nothing to play out
         if worlds:
             return self._lookahead(obs, legal, pick, worlds, rng)
         w = self.weights.get(kind)
@@ -116,6 +120,12 @@ class GateAgent(GreedyAgent):
             if v > best_v:  # strict: the first of equals (in legal order) wins
                 best, best_v = a, v
         return best
+
+    def _clear_pick(self, obs: DotdObservation, legal: list[int]) -> bool:
+        """Does greedy's rating of the looked-at cards put one ahead by ``CLEAR_PICK``?"""
+        keys = sorted((self._value[a] + 0.3 * self._fight[a] for a in legal),
+                      reverse=obs.unearth_owner == obs.player)
+        return abs(keys[0] - keys[1]) > self.clear_pick
 
     def _lookahead(self, obs: DotdObservation, legal: list[int], pick: int, streams: int,
                    rng: random.Random) -> int:
