@@ -130,6 +130,7 @@ class GameSpec:
     docs: Callable[[CardSet], dict[str, str]] | None = None  # docs/ files about a set
     effect_words: tuple[str, ...] = ()  # effect primitives, named in validation hints
     summary_from_json: Callable[[Mapping[str, Any]], Summary] | None = None  # a logged summary
+    gate: Callable[[Game], Agent] | None = None  # the fast skilled player ``gate`` (None: greedy)
 
 
 ScenarioResult = tuple[dict[str, Any], list[str]]

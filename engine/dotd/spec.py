@@ -8,11 +8,11 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, cast
 
-from boneyard.engine.agents.evaluators import SearchSettings
 from boneyard.engine.cards import CardSet
 from boneyard.engine.core import Agent, Game
 from boneyard.engine.dotd import checks, convert, docs, faces, listing
 from boneyard.engine.dotd.effects import PRIMITIVES
+from boneyard.engine.dotd.search import SEARCH
 from boneyard.engine.dotd.summary import DotdSummary
 from boneyard.engine.hashing import content_hash
 from boneyard.engine.spec import GameSpec, Metrics, ScenarioResult
@@ -30,6 +30,12 @@ def _greedy(game: Game) -> Agent:
     from boneyard.engine.dotd.greedy import GreedyAgent
 
     return cast(Agent, GreedyAgent(game))  # type: ignore[arg-type]
+
+
+def _gate(game: Game) -> Agent:
+    from boneyard.engine.dotd.gate import GateAgent
+
+    return cast(Agent, GateAgent(game))  # type: ignore[arg-type]
 
 
 def _metrics() -> Metrics:
@@ -93,7 +99,7 @@ SPEC = GameSpec(
     build=convert.build,
     make_game=_make_game,
     greedy=_greedy,
-    search=SearchSettings(default_budget=50),
+    search=SEARCH,
     metrics=_metrics,
     deck=faces.build_deck,
     rules_text=listing.rules_texts,
@@ -110,4 +116,5 @@ SPEC = GameSpec(
     docs=docs.set_docs,
     effect_words=PRIMITIVES,
     summary_from_json=DotdSummary.from_json,
+    gate=_gate,
 )

@@ -27,6 +27,12 @@ def _greedy(game: Game) -> Agent:
     return cast(Agent, GreedyAgent(game))
 
 
+def _gate(game: Game) -> Agent:
+    from boneyard.engine.gf.gate import GateAgent
+
+    return cast(Agent, GateAgent(game))
+
+
 def _metrics() -> Metrics:
     from boneyard.engine.gf import metrics
 
@@ -62,4 +68,5 @@ SPEC = GameSpec(
              GameOption("decks", "decks (1 or 2).", low=1, high=2)),
     bundled_set="grave-feast",
     summary_from_json=FeastSummary.from_json,
+    gate=_gate,
 )
