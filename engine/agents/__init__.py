@@ -35,11 +35,17 @@ class RandomAgent:
 
     __slots__ = ("name",)
 
+    legal_only = True
+    """It needs no more than the legal actions: the simulator skips building an observation."""
+
     def __init__(self, name: str = "random") -> None:
         self.name = name
 
     def choose(self, obs: Observation, rng: random.Random) -> int:
-        acts = obs.legal_actions()
+        return self.choose_legal(obs.legal_actions(), rng)
+
+    def choose_legal(self, acts: list[int], rng: random.Random) -> int:
+        """The same choice as :meth:`choose`, from the mover's legal actions alone."""
         return acts[rng.randrange(len(acts))] if len(acts) > 1 else acts[0]
 
 

@@ -59,17 +59,37 @@ def tally(t: Tally, summary: DotdSummary | Mapping[str, Any], num_players: int =
         add("decided_turn", d)
     sums = t.sums
     for cid in s.characters:
-        if f"card.{cid}.played" not in sums:
-            sums[f"card.{cid}.played"] = [0, 0.0, 0.0]
+        played = _names(cid)[0]
+        if played not in sums:
+            sums[played] = [0, 0.0, 0.0]
+    get = sums.get
     for p, seat in enumerate(s.seats):
         r = results[p]
         add("player_game", r)
-        for cid in seat.played:
-            add(f"card.{cid}.played", r)
-        for cid, f in seat.fights:
-            add(f"card.{cid}.fights", f)
-        for cid, f in seat.fights_won:
-            add(f"card.{cid}.fights_won", f)
+        # the per-card figures inline Tally.add: they are most of a game's tally
+        for name, x in [(_names(cid)[0], r) for cid in seat.played] + \
+                [(_names(cid)[1], f) for cid, f in seat.fights] + \
+                [(_names(cid)[2], f) for cid, f in seat.fights_won]:
+            acc = get(name)
+            if acc is None:
+                sums[name] = [1, x, x * x]
+            else:
+                acc[0] += 1
+                acc[1] += x
+                acc[2] += x * x
+
+
+_NAMES: dict[str, tuple[str, str, str]] = {}
+
+
+def _names(cid: str) -> tuple[str, str, str]:
+    """The tally names of a character's figures, made once (a tally runs once per game)."""
+    try:
+        return _NAMES[cid]
+    except KeyError:
+        names = _NAMES[cid] = (f"card.{cid}.played", f"card.{cid}.fights",
+                               f"card.{cid}.fights_won")
+        return names
 
 
 def metrics(t: Tally, num_players: int = 2) -> list[Metric]:

@@ -36,10 +36,16 @@ def play_game(
     """
     state = game.new_initial_state(seed)
     rngs = [random.Random(agent_seed(seed, k)) for k in range(len(agents))]
+    # an agent that reads only the legal actions (random) gets them without an observation
+    # object per decision: the same choice, at a fraction of the cost
+    legal_only = [getattr(a, "legal_only", False) for a in agents]
     actions: list[int] = []
     while not state.is_terminal():
         p = state.current_player()
-        action = agents[p].choose(state.observation(p), rngs[p])
+        if legal_only[p]:
+            action = agents[p].choose_legal(state.legal_actions(), rngs[p])  # type: ignore[attr-defined]
+        else:
+            action = agents[p].choose(state.observation(p), rngs[p])
         if texts is not None:
             texts.append(state.action_to_string(action))
         state.apply_action(action)
