@@ -45,7 +45,7 @@ class FeastState(Position):
     saves a copy per decision, and the engine rebuilds the list rather than editing it.)
     """
 
-    __slots__ = ()  # all in Position
+    __slots__ = ()  # the fields are all Position's (and pure Python makes no __dict__)
 
     # --- construction -------------------------------------------------------------------------
 
