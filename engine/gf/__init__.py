@@ -11,7 +11,6 @@ COMPILED: bool = guard(__name__)
 """True when the compiled engine runs (benchmarks say which one they measured)."""
 
 from boneyard.engine.gf.game import FeastGame  # noqa: E402  (after the guard chose binary or source)
-from boneyard.engine.gf.observation import FeastObservation  # noqa: E402
-from boneyard.engine.gf.state import FeastState  # noqa: E402
+from boneyard.engine.gf.state import FeastObservation, FeastState  # noqa: E402
 
 __all__ = ["COMPILED", "FeastGame", "FeastObservation", "FeastState"]

@@ -9,12 +9,9 @@ only the constants), so no import circle can form through it.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
 
 from boneyard.engine.gf.constants import DEVIL_WIFE, OVER, PREACHER, Fam
-
-if TYPE_CHECKING:
-    from boneyard.engine.gf.state import FeastState
+from boneyard.engine.gf.position import Position
 
 NONE_BLOCKED: frozenset[int] = frozenset()
 
@@ -37,7 +34,7 @@ def shuffle(rng: random.Random, x: list[int]) -> None:
         x[i], x[j] = x[j], x[i]
 
 
-def find(s: FeastState, fid: int) -> tuple[int, int]:
+def find(s: Position, fid: int) -> tuple[int, int]:
     """(controller, index) of family ``fid``; (-1, -1) if it left the board."""
     for p, fams in enumerate(s.fams):
         for i, f in enumerate(fams):
@@ -46,14 +43,14 @@ def find(s: FeastState, fid: int) -> tuple[int, int]:
     return -1, -1
 
 
-def mkfam(s: FeastState, fid: int, food: int, cards: list[int] | tuple[int, ...], eaters: tuple[int, ...]) -> Fam:
+def mkfam(s: Position, fid: int, food: int, cards: list[int] | tuple[int, ...], eaters: tuple[int, ...]) -> Fam:
     """A family tuple with its cards in number order."""
     num = s.g.num
     cs = tuple(sorted(cards, key=num.__getitem__))
     return (fid, food, num[cs[0]], num[cs[-1]], eaters, cs)
 
 
-def eligible(s: FeastState, f: Fam) -> bool:
+def eligible(s: Position, f: Fam) -> bool:
     """May the family go to the graveyard: fed, gap-free, big enough, an eater not confused."""
     cards = f[5]
     if not f[4] or len(cards) < s.g.min_family or f[3] - f[2] + 1 != len(cards):
@@ -64,7 +61,7 @@ def eligible(s: FeastState, f: Fam) -> bool:
     return True
 
 
-def from_hand_or_mash(s: FeastState, p: int, c: int) -> None:
+def from_hand_or_mash(s: Position, p: int, c: int) -> None:
     h = s.hands[p]
     if c in h:
         h.remove(c)
@@ -72,7 +69,7 @@ def from_hand_or_mash(s: FeastState, p: int, c: int) -> None:
         s.mash[p].remove(c)
 
 
-def first(s: FeastState, cards: list[int], kind: int) -> int:
+def first(s: Position, cards: list[int], kind: int) -> int:
     """The first card of ``kind`` in ``cards``, or -1."""
     K = s.g.kind
     for c in cards:
@@ -81,7 +78,7 @@ def first(s: FeastState, cards: list[int], kind: int) -> int:
     return -1
 
 
-def usable(s: FeastState, p: int, kind: int) -> list[int]:
+def usable(s: Position, p: int, kind: int) -> list[int]:
     """The first card of ``kind`` in p's hand and in p's mash (instants: one of each)."""
     out = []
     K = s.g.kind
@@ -98,7 +95,7 @@ def usable(s: FeastState, p: int, kind: int) -> list[int]:
     return out
 
 
-def has_preacher(s: FeastState, p: int) -> bool:
+def has_preacher(s: Position, p: int) -> bool:
     """``bool(usable(s, p, PREACHER))``, without building the list when nothing is blocked."""
     if s.locked or s.hidden or s.confused:
         return bool(usable(s, p, PREACHER))
@@ -108,7 +105,7 @@ def has_preacher(s: FeastState, p: int) -> bool:
     return g.from_mash and not g.preachers.isdisjoint(s.mash[p])
 
 
-def blocked_cards(s: FeastState, p: int) -> set[int] | frozenset[int]:
+def blocked_cards(s: Position, p: int) -> set[int] | frozenset[int]:
     """p's cards that cannot be used now (locked, hiding, confused); read-only."""
     if not (s.locked or s.hidden or s.confused):
         return NONE_BLOCKED
@@ -118,12 +115,12 @@ def blocked_cards(s: FeastState, p: int) -> set[int] | frozenset[int]:
     return b
 
 
-def protected(s: FeastState, q: int) -> bool:
+def protected(s: Position, q: int) -> bool:
     """An Exorcist in q's mash protects it from every steal (GF-22)."""
     return not s.g.exorcists.isdisjoint(s.mash[q])
 
 
-def maelstrom(s: FeastState, p: int) -> bool:
+def maelstrom(s: Position, p: int) -> bool:
     """Is player p's monster under an Exorcist's maelstrom (some Exorcist in some mash)?"""
     exo_free = s.g.exorcists.isdisjoint
     for q, m in enumerate(s.mash):  # noqa: SIM110  (a loop: no generator in the hot path)
@@ -132,14 +129,14 @@ def maelstrom(s: FeastState, p: int) -> bool:
     return False
 
 
-def flip(s: FeastState, why: str) -> bool:
+def flip(s: Position, why: str) -> bool:
     """A logged coin flip from the state's seeded RNG; True is heads."""
     heads = s.rng.random() < s.g.p_heads
     s.note(("coin", why, "heads" if heads else "tails"))
     return heads
 
 
-def confused_attempt(s: FeastState, p: int, card: int, why: str) -> bool:
+def confused_attempt(s: Position, p: int, card: int, why: str) -> bool:
     """The maelstrom flip for a monster attempting something; True when it fails (tails)."""
     if not s.g.rares or not maelstrom(s, p):
         return False
@@ -150,7 +147,7 @@ def confused_attempt(s: FeastState, p: int, card: int, why: str) -> bool:
     return True
 
 
-def flub(s: FeastState) -> bool:
+def flub(s: Position) -> bool:
     """Did the player misspeak (the ``phrase_error_rate`` switch)?"""
     r = s.g.flub_rate
     if r > 0.0 and s.rng.random() < r:
@@ -159,7 +156,7 @@ def flub(s: FeastState) -> bool:
     return False
 
 
-def note_rares(s: FeastState) -> None:
+def note_rares(s: Position) -> None:
     """Remember who held each rare (the metrics' holder win rates)."""
     if not s.g.rares:
         return
@@ -173,7 +170,7 @@ def note_rares(s: FeastState) -> None:
                 s.held_rare.setdefault(c, set()).add(p)
 
 
-def finish_capped(s: FeastState) -> None:
+def finish_capped(s: Position) -> None:
     """The turn cap: the leaders share the win."""
     top = max(s.score)
     leaders = [i for i, v in enumerate(s.score) if v == top]
@@ -184,7 +181,7 @@ def finish_capped(s: FeastState) -> None:
     s.queue = []
 
 
-def win(s: FeastState, p: int) -> None:
+def win(s: Position, p: int) -> None:
     s.result = [1.0 if i == p else 0.0 for i in range(s.n)]
     s.phase = OVER
     s.queue = []

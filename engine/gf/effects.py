@@ -8,8 +8,6 @@ the state's verbs.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from boneyard.engine.gf.board import (
     confused_attempt,
     find,
@@ -42,6 +40,7 @@ from boneyard.engine.gf.constants import (
     STEAL_MASH,
     WINDOW,
 )
+from boneyard.engine.gf.position import Position
 from boneyard.engine.gf.rares import apply as apply_rare
 from boneyard.engine.gf.turn import end_turn
 from boneyard.engine.gf.windows import (
@@ -55,11 +54,8 @@ from boneyard.engine.gf.windows import (
 
 from boneyard.errors import RulesError
 
-if TYPE_CHECKING:
-    from boneyard.engine.gf.state import FeastState
 
-
-def apply(s: FeastState, a: int) -> None:
+def apply(s: Position, a: int) -> None:
     op = a & 31
     if op == DISCARD and s.phase == MAIN:  # the commonest move: keep it short
         c = (a >> 5) & M10
@@ -133,7 +129,7 @@ def apply(s: FeastState, a: int) -> None:
         raise RulesError(f"unknown action {a}")
 
 
-def _start_family(s: FeastState, p: int, food: int, lo: int, hi: int) -> None:
+def _start_family(s: Position, p: int, food: int, lo: int, hi: int) -> None:
     g = s.g
     hand = s.hands[p]
     cards = []
@@ -151,7 +147,7 @@ def _start_family(s: FeastState, p: int, food: int, lo: int, hi: int) -> None:
     event(s, p)
 
 
-def _extend(s: FeastState, p: int, fid: int, c: int, announce: int) -> None:
+def _extend(s: Position, p: int, fid: int, c: int, announce: int) -> None:
     owner, i = find(s, fid)
     f = s.fams[owner][i]
     s.hands[p].remove(c)
@@ -164,7 +160,7 @@ def _extend(s: FeastState, p: int, fid: int, c: int, announce: int) -> None:
         event(s, p)
 
 
-def _join(s: FeastState, p: int, fa: int, fb: int, announce: int) -> None:
+def _join(s: Position, p: int, fa: int, fb: int, announce: int) -> None:
     fams = s.fams[p]
     _, ia = find(s, fa)
     a = fams[ia]
@@ -184,7 +180,7 @@ def _join(s: FeastState, p: int, fa: int, fb: int, announce: int) -> None:
         event(s, p)
 
 
-def _attach(s: FeastState, p: int, fid: int, e: int, announce: int) -> None:
+def _attach(s: Position, p: int, fid: int, e: int, announce: int) -> None:
     s.played = True
     owner, i = find(s, fid)
     if s.g.flub_rate > 0.0 and flub(s) and s.rng.random() < s.g.callout_rate:
@@ -209,7 +205,7 @@ def _attach(s: FeastState, p: int, fid: int, e: int, announce: int) -> None:
         event(s, p)
 
 
-def _announce(s: FeastState, p: int, fid: int) -> None:
+def _announce(s: Position, p: int, fid: int) -> None:
     if s.g.flub_rate > 0.0 and flub(s):
         s.flubbed.append(fid)  # an inexact 'N to the graveyard' blocks nothing
         s.note(("flub", p, "announce"))
@@ -231,7 +227,7 @@ def _announce(s: FeastState, p: int, fid: int) -> None:
         event(s, p)
 
 
-def _steal(s: FeastState, p: int, op: int, sc: int, target: int, announce: int) -> None:
+def _steal(s: Position, p: int, op: int, sc: int, target: int, announce: int) -> None:
     instant_used(s, p)
     if s.g.flub_rate > 0.0 and flub(s):
         from_hand_or_mash(s, p, sc)
@@ -265,7 +261,7 @@ def _steal(s: FeastState, p: int, op: int, sc: int, target: int, announce: int) 
         event(s, p)
 
 
-def _apply_follow(s: FeastState, op: int, x: int, y: int) -> None:
+def _apply_follow(s: Position, op: int, x: int, y: int) -> None:
     p = s.actor
     if op == DONE:
         s.follow = -1
@@ -291,7 +287,7 @@ def _apply_follow(s: FeastState, op: int, x: int, y: int) -> None:
         _announce(s, p, x)
 
 
-def _preach(s: FeastState, p: int, pr: int, eater: int) -> None:
+def _preach(s: Position, p: int, pr: int, eater: int) -> None:
     from_hand_or_mash(s, p, pr)
     s.discard.append(pr)
     instant_used(s, p)
@@ -305,7 +301,7 @@ def _preach(s: FeastState, p: int, pr: int, eater: int) -> None:
     _open_chain(s, p)
 
 
-def _open_chain(s: FeastState, p: int) -> None:
+def _open_chain(s: Position, p: int) -> None:
     q = []
     for x in s.g.after[p]:
         if has_preacher(s, x):
@@ -318,7 +314,7 @@ def _open_chain(s: FeastState, p: int) -> None:
         _resolve_chain(s)
 
 
-def _counter(s: FeastState, p: int, pr: int) -> None:
+def _counter(s: Position, p: int, pr: int) -> None:
     from_hand_or_mash(s, p, pr)
     s.discard.append(pr)
     if s.g.flub_rate > 0.0 and flub(s):
@@ -336,7 +332,7 @@ def _counter(s: FeastState, p: int, pr: int) -> None:
     _open_chain(s, p)
 
 
-def _resolve_chain(s: FeastState) -> None:
+def _resolve_chain(s: Position) -> None:
     """Odd chain: the eater explodes; even: the last evil preacher saved it (GF-11)."""
     chain = s.chain
     e = s.chain_target
@@ -351,7 +347,7 @@ def _resolve_chain(s: FeastState) -> None:
     event(s, last)
 
 
-def _kill_eater(s: FeastState, e: int) -> None:
+def _kill_eater(s: Position, e: int) -> None:
     for fams in s.fams:
         for i, f in enumerate(fams):
             if e in f[4]:

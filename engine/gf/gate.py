@@ -39,7 +39,7 @@ from boneyard.engine.gf.constants import (
 )
 from boneyard.engine.gf.gate_weights import WEIGHTS
 from boneyard.engine.gf.greedy import GreedyAgent, _Context
-from boneyard.engine.gf.observation import FeastObservation
+from boneyard.engine.gf.state import FeastObservation
 
 # what lifts the permanent plays just above greedy's score for the same rare from the hand
 # (Devil Wife placed 15 vs from the hand 25; Exorcist in the mash 5 vs from the hand 25)

@@ -46,7 +46,7 @@ from boneyard.engine.gf.constants import (
     Fam,
     unpack,
 )
-from boneyard.engine.gf.observation import FeastObservation
+from boneyard.engine.gf.state import FeastObservation
 
 
 class GreedyAgent:

@@ -9,7 +9,7 @@ Lists are built fresh for each decision (never edited afterwards), which is what
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from boneyard.engine.gf.board import (
     blocked_cards,
@@ -49,15 +49,13 @@ from boneyard.engine.gf.constants import (
     ZOMBIE,
     Fam,
 )
+from boneyard.engine.gf.position import Position
 from boneyard.engine.gf.rare_moves import instant_moves as rare_instant_moves
 from boneyard.engine.gf.rare_moves import main_moves as rare_main_moves
 from boneyard.engine.gf.rare_moves import moves as rare_phase_moves
 
-if TYPE_CHECKING:
-    from boneyard.engine.gf.state import FeastState
 
-
-def legal_moves(s: FeastState) -> list[int]:
+def legal_moves(s: Position) -> list[int]:
     ph = s.phase
     if ph == MAIN:
         return main_moves(s, s.tp)
@@ -78,14 +76,14 @@ def legal_moves(s: FeastState) -> list[int]:
     return []
 
 
-def announce_moves(s: FeastState, p: int, moves: list[int]) -> None:
+def announce_moves(s: Position, p: int, moves: list[int]) -> None:
     ann = s.announced
     for f in s.fams[p]:
         if f[4] and f[0] not in ann and f[0] not in s.flubbed and eligible(s, f):
             moves.append(ANNOUNCE | f[0] << 5)
 
 
-def main_moves(s: FeastState, p: int) -> list[int]:
+def main_moves(s: Position, p: int) -> list[int]:
     """The turn player's moves; the common case (no rares) kept to a handful of bytecodes."""
     g = s.g
     if g.rares:
@@ -138,7 +136,7 @@ def main_moves(s: FeastState, p: int) -> list[int]:
     return moves
 
 
-def main_moves_general(s: FeastState, p: int) -> list[int]:
+def main_moves_general(s: Position, p: int) -> list[int]:
     """Any position, rares and blocked cards included (the fast path handles the rest)."""
     g = s.g
     K = g.kind
@@ -196,7 +194,7 @@ def main_moves_general(s: FeastState, p: int) -> list[int]:
 
 
 def family_moves(
-    s: FeastState, p: int, fams: list[Fam], masks: list[int], by: Any, eat: Sequence[int],
+    s: Position, p: int, fams: list[Fam], masks: list[int], by: Any, eat: Sequence[int],
     blocked: Any, moves: list[int],
 ) -> None:
     """Extensions, joins and eaters to attach for p's families (``by``: a face key's card in
@@ -273,7 +271,7 @@ def family_moves(
                     moves.append(ATTACH | fid << 5 | e << 15 | 1 << 35)
 
 
-def instant_moves(s: FeastState, p: int, moves: list[int], fs: int = -2, fp: int = -2) -> list[int]:
+def instant_moves(s: Position, p: int, moves: list[int], fs: int = -2, fp: int = -2) -> list[int]:
     """p's succubus and preacher moves (and the rares' instants); ``fs``/``fp``: the first
     succubus and preacher of p's hand (-1: none) when the caller has already looked."""
     g = s.g
@@ -387,7 +385,7 @@ def instant_moves(s: FeastState, p: int, moves: list[int], fs: int = -2, fp: int
     return moves
 
 
-def follow_moves(s: FeastState) -> list[int]:
+def follow_moves(s: Position) -> list[int]:
     """GF-16 variant: straight after an out-of-turn steal the thief may complete the family."""
     p = s.actor
     fid = s.follow

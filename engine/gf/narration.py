@@ -4,8 +4,6 @@ error messages print (the golden transcripts in tests/golden/ pin them down).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from boneyard.engine.gf.board import find
 from boneyard.engine.gf.constants import (
     ANNOUNCE,
@@ -39,17 +37,15 @@ from boneyard.engine.gf.constants import (
     TRIM,
     unpack,
 )
-
-if TYPE_CHECKING:
-    from boneyard.engine.gf.state import FeastState
+from boneyard.engine.gf.position import Position
 
 
-def card_name(s: FeastState, c: int) -> str:
+def card_name(s: Position, c: int) -> str:
     """A card as the logs name it: its face and its id (two copies of a face differ)."""
     return f"{s.g.names[c]}#{c}"
 
 
-def fam_text(s: FeastState, fid: int) -> str:
+def fam_text(s: Position, fid: int) -> str:
     owner, i = find(s, fid)
     if owner < 0:
         return f"family #{fid}"
@@ -59,7 +55,7 @@ def fam_text(s: FeastState, fid: int) -> str:
     return f"family #{fid} (P{owner + 1} {FOOD_NAMES[f[1]]} {nums}{eat})"
 
 
-def describe(s: FeastState, a: int) -> str:
+def describe(s: Position, a: int) -> str:
     """One action in words, as of this position (family texts show the families now)."""
     op, x, y, z, flag = unpack(a)
     ann = ", to the graveyard" if flag else ""
@@ -97,7 +93,7 @@ def describe(s: FeastState, a: int) -> str:
     return describe_rare(s, op, x, y, z)
 
 
-def describe_rare(s: FeastState, op: int, x: int, y: int, z: int) -> str:
+def describe_rare(s: Position, op: int, x: int, y: int, z: int) -> str:
     """The rares' moves (rares.py)."""
     if op == DW_PLACE:
         return f"place {card_name(s, x)} as a permanent card"

@@ -8,8 +8,6 @@ above them (it opens windows): one module for both would close an import circle.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from boneyard.engine.gf.board import blocked_cards, protected, usable
 from boneyard.engine.gf.constants import (
     ATTACK,
@@ -35,12 +33,10 @@ from boneyard.engine.gf.constants import (
     TRIM,
     TRIMMING,
 )
-
-if TYPE_CHECKING:
-    from boneyard.engine.gf.state import FeastState
+from boneyard.engine.gf.position import Position
 
 
-def moves(s: FeastState) -> list[int]:
+def moves(s: Position) -> list[int]:
     ph = s.phase
     if ph == TRIMMING:
         p = s.tp
@@ -74,7 +70,7 @@ def moves(s: FeastState) -> list[int]:
     return []
 
 
-def _take_moves(s: FeastState, p: int, op: int, hand_sighted: bool) -> list[int]:
+def _take_moves(s: Position, p: int, op: int, hand_sighted: bool) -> list[int]:
     """Cards a Devil Wife may seduce: discard pile, family ends/eaters, unprotected mashes, hands."""
     g = s.g
     face = g.face
@@ -118,7 +114,7 @@ def _take_moves(s: FeastState, p: int, op: int, hand_sighted: bool) -> list[int]
     return out
 
 
-def main_moves(s: FeastState, p: int, moves: list[int]) -> None:
+def main_moves(s: Position, p: int, moves: list[int]) -> None:
     """The permanent Devil Wife's seduction, once on each of her owner's turns (GF-24)."""
     if s.dw[p] and not s.dw_used and not any(q == p and c in s.dw[p] for q, c in s.confused):
         for a in _take_moves(s, p, DW_SEDUCE, hand_sighted=False):
@@ -126,7 +122,7 @@ def main_moves(s: FeastState, p: int, moves: list[int]) -> None:
                 moves.append(a)
 
 
-def instant_moves(s: FeastState, p: int, moves: list[int], succ: list[int], pre: list[int]) -> None:
+def instant_moves(s: Position, p: int, moves: list[int], succ: list[int], pre: list[int]) -> None:
     g = s.g
     K = g.kind
     exo = dw = -1

@@ -19,7 +19,7 @@ Action layouts (see constants.pack):
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from boneyard.engine.gf.board import (
     confused_attempt,
@@ -53,18 +53,16 @@ from boneyard.engine.gf.constants import (
     TRIMMING,
     WINDOW,
 )
+from boneyard.engine.gf.position import Position
 from boneyard.engine.gf.turn import start_turn, turn_begins
 from boneyard.engine.gf.windows import event, instant_used, reask
 
-if TYPE_CHECKING:
-    from boneyard.engine.gf.state import FeastState
 
-
-def _bump(s: FeastState, key: str) -> None:
+def _bump(s: Position, key: str) -> None:
     s.stats[key] = s.stats.get(key, 0) + 1
 
 
-def apply(s: FeastState, a: int) -> None:
+def apply(s: Position, a: int) -> None:
     op = a & 31
     x = (a >> 5) & 1023
     y = (a >> 15) & 1023
@@ -163,7 +161,7 @@ def apply(s: FeastState, a: int) -> None:
         raise ValueError(f"not a rares action: {a}")
 
 
-def _open_attack(s: FeastState, p: int, attack: list[Any], kind: int) -> None:
+def _open_attack(s: Position, p: int, attack: list[Any], kind: int) -> None:
     """GF-23/GF-26: the second card must come in this window, from anyone (the attacker last)."""
     s.attack = attack
     order = [(p + i) % s.n for i in range(1, s.n)] + [p]
@@ -176,7 +174,7 @@ def _open_attack(s: FeastState, p: int, attack: list[Any], kind: int) -> None:
         _attack_fizzles(s)
 
 
-def _attack_fizzles(s: FeastState) -> None:
+def _attack_fizzles(s: Position) -> None:
     assert s.attack is not None
     kind, target, owner, cards = s.attack
     first = cards[0]
@@ -191,7 +189,7 @@ def _attack_fizzles(s: FeastState) -> None:
     event(s, attacker)
 
 
-def _resolve_attack(s: FeastState, last: int) -> None:
+def _resolve_attack(s: Position, last: int) -> None:
     assert s.attack is not None
     kind, target, owner, _cards = s.attack
     s.attack = None
@@ -238,7 +236,7 @@ def _resolve_attack(s: FeastState, last: int) -> None:
     event(s, last)
 
 
-def _take_from_hand(s: FeastState, p: int, q: int, c: int, dw: int, lock: bool) -> str:
+def _take_from_hand(s: Position, p: int, q: int, c: int, dw: int, lock: bool) -> str:
     """Move card c from q's hand to the Devil Wife owner p; says if that ended her (or the turn)."""
     s.hands[q].remove(c)
     kind = s.g.kind[c]
@@ -258,7 +256,7 @@ def _take_from_hand(s: FeastState, p: int, q: int, c: int, dw: int, lock: bool) 
     return ""
 
 
-def _seduce(s: FeastState, p: int, src: int, c: int, victim: int, hand_mode: bool) -> str:
+def _seduce(s: Position, p: int, src: int, c: int, victim: int, hand_mode: bool) -> str:
     """Take one card for a Devil Wife (either mode) into p's hand."""
     g = s.g
     dw = s.dw[p][0] if (not hand_mode and s.dw[p]) else -1
@@ -288,7 +286,7 @@ def _seduce(s: FeastState, p: int, src: int, c: int, victim: int, hand_mode: boo
     return ""
 
 
-def _take_from_family(s: FeastState, q: int, c: int) -> None:
+def _take_from_family(s: Position, q: int, c: int) -> None:
     fams = s.fams[q]
     for i, f in enumerate(fams):
         if c in f[4]:
@@ -312,7 +310,7 @@ def _take_from_family(s: FeastState, q: int, c: int) -> None:
             return
 
 
-def _exorcise(s: FeastState, p: int, exo: int) -> None:
+def _exorcise(s: Position, p: int, exo: int) -> None:
     """GF-21: every visible monster of the others explodes; their even humans go free."""
     g = s.g
     K = g.kind
@@ -352,7 +350,7 @@ def _exorcise(s: FeastState, p: int, exo: int) -> None:
     s.note(("exorcist", p))
 
 
-def _explosion(s: FeastState, o: int, x: int, exo: int, dw: int) -> None:
+def _explosion(s: Position, o: int, x: int, exo: int, dw: int) -> None:
     """GF-27: the Devil Wife took an Exorcist from x's hand."""
     _bump(s, "explosions")
     s.note(("explosion", o, x))

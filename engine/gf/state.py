@@ -1,8 +1,7 @@
-"""One Grave Feast position, driven by the engine/core.py verbs.
+"""One Grave Feast position driven by the engine/core.py verbs, and a player's view of it.
 
-Plain data for speed: cards are ints (see game.py's tables), hands/piles are lists, a family is
-an immutable tuple ``(fid, food, lo, hi, eaters, cards)`` kept in its controller's list, so
-``clone`` copies a few small lists and never deep-copies.
+The position's data is ``Position`` (position.py): plain data for speed, so ``clone`` copies a
+few small lists and never deep-copies.
 
 "At any time" is modelled by response windows (docs/rules/grave-feast.md, GF-08): after every
 public event the other players, clockwise from the actor, are asked in turn whether to play an
@@ -11,43 +10,31 @@ nothing when nobody holds a party crasher. A preacher opens a chain (preacher, e
 preacher, ...) that resolves as a stack once everyone passes. Succubus hijacks are sequential:
 each steal resolves at once and opens a new window (windows.py).
 
-This module holds the state's data and its verbs; it imports the rules' modules and none of them
-imports it at run time (they name the class for types only), so the imports form no circle.
+Layers: ``FeastState`` is a ``Position`` with the verbs; they call the rules' modules, which
+take a ``Position`` and import nothing above it, so the imports form no circle. The observation
+lives here because it calls the verbs (legal actions, clone) and returns a ``FeastState``.
 """
 
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from boneyard.engine.core import TERMINAL
 from boneyard.engine.gf.board import note_rares, shuffle
-from boneyard.engine.gf.constants import (
-    ATTACK,
-    CHAIN,
-    DW_STEAL,
-    FOLLOWUP,
-    MAIN,
-    OVER,
-    PHASE_NAMES,
-    TRIMMING,
-    WINDOW,
-    Fam,
-)
+from boneyard.engine.gf.constants import MAIN, OVER, PHASE_NAMES, Fam
 from boneyard.engine.gf.effects import apply
 from boneyard.engine.gf.moves import legal_moves, main_moves
 from boneyard.engine.gf.narration import card_name, describe
-from boneyard.engine.gf.observation import FeastObservation, state_json
+from boneyard.engine.gf.observation import fam_json, state_json
+from boneyard.engine.gf.position import Position
+from boneyard.engine.gf.rules import FeastRules
 from boneyard.engine.gf.summary import FeastSummary, summarize
 from boneyard.engine.gf.turn import start_turn
 
 from boneyard.errors import RulesError
 
-if TYPE_CHECKING:
-    from boneyard.engine.gf.game import FeastGame
 
-
-class FeastState:
+class FeastState(Position):
     """A Grave Feast position. Build one with ``FeastGame.new_initial_state(seed)``.
 
     The core verbs live here; the rules they run are module functions by concern (turn.py,
@@ -58,66 +45,12 @@ class FeastState:
     saves a copy per decision, and the engine rebuilds the list rather than editing it.)
     """
 
-    __slots__ = (
-        "g", "n", "hands", "draw", "discard", "fams", "mash", "grave", "score", "removed",
-        "tp", "turn_no", "played", "phase", "queue", "actor", "announced", "chain", "chain_target",
-        "_rng", "_rng_owned", "_rng_seed", "_log_owned",
-        "follow", "flubbed", "touched", "next_fid", "result", "capped", "stats", "log",
-        "last_feast", "_legal", "dw", "locked", "confused", "hidden", "dw_used", "attack",
-        "skip", "trim", "steal_left", "dw_card", "held_rare", "first",
-    )  # fmt: skip
-
-    # The slots' types: documentation, and what mypyc compiles to plain C fields (setup.py).
-    g: FeastGame
-    n: int
-    hands: list[list[int]]
-    draw: list[int]
-    discard: list[int]
-    fams: list[list[Fam]]
-    mash: list[list[int]]
-    grave: list[list[int]]
-    score: list[int]
-    removed: list[int]
-    tp: int
-    turn_no: int
-    played: bool
-    phase: int
-    queue: list[int]
-    actor: int
-    announced: list[int]
-    chain: list[int]
-    chain_target: int
-    _rng: random.Random | None
-    _rng_owned: bool
-    _rng_seed: int
-    _log_owned: bool
-    follow: int
-    flubbed: list[int]
-    touched: list[int]
-    next_fid: int
-    result: list[float] | None
-    capped: bool
-    stats: dict[str, Any]  # counters, and "chains": the length of each preacher chain
-    log: list[tuple[Any, ...]]
-    last_feast: list[tuple[str, int, str] | None]  # per seat: (food, humans, eater kind)
-    _legal: list[int] | None
-    dw: list[list[int]]
-    locked: list[tuple[int, int]]
-    confused: list[tuple[int, int]]
-    hidden: list[list[int]]
-    dw_used: bool
-    attack: list[Any] | None  # [kind attacked, its card, its owner, the attackers' cards]
-    skip: list[int]
-    trim: list[int]
-    steal_left: int
-    dw_card: int
-    held_rare: dict[int, set[int]]
-    first: int  # who played the first turn
+    __slots__ = ()  # the fields are all Position's (and pure Python makes no __dict__)
 
     # --- construction -------------------------------------------------------------------------
 
     @classmethod
-    def deal(cls, game: FeastGame, rng: random.Random) -> FeastState:
+    def deal(cls, game: FeastRules, rng: random.Random) -> FeastState:
         s = FeastState.__new__(FeastState)  # (not cls.__new__: mypyc compiles this one)
         n = game.num_players
         s.g = game
@@ -230,52 +163,7 @@ class FeastState:
         s.first = self.first
         return s
 
-    @property
-    def rng(self) -> random.Random:
-        """The state's own seeded RNG. Clones share it until one needs a number: then that one
-        forks a private copy, so neither's draws ever move the other's stream."""
-        r = self._rng
-        if r is None:  # a determinized state, seeded lazily
-            r = self._rng = random.Random(self._rng_seed)
-            self._rng_owned = True
-        elif not self._rng_owned:
-            fork = random.Random.__new__(random.Random)
-            fork.setstate(r.getstate())
-            r = self._rng = fork
-            self._rng_owned = True
-        return r
-
-    @rng.setter
-    def rng(self, value: random.Random) -> None:
-        self._rng = value
-        self._rng_owned = True
-
-    def note(self, event: tuple[Any, ...]) -> None:
-        """Append to the event log (coin flips, steals, feasts...), copying it if shared."""
-        if not self._log_owned:
-            self.log = self.log[:]
-            self._log_owned = True
-        self.log.append(event)
-
     # --- core verbs ---------------------------------------------------------------------------
-
-    def current_player(self) -> int:
-        ph = self.phase
-        if ph in (MAIN, TRIMMING):
-            return self.tp
-        if ph in (WINDOW, CHAIN, ATTACK):
-            return self.queue[0]
-        if ph in (FOLLOWUP, DW_STEAL):
-            return self.actor
-        return TERMINAL
-
-    def is_terminal(self) -> bool:
-        return self.phase == OVER
-
-    def returns(self) -> list[float]:
-        if self.result is None:
-            return [0.0] * self.n
-        return list(self.result)
 
     def legal_actions(self) -> list[int]:
         """The moves of the player to move (see the class docstring: read it, do not mutate it)."""
@@ -318,11 +206,6 @@ class FeastState:
 
     # --- text, summary ------------------------------------------------------------------------
 
-    @property
-    def turn(self) -> int:
-        """The public turn number, 1-based like the seats in texts (turn_no counts from 0)."""
-        return self.turn_no + 1
-
     def card_name(self, c: int) -> str:
         return card_name(self, c)
 
@@ -351,6 +234,134 @@ class FeastState:
 
     def __repr__(self) -> str:
         return f"FeastState(turn {self.turn}, P{self.tp + 1}, {PHASE_NAMES[self.phase]}, scores {self.score})"
+
+
+class FeastObservation:
+    """What one player may know: own hand, the board, piles' sizes, the public discard pile.
+
+    A view on the state, not a copy: agents read it within one decision. ``determinize``
+    samples a full state consistent with it (the search agents' worlds).
+    """
+
+    __slots__ = ("_s", "player")
+
+    def __init__(self, state: FeastState, player: int) -> None:
+        self._s = state
+        self.player = player
+
+    def legal_actions(self) -> list[int]:
+        """The state's list when this player is to move (the same contract: read, never mutate)."""
+        s = self._s
+        if s.phase == OVER or s.current_player() != self.player:
+            return []
+        return s.legal_actions()
+
+    def determinize(self, rng: random.Random) -> FeastState:
+        """A full state: the other hands and the draw pile resampled from the unseen cards."""
+        s = self._s.clone()
+        p = self.player
+        pool = list(s.draw)
+        sizes = []
+        for q in range(s.n):
+            if q != p:
+                pool.extend(s.hands[q])
+                sizes.append((q, len(s.hands[q])))
+        # Canonical order first: the pool's order must not depend on where the hidden cards
+        # really are, or the sample would leak them (the no-peeking test checks this).
+        pool.sort()
+        rnd = rng.random
+        pool.sort(key=lambda _c: rnd())  # a uniform shuffle, cheaper than rng.shuffle
+        for q, k in sizes:
+            s.hands[q] = pool[:k]
+            del pool[:k]
+        s.draw = pool
+        s._rng = None  # future chance is resampled too: a fresh seed, drawn lazily
+        s._rng_seed = rng.getrandbits(64)
+        s._rng_owned = True
+        s._legal = None
+        if s.g.rares:
+            # hidden Exorcists and locked cards are public facts about a hand; keep them consistent
+            s.hidden = [h for h in s.hidden if h[1] in s.hands[h[0]]]
+            s.locked = [x for x in s.locked if x[1] in s.hands[x[0]]]
+        return s
+
+    # --- the view, for agents -----------------------------------------------------------------
+    @property
+    def game(self) -> FeastRules:
+        return self._s.g
+
+    @property
+    def hand(self) -> list[int]:
+        return self._s.hands[self.player][:]
+
+    @property
+    def families(self) -> list[list[Fam]]:
+        return [f[:] for f in self._s.fams]
+
+    @property
+    def mashes(self) -> list[list[int]]:
+        return [m[:] for m in self._s.mash]
+
+    @property
+    def devil_wives(self) -> list[list[int]]:
+        """Each player's permanent Devil Wives (on the table for everyone to see)."""
+        return [d[:] for d in self._s.dw]
+
+    @property
+    def scores(self) -> list[int]:
+        return self._s.score[:]
+
+    @property
+    def phase(self) -> str:
+        return PHASE_NAMES[self._s.phase]
+
+    @property
+    def announced(self) -> list[int]:
+        return self._s.announced[:]
+
+    @property
+    def chain_target(self) -> int:
+        return self._s.chain_target
+
+    @property
+    def chain(self) -> list[int]:
+        """Players of the preacher chain so far (first = the preacher)."""
+        return self._s.chain[:]
+
+    @property
+    def attack(self) -> tuple[int, int, int] | None:
+        """A pending two-card attack on a rare: (kind attacked, its card, its owner)."""
+        a = self._s.attack
+        return None if a is None else (a[0], a[1], a[2])
+
+    def eater_owner(self, e: int) -> int:
+        s = self._s
+        for p in range(s.n):
+            if e in s.mash[p] or any(e in f[4] for f in s.fams[p]):
+                return p
+        return -1
+
+    def to_json(self) -> dict[str, Any]:
+        s = self._s
+        g = s.g
+        return {
+            "player": self.player,
+            "turn_player": s.tp,
+            "turn": s.turn_no,
+            "phase": PHASE_NAMES[s.phase],
+            "scores": s.score[:],
+            "hand": [g.names[c] for c in s.hands[self.player]],
+            "hand_sizes": [len(h) for h in s.hands],
+            "draw_pile": len(s.draw),
+            "discard": [g.names[c] for c in s.discard],
+            "families": [[fam_json(s, f) for f in fams] for fams in s.fams],
+            "mashes": [[g.names[c] for c in m] for m in s.mash],
+            "graveyards": [len(x) for x in s.grave],
+            "devil_wives": [len(d) for d in s.dw],
+            "announced": s.announced[:],
+            "chain": len(s.chain),
+            "legal_actions": self.legal_actions()[:],  # plain data the caller owns
+        }
 
 
 __all__ = ["FeastObservation", "FeastState"]

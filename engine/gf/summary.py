@@ -10,14 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from boneyard.engine.gf.constants import OVER
+from boneyard.engine.gf.position import Position
 
-if TYPE_CHECKING:
-    from boneyard.engine.gf.state import FeastState
-
-#: The stats counters every game has; the rest of ``FeastState.stats`` are the rares' events.
+#: The stats counters every game has; the rest of ``Position.stats`` are the rares' events.
 _BASE_STATS = ("steals", "preaches", "kills", "feasts", "reshuffles", "flubs", "chains", "counters")
 
 
@@ -138,7 +136,7 @@ def _sole_winner(returns: tuple[float, ...]) -> int | None:
     return winners[0] if len(winners) == 1 else None
 
 
-def summarize(s: FeastState) -> FeastSummary:
+def summarize(s: Position) -> FeastSummary:
     """The summary of a position (``FeastState.summary``)."""
     returns = tuple(s.returns())
     winner = _sole_winner(returns)

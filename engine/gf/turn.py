@@ -7,8 +7,6 @@ The no-rares paths are inlined (the commonest steps of a game); what only the ra
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from boneyard.engine.gf.board import (
     finish_capped,
     note_rares,
@@ -18,13 +16,11 @@ from boneyard.engine.gf.constants import (
     MAIN,
     TRIMMING,
 )
+from boneyard.engine.gf.position import Position
 from boneyard.engine.gf.windows import event
 
-if TYPE_CHECKING:
-    from boneyard.engine.gf.state import FeastState
 
-
-def start_turn(s: FeastState) -> None:
+def start_turn(s: Position) -> None:
     g = s.g
     p = s.tp
     s.played = False
@@ -64,7 +60,7 @@ def start_turn(s: FeastState) -> None:
         event(s, p)  # GF-08: the start of a turn is an event the others may answer
 
 
-def turn_begins(s: FeastState) -> None:
+def turn_begins(s: Position) -> None:
     """After a Devil Wife owner's trim: draw, then the start-of-turn window."""
     s.phase = MAIN
     draw_up(s, s.tp)
@@ -72,7 +68,7 @@ def turn_begins(s: FeastState) -> None:
         event(s, s.tp)
 
 
-def draw_up(s: FeastState, p: int) -> None:
+def draw_up(s: Position, p: int) -> None:
     g = s.g
     hand = s.hands[p]
     draw = s.draw
@@ -87,7 +83,7 @@ def draw_up(s: FeastState, p: int) -> None:
         note_rares(s)
 
 
-def recycle(s: FeastState) -> None:
+def recycle(s: Position) -> None:
     """GF-14: the discard pile and every graveyard make the new draw pile; scores are kept."""
     corpses = [c for gy in s.grave for c in gy]
     if not corpses and not s.discard:
@@ -107,7 +103,7 @@ def recycle(s: FeastState) -> None:
     s.note(("reshuffle", len(pile)))
 
 
-def end_turn(s: FeastState) -> None:
+def end_turn(s: Position) -> None:
     g = s.g
     p = s.tp
     if not g.rares:  # _start_turn inlined, less what only the rares need (skips, locks...)

@@ -8,8 +8,6 @@ generation (a window asks whether anyone could answer).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from boneyard.engine.gf.board import (
     eligible,
     find,
@@ -25,12 +23,10 @@ from boneyard.engine.gf.constants import (
     WINDOW,
 )
 from boneyard.engine.gf.moves import instant_moves
-
-if TYPE_CHECKING:
-    from boneyard.engine.gf.state import FeastState
+from boneyard.engine.gf.position import Position
 
 
-def event(s: FeastState, actor: int) -> None:
+def event(s: Position, actor: int) -> None:
     """A public event by ``actor``: open a response window for everyone else, in seat order."""
     if s.phase == OVER:
         return
@@ -63,7 +59,7 @@ def event(s: FeastState, actor: int) -> None:
         s.phase = MAIN
 
 
-def advance_window(s: FeastState) -> None:
+def advance_window(s: Position) -> None:
     q = s.queue
     q.pop(0)
     while q and not can_respond(s, q[0]):
@@ -72,7 +68,7 @@ def advance_window(s: FeastState) -> None:
         close_window(s)
 
 
-def close_window(s: FeastState) -> None:
+def close_window(s: Position) -> None:
     s.queue = []
     if s.announced:
         resolve_announcements(s)
@@ -81,7 +77,7 @@ def close_window(s: FeastState) -> None:
     s.phase = MAIN
 
 
-def can_respond(s: FeastState, p: int) -> bool:
+def can_respond(s: Position, p: int) -> bool:
     """Has p any instant with a target (or a graveyard announcement) right now?"""
     g = s.g
     own = s.fams[p]
@@ -123,7 +119,7 @@ def can_respond(s: FeastState, p: int) -> bool:
     return False
 
 
-def resolve_announcements(s: FeastState) -> None:
+def resolve_announcements(s: Position) -> None:
     """The announced families whose eater survived go to the graveyard (GF-07)."""
     ann = s.announced
     s.announced = []
@@ -139,7 +135,7 @@ def resolve_announcements(s: FeastState) -> None:
             return
 
 
-def feast(s: FeastState, owner: int, i: int) -> None:
+def feast(s: Position, owner: int, i: int) -> None:
     g = s.g
     f = s.fams[owner].pop(i)
     eaters = f[4]
@@ -164,12 +160,12 @@ def feast(s: FeastState, owner: int, i: int) -> None:
                     s.note(("exorcist_suicide", q))
 
 
-def reask(s: FeastState, p: int) -> None:
+def reask(s: Position, p: int) -> None:
     """After a fizzled instant the same player may try again, if they still can."""
     if s.phase == WINDOW and not can_respond(s, p):
         advance_window(s)
 
 
-def instant_used(s: FeastState, p: int) -> None:
+def instant_used(s: Position, p: int) -> None:
     if p == s.tp and s.phase == MAIN and s.g.instants_use_action:
         s.played = True
