@@ -1,8 +1,9 @@
 """The shared card-set model: frozen, typed values the rules engines and renderers read.
 
 The engine never parses YAML. ``boneyard.pipeline.load`` turns card files into these objects at
-the boundary, after validation; everything downstream can trust them. Each game's own card model
-lives in its folder (Day of the Dead: ``boneyard.engine.dotd.cards``).
+the boundary, after validation; everything downstream can trust them. :class:`CardSet` holds what
+every game's set has; each game's folder subclasses it with its own cards (Day of the Dead:
+``boneyard.engine.dotd.cards.DotdCardSet``), so this module names no game.
 """
 
 from __future__ import annotations
@@ -10,41 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:  # annotations only: the shared model never imports a game at run time
-    from boneyard.engine.dotd.cards import Character, DeadCard
-
-# --- Grave Feast -----------------------------------------------------------------------------
-
-GF_KINDS: tuple[str, ...] = (
-    "human",
-    "vampire",
-    "zombie",
-    "succubus",
-    "preacher",
-    "devil_wife",
-    "exorcist",
-)
-FOODS: tuple[str, ...] = ("blood", "brains")
-
-
-@dataclass(frozen=True, slots=True)
-class FeastCard:
-    """One kind of Grave Feast card face (``copies`` physical cards of it in one deck)."""
-
-    id: str
-    name: str
-    kind: str
-    food: str | None = None  # humans only
-    number: int | None = None  # humans only, 1..9
-    copies: int = 1
-    rare: bool = False
-    flavor: str | None = None
-    art: str | None = None
-
-
-# --- The set ---------------------------------------------------------------------------------
+from typing import Any, ClassVar, Self
 
 
 def freeze(mapping: Mapping[str, Any] | None) -> Mapping[str, Any]:
@@ -67,11 +34,15 @@ _NOT_CONTENT = {"content": False}  # the folder and the hash itself: not content
 class CardSet:
     """A validated card set: what ``cards/<set>/`` says, ready for an engine or a renderer.
 
-    ``rules`` names the rules engine ("day-of-the-dead" or "grave-feast"). ``params`` and
-    ``switches`` come from game.yaml (switches already filled with their defaults).
-    ``content_hash`` covers the card data and the switches, so a playtest record can prove it
-    was made on exactly this content.
+    ``rules`` names the rules engine (a game's key in the registry). ``params`` and ``switches``
+    come from game.yaml (switches already filled with their defaults). ``content_hash`` covers
+    the card data and the switches, so a playtest record can prove it was made on exactly this
+    content. A game's cards are fields of its subclass.
     """
+
+    # Fields a subclass's content hash counts as empty lists: the card fields the one shared
+    # CardSet had before each game got its own, so that every recorded hash still matches.
+    HASH_AS_EMPTY: ClassVar[tuple[str, ...]] = ()
 
     name: str
     slug: str = field(metadata=_NOT_CONTENT)
@@ -80,22 +51,11 @@ class CardSet:
     switches: Mapping[str, Any]
     content_hash: str = field(metadata=_NOT_CONTENT)
     root: str = field(default="", metadata=_NOT_CONTENT)
-    backs: tuple[BackDef, ...] = ()
-    characters: tuple[Character, ...] = ()  # Day of the Dead
-    cards: tuple[DeadCard, ...] = ()  # Day of the Dead: the physical deck, characters x backs
-    feast_cards: tuple[FeastCard, ...] = ()  # Grave Feast: the regular deck
-    rares: tuple[FeastCard, ...] = ()  # Grave Feast: rares, in play only by deck option
     playtest: Mapping[str, Any] = field(default_factory=lambda: freeze({}))
     # (path, sha256) of every file that changes what is printed: template, what it pulls in, art
     files: tuple[tuple[str, str], ...] = ()
 
-    def character(self, cid: str) -> Character:
-        for c in self.characters:
-            if c.id == cid:
-                return c
-        raise KeyError(cid)
-
-    def with_switches(self, **changes: Any) -> CardSet:
+    def with_switches(self, **changes: Any) -> Self:
         """The same set under other rules switches (the content hash follows)."""
         from dataclasses import replace
 

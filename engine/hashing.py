@@ -30,9 +30,12 @@ def content_hash(card_set: Any) -> str:
 
     Every field of the card set's dataclass counts, whichever game it belongs to, except those
     declared ``field(metadata={"content": False})`` (its folder and the hash itself), so a game's
-    new card field can never be left out by accident.
+    new card field can never be left out by accident. ``HASH_AS_EMPTY`` names fields a set's
+    class no longer has but its recorded hashes counted (as empty lists): they count still.
     """
     data = {f.name: _plain(getattr(card_set, f.name)) for f in dataclasses.fields(card_set)
             if f.metadata.get("content", True)}
+    for name in getattr(card_set, "HASH_AS_EMPTY", ()):  # card fields the set once had, empty
+        data.setdefault(name, [])
     blob = json.dumps(data, sort_keys=True, separators=(",", ":"), default=str)
     return hashlib.sha256(blob.encode()).hexdigest()[:16]

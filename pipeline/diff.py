@@ -212,7 +212,7 @@ def diff_cmd(set_name: str, against: str, fast: bool, games: int | None, jobs: i
 
     card_set = load_set(set_name)
     before, after, moves = diff(card_set, against, fast=fast, jobs=jobs, games=games)
-    names = {c.id: c.name for c in card_set.characters}
+    names = {c.id: c.name for c in getattr(card_set, "characters", ())}  # a game's units, if any
     click.echo(f"{card_set.name}: {against} (content {before['content_hash']}) -> working copy "
                f"(content {after['content_hash']}), {after['games']} games each, seed {after['seed']}")
     for label, rec in (("before", before), ("after", after)):

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import dataclasses
 
-from boneyard.engine.cards import BackDef, CardSet, FeastCard, freeze
-from boneyard.engine.dotd.cards import Character, Step
+from boneyard.engine.cards import BackDef, freeze
+from boneyard.engine.dotd.cards import Character, DotdCardSet, Step
+from boneyard.engine.gf.cards import FeastCard, FeastCardSet
 from boneyard.engine.hashing import content_hash
 
 BACKS = (
@@ -38,10 +39,10 @@ def rules_runs(character: Character) -> list[tuple[str, str]]:
     return RULES.get(character.id, [])
 
 
-def dotd_set(characters: tuple[Character, ...] = CHARACTERS, root: str = "") -> CardSet:
-    cs = CardSet(name="Day of the Dead", slug="day-of-the-dead", rules="day-of-the-dead",
-                 params=freeze({}), switches=freeze({}), content_hash="", root=root,
-                 backs=BACKS, characters=characters)
+def dotd_set(characters: tuple[Character, ...] = CHARACTERS, root: str = "") -> DotdCardSet:
+    cs = DotdCardSet(name="Day of the Dead", slug="day-of-the-dead", rules="day-of-the-dead",
+                     params=freeze({}), switches=freeze({}), content_hash="", root=root,
+                    backs=BACKS, characters=characters)
     return dataclasses.replace(cs, content_hash=content_hash(cs))
 
 
@@ -55,7 +56,8 @@ FEAST = (
 RARES = (FeastCard("exorcist", "Exorcist", "exorcist", rare=True),)
 
 
-def feast_set(root: str = "") -> CardSet:
-    cs = CardSet(name="Grave Feast", slug="grave-feast", rules="grave-feast", params=freeze({}),
-                 switches=freeze({}), content_hash="", root=root, feast_cards=FEAST, rares=RARES)
+def feast_set(root: str = "") -> FeastCardSet:
+    cs = FeastCardSet(name="Grave Feast", slug="grave-feast", rules="grave-feast",
+                      params=freeze({}), switches=freeze({}), content_hash="", root=root,
+                      feast_cards=FEAST, rares=RARES)
     return dataclasses.replace(cs, content_hash=content_hash(cs))

@@ -22,14 +22,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from boneyard.engine.cards import CardSet, FeastCard, freeze
+from boneyard.engine.cards import freeze
 from boneyard.engine.gf import FeastGame
+from boneyard.engine.gf.cards import FeastCard, FeastCardSet
 from boneyard.engine.gf.greedy import GreedyAgent
 
 GOLDEN = Path(__file__).parent / "golden"
 
 
-def golden_set() -> CardSet:
+def golden_set() -> FeastCardSet:
     """36 humans (two of each number in each food), 4+4 eaters, 4 succubi, 6 preachers, and the
     two rares: the bundled deck, in the loader's face order."""
     cards = [FeastCard(id=f"{food}-{n}", name=f"{food.title()} {n}", kind="human", food=food,
@@ -39,7 +40,7 @@ def golden_set() -> CardSet:
         cards.append(FeastCard(id=kind, name=kind.title(), kind=kind, copies=copies))
     rares = (FeastCard(id="devil_wife", name="Devil Wife", kind="devil_wife", rare=True),
              FeastCard(id="exorcist", name="Exorcist", kind="exorcist", rare=True))
-    return CardSet(name="golden feast", slug="golden-feast", rules="grave-feast", params=freeze({}),
+    return FeastCardSet(name="golden feast", slug="golden-feast", rules="grave-feast", params=freeze({}),
                    switches=freeze({}), content_hash="", feast_cards=tuple(cards), rares=rares)
 
 

@@ -15,7 +15,6 @@ from pathlib import Path
 
 import pytest
 import yaml
-from boneyard.engine.cards import GF_KINDS
 from boneyard.engine.dotd.cards import BACKS, Condition, Step
 from boneyard.engine.dotd.effects import (
     COMPARATORS,
@@ -26,6 +25,7 @@ from boneyard.engine.dotd.effects import (
     PRIMITIVES,
     WHO,
 )
+from boneyard.engine.gf.cards import GF_KINDS
 from boneyard.engine.hashing import content_hash
 from boneyard.pipeline.cli import cli
 from boneyard.pipeline.load import SetNotFoundError, check_set, load_set, resolve_set

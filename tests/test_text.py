@@ -7,8 +7,8 @@ template, the keyword runs the renderer styles, and the bundled set's text and d
 from __future__ import annotations
 
 import pytest
-from boneyard.engine.cards import BackDef, CardSet, freeze
-from boneyard.engine.dotd.cards import Character, Condition, Step
+from boneyard.engine.cards import BackDef, freeze
+from boneyard.engine.dotd.cards import Character, Condition, DotdCardSet, Step
 from boneyard.engine.dotd.effects import COUNTER, COUNTERS, PRIMITIVES
 from boneyard.engine.dotd.text import (
     KEYWORD,
@@ -231,7 +231,7 @@ def test_action_after_a_condition_is_lower_case_but_keywords_keep_their_capital(
 
 
 def test_back_names_come_from_the_card_set() -> None:
-    card_set = CardSet(
+    card_set = DotdCardSet(
         name="Test",
         slug="test",
         rules="day-of-the-dead",
@@ -410,7 +410,7 @@ def test_characters_doc_lists_every_character_with_power_and_text(dotd) -> None:
 def test_characters_doc_notes_restricted_backs_and_extra_copies(tmp_path) -> None:
     from boneyard.engine.dotd.docs import characters_table_markdown, set_docs
 
-    card_set = CardSet(
+    card_set = DotdCardSet(
         name="Tiny",
         slug="tiny",
         rules="day-of-the-dead",

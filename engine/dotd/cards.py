@@ -12,7 +12,11 @@ defined once, in ``effects.py``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
+
+from boneyard.engine.cards import BackDef, CardSet
+
+from boneyard.errors import RulesError
 
 BACKS: tuple[str, ...] = ("double", "power_up", "unearth")
 """Back ids in their canonical order (deck order, table order)."""
@@ -69,10 +73,35 @@ class Character:
 class DeadCard:
     """One physical Day of the Dead card: a character printed on a back."""
 
-    index: int  # position in CardSet.cards; the engines use this int as the card's identity
+    index: int  # position in DotdCardSet.cards; the engines use this int as the card's identity
     character: Character
     back: str
 
     @property
     def id(self) -> str:
         return f"{self.character.id}@{self.back}"
+
+
+@dataclass(frozen=True, slots=True)
+class DotdCardSet(CardSet):
+    """A Day of the Dead set: the shared fields, the backs, the characters and the physical deck."""
+
+    # the shared CardSet's former Grave Feast fields: hashed as before (see CardSet)
+    HASH_AS_EMPTY: ClassVar[tuple[str, ...]] = ("feast_cards", "rares")
+
+    backs: tuple[BackDef, ...] = ()
+    characters: tuple[Character, ...] = ()
+    cards: tuple[DeadCard, ...] = ()  # the physical deck, characters x backs
+
+    def character(self, cid: str) -> Character:
+        for c in self.characters:
+            if c.id == cid:
+                return c
+        raise KeyError(cid)
+
+
+def dotd_set(card_set: CardSet) -> DotdCardSet:
+    """``card_set`` as a Day of the Dead set: the game's hooks receive the shared type."""
+    if not isinstance(card_set, DotdCardSet):
+        raise RulesError(f"card set '{card_set.name}' has no Day of the Dead cards")
+    return card_set

@@ -8,7 +8,7 @@ it (setup.py).
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from boneyard.errors import RulesError
 
@@ -31,15 +31,24 @@ from .codes import (
     UNEARTH,
 )
 from .phrases import DEFAULT_BACK_NAMES
-
-if TYPE_CHECKING:  # annotations only: the state module imports this one
-    from .game import DotdState
+from .position import Position
 
 MAX_RETRIGGERS = 3  # re-fired Unearth spirits per player and turn: a chain must end
 ALL_AVAILABLE = (True, True, True)
 
 
-def offer_conversion(st: DotdState, p: int) -> None:
+def decide(st: Position, kind: int, player: int, legal: list[int], ctx: Any) -> None:
+    """Make ``player`` choose; a choice with one option is taken at once."""
+    if len(legal) == 1:
+        resolve_choice(st, kind, player, legal[0], ctx)
+        return
+    st.dk = kind
+    st.dp = player
+    st.dl = legal
+    st.dc = ctx
+
+
+def offer_conversion(st: Position, p: int) -> None:
     """Step 4: the loser may become the spirit (DD-14, DD-15)."""
     if st.conv_n[p] >= st.g.max_conv:
         return
@@ -53,10 +62,10 @@ def offer_conversion(st: DotdState, p: int) -> None:
     if not opts:
         return
     opts.append(ACT_NO)
-    st._decide(D_CONVERT, p, opts, None)
+    decide(st, D_CONVERT, p, opts, None)
 
 
-def convert_loser(st: DotdState, p: int, card: int) -> None:
+def convert_loser(st: Position, p: int, card: int) -> None:
     g = st.g
     line, up = st.lines[p], st.up[p]
     j = line.index(card)
@@ -84,14 +93,14 @@ def convert_loser(st: DotdState, p: int, card: int) -> None:
         st.stack.append((T_SPIRIT_UNEARTH, p))
 
 
-def available(st: DotdState, b: int) -> int:
+def available(st: Position, b: int) -> int:
     n = len(st.decks[b])
     if st.g.reshuffle:
         n += len(st.discards[b])
     return n
 
 
-def take_cards(st: DotdState, b: int, n: int) -> list[int]:
+def take_cards(st: Position, b: int, n: int) -> list[int]:
     """Take up to ``n`` cards from the top of deck ``b``, reshuffling its discards if short."""
     deck = st.decks[b]
     if len(deck) < n and st.g.reshuffle and st.discards[b]:
@@ -111,7 +120,7 @@ def take_cards(st: DotdState, b: int, n: int) -> list[int]:
     return taken
 
 
-def start_unearth(st: DotdState, p: int, optional: bool) -> None:
+def start_unearth(st: Position, p: int, optional: bool) -> None:
     g = st.g
     d0, d1, d2 = st.decks
     if d0 and d1 and d2:
@@ -135,13 +144,13 @@ def start_unearth(st: DotdState, p: int, optional: bool) -> None:
         return
     if optional:
         opts.append(ACT_NO)
-    if len(opts) > 1:  # _decide, inline
+    if len(opts) > 1:  # decide, inline
         st.dk, st.dp, st.dl, st.dc = D_UE_TARGET, p, opts, None
     elif opts[0] != ACT_NO:
         look_at(st, p, opts[0], p)
 
 
-def look_at(st: DotdState, chooser: int, target: int, owner: int) -> None:
+def look_at(st: Position, chooser: int, target: int, owner: int) -> None:
     g = st.g
     b = g.back[target]
     n = g.look_n
@@ -154,13 +163,13 @@ def look_at(st: DotdState, chooser: int, target: int, owner: int) -> None:
             pub[c] = False
     else:
         look = take_cards(st, b, n)
-    if len(look) > 1:  # _decide, inline
+    if len(look) > 1:  # decide, inline
         st.dk, st.dp, st.dl, st.dc = D_UE_PICK, chooser, look, (target, owner, tuple(look))
     elif look:
         replace_card(st, chooser, target, owner, look[0], (look[0],))
 
 
-def replace_card(st: DotdState, chooser: int, target: int, owner: int, new: int, look: tuple[int, ...]) -> None:
+def replace_card(st: Position, chooser: int, target: int, owner: int, new: int, look: tuple[int, ...]) -> None:
     g = st.g
     if st.events is not None:
         where = "spirit" if st.spirit[owner] == target else f"slot {st.lines[owner].index(target) + 1}"
@@ -197,7 +206,7 @@ def replace_card(st: DotdState, chooser: int, target: int, owner: int, new: int,
         st.stack.append((T_USE, owner, 1, new))
 
 
-def start_dig(st: DotdState, p: int, remaining: int, fighter: int) -> None:
+def start_dig(st: Position, p: int, remaining: int, fighter: int) -> None:
     g = st.g
     if g.dig_choose:
         opts = [DECK_BASE + b for b in range(3) if available(st, b) > 0]
@@ -205,10 +214,10 @@ def start_dig(st: DotdState, p: int, remaining: int, fighter: int) -> None:
         b = g.back[fighter]
         opts = [DECK_BASE + b] if available(st, b) > 0 else []
     if opts:
-        st._decide(D_DIG_DECK, p, opts, (remaining, fighter))
+        decide(st, D_DIG_DECK, p, opts, (remaining, fighter))
 
 
-def resolve_choice(st: DotdState, kind: int, p: int, a: int, ctx: Any) -> None:
+def resolve_choice(st: Position, kind: int, p: int, a: int, ctx: Any) -> None:
     """Apply a choice (the rarer kinds first: apply_action handles the common ones itself)."""
     if kind == D_DIG_DECK:
         b = a - DECK_BASE
@@ -222,7 +231,7 @@ def resolve_choice(st: DotdState, kind: int, p: int, a: int, ctx: Any) -> None:
             st.events.append(f"player {p + 1} digs {st.g.describe(drawn[0])} from the {DEFAULT_BACK_NAMES[BACKS[b]]} deck")
         back = st.g.back
         opts = [c for c in hand if back[c] == b]
-        st._decide(D_DIG_DISCARD, p, opts, (ctx[0], ctx[1], b))
+        decide(st, D_DIG_DISCARD, p, opts, (ctx[0], ctx[1], b))
     elif kind == D_DIG_DISCARD:
         st.hands[p].remove(a)
         st.discards[ctx[2]].append(a)

@@ -8,12 +8,7 @@ module is compiled with them (setup.py): an edit here makes every twin stale tog
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Final
-
-from .cards import BACKS
-
-if TYPE_CHECKING:
-    from .game import DotdGame
+from typing import Final
 
 # --- actions -----------------------------------------------------------------------------------
 # 0 .. n-1: a card id (play it, target it, keep it, discard it, copy it, flip it, convert it)
@@ -104,22 +99,17 @@ T_CONVERT: Final = 8  # (T, player)
 T_REWARDS: Final = 9
 T_DIG: Final = 10  # (T, player, remaining, fighter card)
 
-def action_string(g: DotdGame, kind: int, ctx: Any, action: int) -> str:
-    """Readable, parseable form of ``action`` at a decision of ``kind`` (scenarios, transcripts)."""
-    if action == ACT_NO:
-        return "no"
-    if action >= DECK_BASE:
-        return f"dig {BACKS[action - DECK_BASE]}"
-    if not 0 <= action < g.n:
-        return f"?{action}"
-    name = g.card_name(action)
-    verb = {
-        D_SELECT: "fighter" if ctx == 0 else "spirit",
-        D_UE_TARGET: "unearth",
-        D_UE_PICK: "keep",
-        D_DIG_DISCARD: "discard",
-        D_COPY: "copy",
-        D_FLIP: "flip",
-        D_CONVERT: "convert",
-    }.get(kind, "card")
-    return f"{verb} {name}"
+# --- what using a card's effect may do (GameTables.ekind) -------------------------------------
+EK_NONE: Final = 0  # no effect
+EK_INLINE: Final = 1  # an effect that never asks a player nor starts a task: runs without the stack
+EK_ASKS: Final = 2  # an effect that may ask a player
+
+# --- compiled effects (rules.compile_step makes them, the interpreter runs them) --------------
+# A compiled condition: (measure M_*, lo, hi, negated, arg). It holds iff ``lo <= x <= hi`` for
+# the measured int x (negated: iff not), so the interpreter compares instead of calling an
+# operator; ``arg`` is the side measured (0 own, 1 opposing) or, for ``count``, the counter code.
+CompiledCond = tuple[int, int, int, bool, int]
+# A compiled step: (operation RUN_*, amount, 1 if aimed at the opponent else 0, counter code or -1,
+# target: the fight-context field of RUN_FIGHT_* or the copy/flip target code, conditions);
+# the interpreter finds the affected side as ``player ^ opp``.
+CompiledStep = tuple[int, int, int, int, int, tuple[CompiledCond, ...]]

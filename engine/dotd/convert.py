@@ -13,12 +13,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from boneyard.engine.cards import BackDef, CardSet
+from boneyard.engine.cards import BackDef
 from boneyard.engine.spec import SetFiles
 
 from boneyard.errors import RulesError
 
-from .cards import BACKS, Character, Condition, DeadCard, Step
+from .cards import BACKS, Character, Condition, DeadCard, DotdCardSet, Step
 from .effects import COUNTER, PRIMITIVE
 
 
@@ -72,7 +72,7 @@ def character_from_dict(data: Mapping[str, Any]) -> Character:
     )
 
 
-def build(files: SetFiles, base: dict[str, Any]) -> CardSet:
+def build(files: SetFiles, base: dict[str, Any]) -> DotdCardSet:
     """A validated set's CardSet (without its content hash; the loader adds it): the characters,
     and the physical deck with each back's deck one contiguous run of card indices."""
     g = files.game.data
@@ -85,4 +85,4 @@ def build(files: SetFiles, base: dict[str, Any]) -> CardSet:
             if back.id in ch.backs:
                 for _ in range(ch.copies):
                     cards.append(DeadCard(len(cards), ch, back.id))
-    return CardSet(backs=backs, characters=characters, cards=tuple(cards), **base)
+    return DotdCardSet(backs=backs, characters=characters, cards=tuple(cards), **base)

@@ -4,6 +4,7 @@ with the generated rules text, so the list can never drift from the card data.""
 from __future__ import annotations
 
 from boneyard.engine.cards import CardSet
+from boneyard.engine.dotd.cards import dotd_set
 
 from .cards import BACKS
 from .text import back_label, rules_text
@@ -11,6 +12,7 @@ from .text import back_label, rules_text
 
 def set_docs(card_set: CardSet) -> dict[str, str]:
     """docs/ file name -> its text, for ``python -m boneyard.pipeline.text``."""
+    card_set = dotd_set(card_set)
     return {"characters.md": characters_table_markdown(card_set)}
 
 
@@ -24,6 +26,7 @@ def characters_table_markdown(card_set: CardSet) -> str:
     Generated, never hand-written, so the list cannot drift from the card data; a test compares
     the committed file with this output.
     """
+    card_set = dotd_set(card_set)
     chars = card_set.characters
     lines = [
         f"# {card_set.name}: the {len(chars)} characters",

@@ -4,7 +4,7 @@ back's icon is printed in the corners; one back face per back."""
 from __future__ import annotations
 
 from boneyard.engine.cards import CardSet
-from boneyard.engine.dotd.cards import BACKS, DeadCard
+from boneyard.engine.dotd.cards import BACKS, DeadCard, dotd_set
 from boneyard.engine.faces import Deck, Face, PrintCard, RulesRuns, Runs, art_path, base_fields
 
 from boneyard.errors import RenderError
@@ -18,6 +18,7 @@ def _default_rules_runs() -> RulesRuns:
 
 def build_deck(card_set: CardSet, rules_runs: RulesRuns | None = None) -> Deck:
     """Fronts (character x back), the backs in use and every physical card in deck order."""
+    card_set = dotd_set(card_set)
     rules_runs = rules_runs or _default_rules_runs()
     base = base_fields(card_set)
     backdefs = {b.id: b for b in card_set.backs}

@@ -8,13 +8,15 @@ callback, and ``clone`` is a handful of list copies. Effects run through one int
 (``interpreter.exec_steps``, one branch per operation of the vocabulary); no card has its own
 code path. This module is the state machine; what it calls lives by concern in ``interpreter``
 (effects), ``choices`` (conversions, decks, Unearth, Dig, applying a choice), ``turns`` (turn
-start, reveal, rewards), ``narrate`` (transcript events, JSON) and ``summary``.
+start, reveal, rewards), ``narrate`` (transcript events, JSON) and ``summary``; they all work on
+the data below this module, the tables (``tables.GameTables``, which DotdGame extends) and the
+position (``position.Position``, which DotdState extends), so none of them imports this one.
 
 Speed (issue 3: random games per second on one core) shapes the code: the task loop is inside
 ``apply_action`` (one call per decision), the commonest tasks (a fight and its resolution, a
 selection, an effect use or its remaining steps, an Unearth spirit) are handled in the loop itself,
 effects are compiled once per game into int tuples with conditions as int ranges, and the tables
-the loop reads are slots of DotdGame.
+the loop reads are slots of GameTables.
 
 Rulings (DD-xx) are in docs/rules/day-of-the-dead.md; the switches are in engine/dotd/rules.py.
 """
@@ -26,7 +28,6 @@ from _random import Random as _CRandom
 from typing import Any
 
 from boneyard.engine.cards import CardSet
-from boneyard.engine.core import TERMINAL
 
 from boneyard.errors import RulesError
 
@@ -47,11 +48,9 @@ from .codes import (
     D_SELECT,
     D_UE_PICK,
     D_UE_TARGET,
-    DECISION_NAMES,
     DOUBLE,
-    F_BONUS,
+    EK_ASKS,
     F_NEG,
-    F_SETP,
     F_SUP,
     FIGHT_RESET,
     NO_SETP,
@@ -67,20 +66,18 @@ from .codes import (
     T_STEPS,
     T_TURN,
     T_USE,
-    action_string,
 )
 from .interpreter import exec_steps, use_inline
 from .narrate import check_invariants as _check_invariants
 from .narrate import note_fight, state_json
 from .observation import DotdObservation
-from .phrases import DEFAULT_BACK_NAMES
-from .rules import INLINE_RUNS, compile_step, resolve_params, resolve_switches
+from .position import Position
 from .summary import DotdSummary, summarize
+from .tables import GameTables
 from .turns import reveal, rewards, start_turn
 
 _c_seed = _CRandom.seed
 _RESUME = -(1 << 62)  # apply_action's "no action" (never a legal action): run on (_advance)
-EK_NONE, EK_INLINE, EK_ASKS = 0, 1, 2  # DotdGame.ekind: what using a card's effect may do
 
 
 def _rebuild_game(card_set: CardSet, switches: dict[str, Any], record_events: bool) -> DotdGame:
@@ -89,94 +86,16 @@ def _rebuild_game(card_set: CardSet, switches: dict[str, Any], record_events: bo
     return game
 
 
-class DotdGame:
-    """Static rules of one Day of the Dead set: card tables, compiled effects, switches."""
+class DotdGame(GameTables):
+    """Static rules of one Day of the Dead set (the tables, ``tables.py``) and the verb that
+    starts a game on them."""
 
-    # Slots, not a dict: the hot loop reads these tables on every step, and an instance dict of
-    # more than 30 keys is not a split dict, so each read would be a hash lookup (CPython 3.11).
-    __slots__ = (
-        "card_set", "num_players", "record_events", "switches", "params", "turns", "hand_per_back",
-        "back_limit", "final_free", "free_turn", "pu_bonus", "double_uses", "look_n", "fp_power", "simultaneous",
-        "unearth_optional", "retrigger", "newcomer_uses", "both_lose", "any_loser", "max_conv",
-        "prev_active", "spirit_now", "dig_choose", "reshuffle", "score_won_only", "tie_chain",
-        "characters", "char_ids", "n", "back", "power", "char", "effect", "has_effect", "ekind",
-        "card_ids", "card_index", "deck_order",
-    )
+    __slots__ = ()
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled as what it is built from (worker processes, cluster tasks): the tables are
         rebuilt from the card set and switches there. (Compiled classes need it spelled out.)"""
         return (_rebuild_game, (self.card_set, dict(self.switches), self.record_events))
-
-    def __init__(self, card_set: CardSet, num_players: int = 2, **options: Any) -> None:
-        if num_players != 2:
-            raise RulesError(f"Day of the Dead is a 2-player game, not {num_players}")
-        if not card_set.cards:
-            raise RulesError(f"card set '{card_set.name}' has no Day of the Dead cards")
-        self.card_set = card_set
-        self.num_players = 2
-        # Transcripts set this before new_initial_state: the state then keeps ``events``, readable
-        # lines of what happened. Off by default, so playouts pay one None check per event site.
-        self.record_events = False
-        self.switches = resolve_switches(card_set, options)
-        self.params = resolve_params(card_set)
-        p = self.params
-        self.turns = int(p["turns"])
-        self.hand_per_back = int(p["hand_per_back"])
-        self.back_limit = int(p["back_limit"])
-        self.final_free = bool(p["final_turn_free_back"])
-        self.pu_bonus = int(p["power_up_bonus"])
-        self.double_uses = int(p["double_uses"])
-        self.look_n = int(p["unearth_look"])
-        self.fp_power = int(p["first_player_power"])  # handicap knob, 0 = the rulebook
-        # from this turn on the back limit is lifted (DD-04: the final turn, if the switch says so)
-        self.free_turn = self.turns if self.final_free else 1 << 30
-        sw = self.switches
-        self.simultaneous = sw["selection"] == "simultaneous"
-        self.unearth_optional = bool(sw["unearth_optional"])
-        self.retrigger = bool(sw["unearth_retrigger_on_spirit_replace"])
-        self.newcomer_uses = bool(sw["replacement_uses_effect_this_fight"])
-        self.both_lose = sw["both_auto_lose"] == "both_lose"
-        self.any_loser = sw["conversion_window"] == "any_loser_this_turn"
-        self.max_conv = 1 if sw["max_conversions_per_turn"] == 1 else 1 << 30
-        self.prev_active = sw["prev_spirit_enters_as"] == "active"
-        self.spirit_now = sw["new_spirit_applies"] == "immediately"
-        self.dig_choose = sw["dig_source"] == "choose"
-        self.reshuffle = sw["deck_empty"] == "reshuffle_discard"
-        self.score_won_only = sw["score_basis"] == "won_this_turn"
-        self.tie_chain = sw["tie_break"] == "chain"
-
-        chars = list(card_set.characters)
-        char_index = {c.id: i for i, c in enumerate(chars)}
-        for dc in card_set.cards:
-            if dc.character.id not in char_index:
-                char_index[dc.character.id] = len(chars)
-                chars.append(dc.character)
-        self.characters = chars
-        self.char_ids = [c.id for c in chars]
-        compiled = {}
-        for c in chars:
-            compiled[c.id] = tuple(
-                compile_step(s, f"card '{c.id}' step {k + 1}") for k, s in enumerate(c.effect)
-            )
-        self.n = len(card_set.cards)
-        self.back = [BACKS.index(dc.back) for dc in card_set.cards]
-        self.power = [dc.character.power for dc in card_set.cards]
-        self.char = [char_index[dc.character.id] for dc in card_set.cards]
-        self.effect = [compiled[dc.character.id] for dc in card_set.cards]
-        self.has_effect = [bool(e) for e in self.effect]
-        # EK_NONE no effect, EK_INLINE an effect that never asks a player nor starts a task (it
-        # runs without the task stack), EK_ASKS one that may
-        self.ekind = [
-            EK_NONE if not e else EK_INLINE if all(st[0] in INLINE_RUNS for st in e) else EK_ASKS
-            for e in self.effect
-        ]
-        self.card_ids = [dc.id for dc in card_set.cards]
-        # card id -> its physical cards (several when a character has copies: x 2)
-        self.card_index: dict[str, list[int]] = {}
-        for i, cid in enumerate(self.card_ids):
-            self.card_index.setdefault(cid, []).append(i)
-        self.deck_order = [[c for c in range(self.n) if self.back[c] == b] for b in range(3)]
 
     def new_initial_state(self, seed: int) -> DotdState:
         """Shuffle the three decks separately, deal 3 of each back to both, pick priority."""
@@ -212,138 +131,18 @@ class DotdGame:
         s._advance()
         return s
 
-    def card_name(self, card: int) -> str:
-        return self.card_ids[card]
 
-    def describe(self, card: int) -> str:
-        ch = self.characters[self.char[card]]
-        return f"{ch.name} ({ch.power}) on {DEFAULT_BACK_NAMES.get(BACKS[self.back[card]], '?')}"
-
-
-class DotdState:
-    """One position of a Day of the Dead game. Lines are lists, slot 1 (oldest) first.
+class DotdState(Position):
+    """One position of a Day of the Dead game (its fields and reads: ``position.py``) and the verbs
+    that play it.
 
     ``legal_actions()`` returns a list owned by the state: read it, never mutate it; valid until
     the next ``apply_action`` (the contract of ``boneyard.engine.core.State`` for every game).
     """
 
-    __slots__ = (
-        "g",
-        "seed",
-        "nshuf",
-        "turn",
-        "prio",
-        "first_prio",
-        "decks",
-        "discards",
-        "pub",
-        "hands",
-        "lines",
-        "up",
-        "spirit",
-        "chosen",
-        "eff_back",
-        "nback",
-        "scores",
-        "stack",
-        "dk",
-        "dp",
-        "dl",
-        "dc",
-        "fslot",
-        "fx",
-        "wonc",
-        "lostc",
-        "won_n",
-        "conv_n",
-        "done",
-        "history",
-        "stats",
-        "score_log",
-        "end_turn",
-        "fight_log",
-        "retrig",
-        "events",
-    )
-
-    def _init(self, g: DotdGame, seed: int) -> None:
-        self.g = g
-        # Later shuffles (a deck running out) draw from Random(seed, shuffle number): no generator
-        # state to copy, so clone stays cheap and a clone replays exactly like the original.
-        self.seed = seed
-        self.nshuf = 0
-        self.turn = 0
-        self.prio = 0
-        self.first_prio = 0
-        self.decks: list[list[int]] = [[], [], []]
-        self.discards: list[list[int]] = [[], [], []]
-        self.pub = [False] * g.n
-        self.hands: list[list[int]] = [[], []]
-        self.lines: list[list[int]] = [[], []]
-        self.up: list[list[bool]] = [[], []]
-        self.spirit = [-1, -1]
-        self.chosen: list[list[int]] = [[], []]
-        self.eff_back = [-1, -1]
-        self.nback = [[0, 0, 0], [0, 0, 0]]  # backs in each line and spirit (the back limit, DD-04)
-        self.scores = [0, 0]
-        self.stack: list[Any] = []
-        self.dk = D_NONE
-        self.dp = TERMINAL
-        self.dl: list[int] = []
-        self.dc: Any = None
-        self.fslot = -1
-        self.fx = list(FIGHT_RESET)
-        self.wonc: list[int] = []
-        self.lostc: list[int] = []
-        self.won_n = [0, 0]
-        self.conv_n = [0, 0]
-        self.done = False
-        self.history: list[int] = []  # actions applied (for replay logs)
-        # per player: [played chars, (unused), conversions, unearths, digs]
-        self.stats: list[list[Any]] = [[[], [], 0, 0, 0], [[], [], 0, 0, 0]]
-        self.score_log: list[tuple[int, int, int]] = []  # per turn: (score0, score1, priority holder at rewards)
-        self.end_turn = g.turns  # a scenario may end the game earlier
-        self.fight_log: list[tuple[Any, ...]] = []  # (turn, slot, card0, card1, total0, total1, won0, won1)
-        self.retrig = [0, 0]  # Unearth spirits fired again this turn (DD-07 switch), capped
-        self.events: list[str] | None = [] if g.record_events else None  # see DotdGame.record_events
+    __slots__ = ()
 
     # --- core interface ------------------------------------------------------------------------
-
-    def current_player(self) -> int:
-        return self.dp if self.dk >= 0 else TERMINAL
-
-    def legal_actions(self) -> list[int]:
-        """The pending decision's options; [] once the game is over.
-
-        The list is owned by the state: read it, never mutate it; it is valid until the next
-        ``apply_action`` (the engine hands out its own list, no copy per decision).
-        """
-        return self.dl
-
-    def is_terminal(self) -> bool:
-        return self.done
-
-    def returns(self) -> list[float]:
-        if not self.done:
-            return [0.0, 0.0]
-        w = self.winner()
-        if w is None:
-            return [0.5, 0.5]
-        return [1.0, 0.0] if w == 0 else [0.0, 1.0]
-
-    def winner(self) -> int | None:
-        """The winner of a finished game, or None for a draw (DD-22)."""
-        a, b = self.scores
-        if a != b:
-            return 0 if a > b else 1
-        if self.g.tie_chain:
-            keys = []
-            for p in (0, 1):
-                act = [self.g.power[c] for c, u in zip(self.lines[p], self.up[p], strict=True) if u]
-                keys.append((len(act), max(act, default=-1)))
-            if keys[0] != keys[1]:
-                return 0 if keys[0] > keys[1] else 1
-        return None
 
     def apply_action(self, action: int) -> None:
         """Apply ``action`` to the pending decision, then run the game on to the next decision.
@@ -579,14 +378,6 @@ class DotdState:
         """Run tasks until a player must choose or the game ends (a new or set-up position)."""
         self.apply_action(_RESUME)
 
-    def _refuse(self, action: int) -> None:
-        if self.dk < 0:
-            raise RulesError("the game is over; no action can be applied")
-        raise RulesError(
-            f"illegal action {action} at {DECISION_NAMES[self.dk]} for player {self.dp}; "
-            f"legal: {self.dl}"
-        )
-
     def clone(self) -> DotdState:
         s = DotdState.__new__(DotdState)
         s.g = self.g
@@ -629,11 +420,8 @@ class DotdState:
         s.events = None if self.events is None else self.events[:]
         return s
 
-    def observation(self, player: int) -> DotdObservation:
-        return DotdObservation(self, player)
-
-    def action_to_string(self, action: int) -> str:
-        return action_string(self.g, self.dk, self.dc, action)
+    def observation(self, player: int) -> DotdObservation[DotdState]:
+        return DotdObservation(self, player, self.clone)
 
     def __str__(self) -> str:
         import json
@@ -641,16 +429,6 @@ class DotdState:
         return json.dumps(self.to_json())
 
     # --- the machine ---------------------------------------------------------------------------
-
-    def _decide(self, kind: int, player: int, legal: list[int], ctx: Any) -> None:
-        """Make ``player`` choose; a choice with one option is taken at once."""
-        if len(legal) == 1:
-            resolve_choice(self, kind, player, legal[0], ctx)
-            return
-        self.dk = kind
-        self.dp = player
-        self.dl = legal
-        self.dc = ctx
 
     def _task(self, t: tuple[Any, ...]) -> None:
         """The rare tasks: an offered conversion (both lost, or DD-15's wider window), a further
@@ -662,60 +440,6 @@ class DotdState:
             start_dig(self, t[1], t[2], t[3])
         elif code == T_TURN:
             start_turn(self)
-
-    # --- turn structure ------------------------------------------------------------------------
-
-    def _selectable(self, p: int) -> list[int]:
-        """Hand cards ``p`` may play now under the back limit (DD-04)."""
-        g = self.g
-        chosen = self.chosen[p]
-        hand = [c for c in self.hands[p] if c not in chosen] if chosen else self.hands[p][:]
-        if self.turn >= g.free_turn:
-            return hand
-        counts = self.nback[p]  # backs in line and spirit
-        lim = g.back_limit
-        back = g.back
-        if chosen:
-            counts = counts[:]
-            for c in chosen:
-                counts[back[c]] += 1
-        if counts[0] < lim and counts[1] < lim and counts[2] < lim:
-            return hand
-        legal = [c for c in hand if counts[back[c]] < lim]
-        if not legal:
-            if not hand:
-                raise RulesError(
-                    f"player {p} has no card to play on turn {self.turn} "
-                    "(a scenario can end earlier with end_turn)"
-                )
-            return hand  # no_legal_card = play_any
-        return legal
-
-    def count_backs(self) -> None:
-        """Recount the backs in each line and spirit (``nback``), after a position was set up.
-
-        Play keeps the counts itself: only a reveal adds cards there; a new slot, a conversion
-        and an Unearth move cards between line and spirit or swap a card for one of its back.
-        """
-        back = self.g.back
-        for p in (0, 1):
-            cards = self.lines[p] + ([self.spirit[p]] if self.spirit[p] >= 0 else [])
-            self.nback[p] = [sum(1 for c in cards if back[c] == b) for b in range(3)]
-
-    # --- fights --------------------------------------------------------------------------------
-
-    def fight_total(self, p: int) -> int:
-        """Fight power of ``p``'s side of the current fight so far (DD-11)."""
-        g = self.g
-        fx = self.fx
-        c = self.lines[p][self.fslot]
-        sp = fx[F_SETP + p]
-        total = (g.power[c] if sp == NO_SETP else sp) + fx[F_BONUS + p]
-        if self.eff_back[p] == POWER_UP and not fx[F_SUP + p]:
-            total += g.pu_bonus
-        if g.fp_power and p == self.first_prio:
-            total += g.fp_power
-        return total
 
     # --- facts ---------------------------------------------------------------------------------
 

@@ -28,12 +28,13 @@ from collections.abc import Callable
 from operator import mul
 
 from .codes import ACT_NO, DECK_BASE, DOUBLE, POWER_UP, UNEARTH
-from .game import DotdGame
+from .game import DotdGame, DotdState
 from .gate_weights import WEIGHTS
 from .greedy import GreedyAgent, _effect_bonus
 from .observation import DotdObservation
+from .tables import GameTables
 
-Features = Callable[["GateAgent", DotdObservation, list[int], int], list[list[float]]]
+Features = Callable[["GateAgent", DotdObservation[DotdState], list[int], int], list[list[float]]]
 
 # Decision kinds the model scores; the others (copy, flip: rare) are greedy's.
 KINDS = ("fighter", "spirit", "convert", "unearth_target", "unearth_pick", "dig_deck", "dig_discard")
@@ -65,7 +66,7 @@ class GateAgent(GreedyAgent):
         self._vp: list[float] = []
         super().__init__(game)
 
-    def _prepare(self, g: DotdGame) -> None:
+    def _prepare(self, g: GameTables) -> None:
         super()._prepare(g)
         self._vp = [_effect_bonus(g.characters[g.char[c]].effect)[1] for c in range(g.n)]
         # what a fighter brings home when it wins: printed power plus its victory points
@@ -85,14 +86,14 @@ class GateAgent(GreedyAgent):
             v += win * (gain[a] if a >= 0 else mean) - (1.0 - win) * (gain[b] if b >= 0 else mean)
         return v
 
-    def kind_of(self, obs: DotdObservation) -> str | None:
+    def kind_of(self, obs: DotdObservation[DotdState]) -> str | None:
         """The decision kind the model scores (None: greedy decides)."""
         kind = obs.decision
         if kind == "select":
             return "fighter" if obs.detail == "fighter" else "spirit"
         return kind if kind in KINDS else None
 
-    def choose(self, obs: DotdObservation, rng: random.Random) -> int:
+    def choose(self, obs: DotdObservation[DotdState], rng: random.Random) -> int:
         if self._game is not obs.game:
             self._prepare(obs.game)
         legal = obs.legal_actions()
@@ -121,13 +122,13 @@ class GateAgent(GreedyAgent):
                 best, best_v = a, v
         return best
 
-    def _clear_pick(self, obs: DotdObservation, legal: list[int]) -> bool:
+    def _clear_pick(self, obs: DotdObservation[DotdState], legal: list[int]) -> bool:
         """Does greedy's rating of the looked-at cards put one ahead by ``CLEAR_PICK``?"""
         keys = sorted((self._value[a] + 0.3 * self._fight[a] for a in legal),
                       reverse=obs.unearth_owner == obs.player)
         return abs(keys[0] - keys[1]) > self.clear_pick
 
-    def _lookahead(self, obs: DotdObservation, legal: list[int], pick: int, streams: int,
+    def _lookahead(self, obs: DotdObservation[DotdState], legal: list[int], pick: int, streams: int,
                    rng: random.Random) -> int:
         """Each action on a sampled deal, played on at random to the end of this turn
         ``streams`` times (the same numbers for every action); the best total score difference
@@ -163,7 +164,7 @@ class GateAgent(GreedyAgent):
 
     # --- features ------------------------------------------------------------------------------
 
-    def _unseen_means(self, obs: DotdObservation) -> list[tuple[float, float]]:
+    def _unseen_means(self, obs: DotdObservation[DotdState]) -> list[tuple[float, float]]:
         """Per back, the mean (fight, value) of its cards I have not seen: what a draw brings."""
         g = obs.game
         seen = [False] * g.n
@@ -193,14 +194,14 @@ class GateAgent(GreedyAgent):
             out.append((fs / k, vs / k) if k else (6.0, 6.0))
         return out
 
-    def _context(self, obs: DotdObservation) -> tuple[int, int, float]:
+    def _context(self, obs: DotdObservation[DotdState]) -> tuple[int, int, float]:
         g = obs.game
         me = obs.player
         left = g.turns - obs.turn  # Rewards still to come after this turn's
         return left, obs.turn, float(obs.scores[me] - obs.scores[1 - me])
 
 
-def _card_rows(agent: GateAgent, obs: DotdObservation, legal: list[int], pick: int,
+def _card_rows(agent: GateAgent, obs: DotdObservation[DotdState], legal: list[int], pick: int,
                extra: Callable[[int], list[float]]) -> list[list[float]]:
     """Per candidate: greedy's pick?, printed power, effect fight bonus and victory points (now
     and over the turns left), back, has an effect; then the kind's own ``extra`` features."""
@@ -222,11 +223,11 @@ def _card_rows(agent: GateAgent, obs: DotdObservation, legal: list[int], pick: i
     return rows
 
 
-def _fighter(agent: GateAgent, obs: DotdObservation, legal: list[int], pick: int) -> list[list[float]]:
+def _fighter(agent: GateAgent, obs: DotdObservation[DotdState], legal: list[int], pick: int) -> list[list[float]]:
     return _card_rows(agent, obs, legal, pick, lambda a: [agent._fight[a], agent._value[a]])
 
 
-def _spirit(agent: GateAgent, obs: DotdObservation, legal: list[int], pick: int) -> list[list[float]]:
+def _spirit(agent: GateAgent, obs: DotdObservation[DotdState], legal: list[int], pick: int) -> list[list[float]]:
     g = obs.game
     me = obs.player
     left, _turn, diff = agent._context(obs)
@@ -253,7 +254,7 @@ def _spirit(agent: GateAgent, obs: DotdObservation, legal: list[int], pick: int)
     return _card_rows(agent, obs, legal, pick, extra)
 
 
-def _convert(agent: GateAgent, obs: DotdObservation, legal: list[int], pick: int) -> list[list[float]]:
+def _convert(agent: GateAgent, obs: DotdObservation[DotdState], legal: list[int], pick: int) -> list[list[float]]:
     g = obs.game
     me = obs.player
     spirit = obs.spirits[me][0]
@@ -290,7 +291,7 @@ def _convert(agent: GateAgent, obs: DotdObservation, legal: list[int], pick: int
     return _card_rows(agent, obs, legal, pick, extra)
 
 
-def _unearth_target(agent: GateAgent, obs: DotdObservation, legal: list[int],
+def _unearth_target(agent: GateAgent, obs: DotdObservation[DotdState], legal: list[int],
                     pick: int) -> list[list[float]]:
     g = obs.game
     me = obs.player
@@ -315,14 +316,14 @@ def _unearth_target(agent: GateAgent, obs: DotdObservation, legal: list[int],
     return _card_rows(agent, obs, legal, pick, extra)
 
 
-def _unearth_pick(agent: GateAgent, obs: DotdObservation, legal: list[int],
+def _unearth_pick(agent: GateAgent, obs: DotdObservation[DotdState], legal: list[int],
                   pick: int) -> list[list[float]]:
     sign = 1.0 if obs.unearth_owner == obs.player else -1.0  # force_unearth picks for the rival
     rows = _card_rows(agent, obs, legal, pick, lambda a: [agent._fight[a], agent._value[a]])
     return [[r[0]] + [sign * x for x in r[1:]] for r in rows]
 
 
-def _dig_deck(agent: GateAgent, obs: DotdObservation, legal: list[int], pick: int) -> list[list[float]]:
+def _dig_deck(agent: GateAgent, obs: DotdObservation[DotdState], legal: list[int], pick: int) -> list[list[float]]:
     g = obs.game
     means = agent._unseen_means(obs)
 
@@ -336,7 +337,7 @@ def _dig_deck(agent: GateAgent, obs: DotdObservation, legal: list[int], pick: in
     return _card_rows(agent, obs, legal, pick, extra)
 
 
-def _dig_discard(agent: GateAgent, obs: DotdObservation, legal: list[int],
+def _dig_discard(agent: GateAgent, obs: DotdObservation[DotdState], legal: list[int],
                  pick: int) -> list[list[float]]:
     return _card_rows(agent, obs, legal, pick, lambda a: [agent._fight[a], agent._value[a]])
 

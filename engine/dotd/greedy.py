@@ -15,8 +15,9 @@ import random
 from .cards import Step
 from .codes import ACT_NO, DECK_BASE, DOUBLE, POWER_UP, UNEARTH
 from .effects import PRIMITIVE
-from .game import DotdGame
+from .game import DotdGame, DotdState
 from .observation import DotdObservation
+from .tables import GameTables
 
 
 def _effect_bonus(steps: tuple[Step, ...]) -> tuple[float, float]:
@@ -41,14 +42,14 @@ class GreedyAgent:
     name = "greedy"
 
     def __init__(self, game: DotdGame | None = None) -> None:
-        self._game: DotdGame | None = None
+        self._game: GameTables | None = None
         self._fight: list[float] = []
         self._value: list[float] = []
         self._bonus: list[float] = []
         if game is not None:
             self._prepare(game)
 
-    def _prepare(self, g: DotdGame) -> None:
+    def _prepare(self, g: GameTables) -> None:
         self._game = g
         self._fight = []
         self._value = []
@@ -65,14 +66,14 @@ class GreedyAgent:
         """Expected fight power of a card (unknown cards: an average card)."""
         return self._fight[c] if c >= 0 else 6.0
 
-    def _margin(self, obs: DotdObservation, slot: int) -> float:
+    def _margin(self, obs: DotdObservation[DotdState], slot: int) -> float:
         """How far my fighter in ``slot`` is ahead of the opposing one, statically."""
         me = obs.player
         mine = obs.lines[me][slot][0]
         theirs = obs.lines[1 - me][slot][0]
         return self._strength(mine) - self._strength(theirs)
 
-    def _back_value(self, obs: DotdObservation, back: int) -> float:
+    def _back_value(self, obs: DotdObservation[DotdState], back: int) -> float:
         """What a spirit of ``back`` adds to this turn's fights."""
         me = obs.player
         line = obs.lines[me]
@@ -87,7 +88,7 @@ class GreedyAgent:
 
     # --- decisions -----------------------------------------------------------------------------
 
-    def choose(self, obs: DotdObservation, rng: random.Random) -> int:
+    def choose(self, obs: DotdObservation[DotdState], rng: random.Random) -> int:
         if self._game is not obs.game:
             self._prepare(obs.game)
         legal = obs.legal_actions()
@@ -116,7 +117,7 @@ class GreedyAgent:
             best = legal[0]
         return best
 
-    def _select(self, obs: DotdObservation, legal: list[int]) -> int:
+    def _select(self, obs: DotdObservation[DotdState], legal: list[int]) -> int:
         g = obs.game
         if obs.detail == "fighter":
             return max(legal, key=lambda a: (self._fight[a] + 0.5 * self._value[a], -a))
@@ -128,7 +129,7 @@ class GreedyAgent:
 
         return max(legal, key=lambda a: (score(a), -a))
 
-    def _keep_value(self, obs: DotdObservation, card: int) -> float:
+    def _keep_value(self, obs: DotdObservation[DotdState], card: int) -> float:
         """How much I want to keep ``card`` in play (low = Unearth it)."""
         me = obs.player
         line = obs.lines[me]
@@ -137,7 +138,7 @@ class GreedyAgent:
                 return self._value[card] + self._margin(obs, j)
         return self._value[card] + self._fight[card] - 6.0  # the spirit: a future fighter
 
-    def _convert(self, obs: DotdObservation, legal: list[int]) -> int:
+    def _convert(self, obs: DotdObservation[DotdState], legal: list[int]) -> int:
         g = obs.game
         me = obs.player
         spirit = obs.spirits[me][0]
@@ -160,7 +161,7 @@ class GreedyAgent:
                 best, best_gain = a, gain
         return best
 
-    def _dig_deck(self, obs: DotdObservation, legal: list[int]) -> int:
+    def _dig_deck(self, obs: DotdObservation[DotdState], legal: list[int]) -> int:
         g = obs.game
 
         def worst(a: int) -> float:

@@ -9,11 +9,9 @@ Compiled with the state (setup.py): these run in every fight.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from boneyard.errors import RulesError
 
-from .choices import available, look_at, start_dig, start_unearth
+from .choices import available, decide, look_at, start_dig, start_unearth
 from .codes import (
     C_ACTIVE,
     C_ADJACENT_ACTIVE,
@@ -45,14 +43,13 @@ from .codes import (
     RUN_UNEARTH,
     RUN_VP,
     T_STEPS,
+    CompiledCond,
+    CompiledStep,
 )
-
-if TYPE_CHECKING:  # annotations only: the state module imports this one
-    from .game import DotdState
-    from .rules import CompiledCond, CompiledStep
+from .position import Position
 
 
-def count(st: DotdState, p: int, counter: int) -> int:
+def count(st: Position, p: int, counter: int) -> int:
     """A counter of docs/effects.md from ``p``'s side of the current fight.
 
     ``counter`` is a compiled counter code: its measure (C_*) shifted left by one, the side
@@ -75,7 +72,7 @@ def count(st: DotdState, p: int, counter: int) -> int:
     return n_up if measure == C_ACTIVE else len(up) - n_up
 
 
-def conds_hold(st: DotdState, p: int, conds: tuple[CompiledCond, ...]) -> bool:
+def conds_hold(st: Position, p: int, conds: tuple[CompiledCond, ...]) -> bool:
     """Every test of a step's ``when:``, measured now from ``p``'s side of the fight.
 
     Each test is compiled to ``(measure, lo, hi, negated, arg)``: it holds when
@@ -120,7 +117,7 @@ def conds_hold(st: DotdState, p: int, conds: tuple[CompiledCond, ...]) -> bool:
     return True
 
 
-def use_inline(st: DotdState, p: int, card: int) -> None:
+def use_inline(st: Position, p: int, card: int) -> None:
     """All uses of an effect that needs no decision (same rules as the T_USE task).
 
     An inline effect never changes the spirit backs, so whether a Double repeats it is known
@@ -145,7 +142,7 @@ def use_inline(st: DotdState, p: int, card: int) -> None:
             u += 1
 
 
-def exec_steps(st: DotdState, p: int, steps: tuple[CompiledStep, ...], idx: int, depth: int) -> None:
+def exec_steps(st: Position, p: int, steps: tuple[CompiledStep, ...], idx: int, depth: int) -> None:
     """The effect interpreter: run compiled ``steps`` from ``idx`` for ``p``'s fighter.
 
     One branch per operation of the vocabulary (effects.RUN_*), every card goes through here.
@@ -181,7 +178,7 @@ def exec_steps(st: DotdState, p: int, steps: tuple[CompiledStep, ...], idx: int,
                 return
 
 
-def asking_step(st: DotdState, p: int, run: int, amount: int, target: int, depth: int) -> None:
+def asking_step(st: Position, p: int, run: int, amount: int, target: int, depth: int) -> None:
     """The operations that may need a decision: Unearth, Dig, force_unearth, flip, copy."""
     if run == RUN_UNEARTH:
         start_unearth(st, p, False)
@@ -200,7 +197,7 @@ def asking_step(st: DotdState, p: int, run: int, amount: int, target: int, depth
             o = 1 - p
             opts = [c for j, c in enumerate(st.lines[o]) if j > i and st.up[o][j]]
         if opts:
-            st._decide(D_FLIP, p, opts, target)
+            decide(st, D_FLIP, p, opts, target)
     elif run == RUN_COPY:
         if depth >= 1:  # DD-10: copy depth 1
             return
@@ -217,6 +214,6 @@ def asking_step(st: DotdState, p: int, run: int, amount: int, target: int, depth
         else:
             opts = [c for j, c in enumerate(line) if j != i and up[j] and has[c]]
         if opts:
-            st._decide(D_COPY, p, opts, None)
+            decide(st, D_COPY, p, opts, None)
     else:  # a RUN_* code the vocabulary has and this interpreter does not
         raise RulesError(f"the interpreter has no operation {run}")

@@ -6,12 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 from boneyard.engine.cards import CardSet
-from boneyard.engine.dotd.cards import Character, Step
+from boneyard.engine.dotd.cards import Character, Step, dotd_set
 from boneyard.engine.spec import Column, Table
 
 
 def set_tables(card_set: CardSet) -> list[Table]:
     """Per back: cards, characters and mean power; then characters per printed power 0-9."""
+    card_set = dotd_set(card_set)
     title = f"{card_set.name} ({card_set.slug}, content {card_set.content_hash})"
     rows = []
     for back in card_set.backs:
@@ -37,6 +38,7 @@ def set_tables(card_set: CardSet) -> list[Table]:
 
 def card_groups(card_set: CardSet) -> tuple[str, ...]:
     """The values ``boneyard cards --back`` accepts."""
+    card_set = dotd_set(card_set)
     return tuple(b.id for b in card_set.backs)
 
 
@@ -49,6 +51,7 @@ def _backs_text(ch: Character, names: dict[str, str]) -> str:
 
 def rules_texts(card_set: CardSet) -> dict[str, str]:
     """Each character's printed rules text, by id."""
+    card_set = dotd_set(card_set)
     from boneyard.engine.dotd.text import rules_text
 
     return {c.id: rules_text(c, card_set) for c in card_set.characters}
@@ -56,6 +59,7 @@ def rules_texts(card_set: CardSet) -> dict[str, str]:
 
 def cards_table(card_set: CardSet, back: str | None) -> Table:
     """One row per character, or per card of ``back``, with its printed rules text."""
+    card_set = dotd_set(card_set)
     text = rules_texts(card_set)
     names = {b.id: b.name for b in card_set.backs}
     if back:
@@ -80,6 +84,7 @@ def _step_json(step: Step) -> dict[str, Any]:
 
 def cards_json(card_set: CardSet, back: str | None) -> dict[str, Any]:
     """The physical cards as plain data (``boneyard cards --json``)."""
+    card_set = dotd_set(card_set)
     text = rules_texts(card_set)
     return {"cards": [
         {"index": c.index, "id": c.id, "character": c.character.id,

@@ -6,7 +6,7 @@ Kept out of the state module: none of it is on the hot path of a playout.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from boneyard.errors import RulesError
 
@@ -24,12 +24,10 @@ from .codes import (
     NO_SETP,
     POWER_UP,
 )
-
-if TYPE_CHECKING:  # annotations only: the state module imports this one
-    from .game import DotdState
+from .position import Position
 
 
-def note_reveal(st: DotdState, p: int, chosen: list[int]) -> None:
+def note_reveal(st: Position, p: int, chosen: list[int]) -> None:
     g = st.g
     picks = [g.describe(c) for c in chosen]
     what = f"fighter {picks[0]}, spirit {picks[-1]}" if len(picks) > 1 else f"spirit {picks[0]}"
@@ -39,7 +37,7 @@ def note_reveal(st: DotdState, p: int, chosen: list[int]) -> None:
     events.append(f"player {p + 1} reveals {what}; the field flips face up: {field}")
 
 
-def side_detail(st: DotdState, p: int, card: int, total: int) -> str:
+def side_detail(st: Position, p: int, card: int, total: int) -> str:
     """``Oaf 9 = 7 +2 Power Up`` with the flags that decided the fight."""
     g = st.g
     fx = st.fx
@@ -61,7 +59,7 @@ def side_detail(st: DotdState, p: int, card: int, total: int) -> str:
     return f"player {p + 1}'s {g.characters[g.char[card]].name} {total} = {' '.join(parts)}{tail}"
 
 
-def note_fight(st: DotdState, i: int, a: int, b: int, t0: int, t1: int, win0: bool, win1: bool) -> None:
+def note_fight(st: Position, i: int, a: int, b: int, t0: int, t1: int, win0: bool, win1: bool) -> None:
     if win0 and win1:
         res = "tie, both win"
     elif win0:
@@ -77,7 +75,7 @@ def note_fight(st: DotdState, i: int, a: int, b: int, t0: int, t1: int, win0: bo
     )
 
 
-def note_rewards(st: DotdState) -> None:
+def note_rewards(st: Position) -> None:
     log = st.score_log
     prev = log[-2] if len(log) > 1 else (0, 0, 0)
     now = log[-1]
@@ -89,7 +87,7 @@ def note_rewards(st: DotdState) -> None:
     )
 
 
-def state_json(st: DotdState) -> dict[str, Any]:
+def state_json(st: Position) -> dict[str, Any]:
     """The whole state as plain data (every card face shown: a referee's view)."""
     g = st.g
     name = g.card_name
@@ -136,7 +134,7 @@ def state_json(st: DotdState) -> dict[str, Any]:
     }
 
 
-def check_invariants(st: DotdState) -> None:
+def check_invariants(st: Position) -> None:
     """Every card is in exactly one zone (used by the conformance tests and scenarios)."""
     g = st.g
     seen = [0] * g.n

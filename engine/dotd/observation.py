@@ -13,13 +13,17 @@ back into the hidden places by back, so no sample depends on where the hidden ca
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar
 
 from .cards import BACKS
-from .codes import D_FLIP, D_SELECT, D_UE_PICK, DECISION_NAMES, action_string
+from .codes import D_FLIP, D_SELECT, D_UE_PICK, DECISION_NAMES
+from .position import Position
+from .tables import action_string
 
-if TYPE_CHECKING:  # annotations only: the state module imports this one
-    from .game import DotdState
+# The state an observation is of, and what ``determinize`` returns: the game's DotdState, which
+# extends Position; generic so that this module sits below the state machine that builds it.
+S = TypeVar("S", bound=Position)
 
 _LAZY = frozenset((
     "turn", "priority", "scores", "hand", "opponent_hand_backs", "lines", "spirits", "chosen",
@@ -28,7 +32,7 @@ _LAZY = frozenset((
 ))
 
 
-class DotdObservation:
+class DotdObservation(Generic[S]):
     """Player ``player``'s view of a state; valid until the next action is applied."""
 
     __slots__ = (
@@ -54,14 +58,17 @@ class DotdObservation:
         "fight",
         "_legal",
         "_state",
+        "_copy",
     )
 
-    def __init__(self, state: DotdState, player: int) -> None:
+    def __init__(self, state: S, player: int, copy: Callable[[], S]) -> None:
+        """``copy`` makes an independent copy of ``state`` (its ``clone``): determinize deals into one."""
         # Only what every agent needs is built here; the rest (_fill) on first use, since a
         # random agent -- most playtest games -- never looks past the legal actions.
         self.player = player
         self.game = state.g
         self._state = state
+        self._copy = copy
         self._legal = list(state.dl) if state.dk >= 0 and state.dp == player else []
 
     def __getattr__(self, name: str) -> Any:
@@ -131,9 +138,9 @@ class DotdObservation:
         s = self._state
         return action_string(self.game, s.dk, s.dc, action)
 
-    def determinize(self, rng: random.Random) -> DotdState:
+    def determinize(self, rng: random.Random) -> S:
         """A full state consistent with this view; every hidden card drawn from ``rng``."""
-        s = self._state.clone()
+        s = self._copy()
         g = s.g
         opp = 1 - self.player
         pub = s.pub

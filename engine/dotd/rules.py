@@ -25,6 +25,8 @@ from .codes import (
     RUN_FIGHT_ADD,
     RUN_FIGHT_SET,
     RUN_FLIP,
+    CompiledCond,
+    CompiledStep,
 )
 from .effects import (
     COMPARATORS,
@@ -67,15 +69,6 @@ PARAMS: dict[str, Any] = {
     "first_player_power": 0,  # fight power for the turn-1 priority holder's fighters (a handicap knob)
 }
 
-
-# A compiled condition: (measure M_*, lo, hi, negated, arg). It holds iff ``lo <= x <= hi`` for
-# the measured int x (negated: iff not), so the interpreter compares instead of calling an
-# operator; ``arg`` is the side measured (0 own, 1 opposing) or, for ``count``, the counter code.
-CompiledCond = tuple[int, int, int, bool, int]
-# A compiled step: (operation RUN_*, amount, 1 if aimed at the opponent else 0, counter code or -1,
-# target: the fight-context field of RUN_FIGHT_* or the copy/flip target code, conditions);
-# the interpreter finds the affected side as ``player ^ opp``.
-CompiledStep = tuple[int, int, int, int, int, tuple[CompiledCond, ...]]
 
 #: Operations that never ask a player nor start a task: an effect made of them runs inline.
 INLINE_RUNS = frozenset(p.run for p in PRIMITIVE_DEFS if not p.asks)

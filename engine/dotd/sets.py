@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from boneyard.engine.cards import BackDef, CardSet, freeze
+from boneyard.engine.cards import BackDef, freeze
 from boneyard.engine.hashing import content_hash
 
-from .cards import BACKS, Character, DeadCard
+from .cards import BACKS, Character, DeadCard, DotdCardSet
 from .rules import SWITCHES
 
 _BACKS_DEFS = (
@@ -29,8 +29,8 @@ def make_card_set(
     switches: Mapping[str, Any] | None = None,
     params: Mapping[str, Any] | None = None,
     name: str = "Day of the Dead (built in code)",
-) -> CardSet:
-    """A CardSet of ``characters`` x their backs x copies, switches filled with defaults."""
+) -> DotdCardSet:
+    """A DotdCardSet of ``characters`` x their backs x copies, switches filled with defaults."""
     sw = {k: d for k, (d, _) in SWITCHES.items()}
     sw.update(switches or {})
     cards: list[DeadCard] = []
@@ -39,7 +39,7 @@ def make_card_set(
             if back in ch.backs:
                 for _ in range(ch.copies):
                     cards.append(DeadCard(len(cards), ch, back))
-    cs = CardSet(
+    cs = DotdCardSet(
         name=name,
         slug="dotd-code",
         rules="day-of-the-dead",

@@ -11,6 +11,7 @@ from typing import Any, cast
 from boneyard.engine.cards import CardSet
 from boneyard.engine.core import Agent, Game
 from boneyard.engine.dotd import checks, convert, docs, faces, listing
+from boneyard.engine.dotd.cards import dotd_set
 from boneyard.engine.dotd.effects import PRIMITIVES
 from boneyard.engine.dotd.search import SEARCH
 from boneyard.engine.dotd.summary import DotdSummary
@@ -45,6 +46,7 @@ def _metrics() -> Metrics:
 
 
 def _units(card_set: CardSet) -> list[tuple[str, str]]:
+    card_set = dotd_set(card_set)
     return [(c.id, c.name) for c in card_set.characters]
 
 
@@ -52,6 +54,7 @@ def _stand_in(card_set: CardSet, cid: str, settings: Mapping[str, Any]) -> CardS
     """The set with character ``cid`` replaced by a neutral stand-in: same id, name, backs and
     copies (so every deal and shuffle is identical), no effect, printed power = the set's budget
     value (``substitution.stand_in.power``; by default the median printed power of the set)."""
+    card_set = dotd_set(card_set)
     power = settings.get("power")
     if power is None:
         power = round(statistics.median(c.power for c in card_set.characters))
@@ -74,10 +77,10 @@ def _scenario(data: Mapping[str, Any], base: CardSet | None, file: str) -> Scena
     if base is None:
         card_set = make_card_set(invented, name=f"scenario {file}")
     elif invented:
-        card_set = make_card_set(list(base.characters) + invented, dict(base.switches),
+        card_set = make_card_set(list(dotd_set(base).characters) + invented, dict(base.switches),
                                  dict(base.params), base.name)
     else:
-        card_set = base
+        card_set = dotd_set(base)
     game = DotdGame(card_set, **(data.get("switches") or {}))
     state, log = play_scenario(game, data, file)
     out = state.to_json()

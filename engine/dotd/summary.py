@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:  # annotations only: the state module imports this one
-    from .game import DotdState
+from .position import Position
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +97,7 @@ class DotdSummary:
         }
 
 
-def summarize(st: DotdState) -> DotdSummary:
+def summarize(st: Position) -> DotdSummary:
     """The summary of ``st`` (any state; the statistics read finished ones)."""
     g = st.g
     ids = g.char_ids

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from boneyard.engine.cards import CardSet
 
-from .cards import BACKS, Character, Condition, Step
+from .cards import BACKS, Character, Condition, DotdCardSet, Step
 from .effects import CONDITION, PRIMITIVE
 from .phrases import DEFAULT_BACK_NAMES, KEYWORD, PLAIN, Run, back_name
 
@@ -30,7 +30,7 @@ assert set(DEFAULT_BACK_NAMES) == set(BACKS)
 def back_names(card_set: CardSet | None) -> dict[str, str]:
     """Back id -> printed name: game.yaml's names over the defaults."""
     names = dict(DEFAULT_BACK_NAMES)
-    if card_set is not None:
+    if isinstance(card_set, DotdCardSet):  # (another game's set has no backs of these)
         names.update({b.id: b.name for b in card_set.backs})
     return names
 

@@ -5,15 +5,12 @@ DD-20). Functions of the state, compiled with it (setup.py).
 from __future__ import annotations
 
 from itertools import compress
-from typing import TYPE_CHECKING
 
 from boneyard.engine.core import TERMINAL
 
 from .codes import T_FIGHT, T_REVEAL, T_REWARDS, T_SELECT, T_SPIRIT_UNEARTH, UNEARTH
 from .narrate import note_reveal, note_rewards
-
-if TYPE_CHECKING:  # annotations only: the state module imports this one
-    from .game import DotdState
+from .position import Position
 
 
 def _select_tasks(first: int, turn1: bool) -> tuple[tuple[int, ...], ...]:
@@ -28,7 +25,7 @@ SELECT_TASKS = [[_select_tasks(f, t1) for f in (0, 1)] for t1 in (False, True)]
 FIGHT_TASKS = [(T_FIGHT, i) for i in range(16)]  # a turn's fights, shared tuples
 
 
-def start_turn(st: DotdState) -> None:
+def start_turn(st: Position) -> None:
     st.turn += 1
     lines, up, spirit = st.lines, st.up, st.spirit
     ev = st.events
@@ -52,7 +49,7 @@ def start_turn(st: DotdState) -> None:
     st.stack += SELECT_TASKS[st.turn == 1][st.prio]
 
 
-def reveal(st: DotdState) -> None:
+def reveal(st: Position) -> None:
     g = st.g
     pub = st.pub
     back = g.back
@@ -94,7 +91,7 @@ def reveal(st: DotdState) -> None:
             stack.append((T_SPIRIT_UNEARTH, p))
 
 
-def rewards(st: DotdState) -> None:
+def rewards(st: Position) -> None:
     g = st.g
     power = g.power
     scores = st.scores

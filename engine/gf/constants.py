@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from boneyard.engine.cards import FOODS, GF_KINDS
+from boneyard.engine.gf.cards import FOODS, GF_KINDS
 
 # --- cards ------------------------------------------------------------------------------------
 # Card kinds as small ints (index into KIND_NAMES).

@@ -5,16 +5,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from boneyard.engine.cards import CardSet, FeastCard
+from boneyard.engine.gf.cards import FeastCard, FeastCardSet
 from boneyard.engine.spec import SetFiles
 
 
-def build(files: SetFiles, base: dict[str, Any]) -> CardSet:
-    """The set's CardSet (without its content hash; the loader adds it)."""
+def build(files: SetFiles, base: dict[str, Any]) -> FeastCardSet:
+    """The set's FeastCardSet (without its content hash; the loader adds it)."""
     rares = files.extra.get("rares_file")
     deck = tuple(f for d in files.docs for c in d.data for f in _feast_cards(c))
     rare_cards = tuple(f for c in (rares.data if rares else []) for f in _feast_cards(c, rare=True))
-    return CardSet(feast_cards=deck, rares=rare_cards, **base)
+    return FeastCardSet(feast_cards=deck, rares=rare_cards, **base)
 
 
 def _feast_cards(raw: dict[str, Any], *, rare: bool = False) -> list[FeastCard]:

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from boneyard.engine.cards import CardSet, FeastCard
+from boneyard.engine.cards import CardSet
 from boneyard.engine.faces import Deck, Face, PrintCard, RulesRuns, art_path, base_fields
+from boneyard.engine.gf.cards import FeastCard, feast_set
 
 KIND_NAMES = {
     "human": "Human",
@@ -44,6 +45,7 @@ def _face(card: FeastCard, card_set: CardSet, base: dict[str, Any]) -> Face:
 def build_deck(card_set: CardSet, rules_runs: RulesRuns | None = None) -> Deck:
     """Every face and physical card; Grave Feast cards print no rules text (``rules_runs``
     is accepted for the common signature and unused)."""
+    card_set = feast_set(card_set)
     base = base_fields(card_set)
     back = Face(id="back", side="back", layouts=("back",), group="deck",
                 fields={**base, "name": card_set.name})

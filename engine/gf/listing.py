@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from boneyard.engine.cards import GF_KINDS, CardSet, FeastCard
+from boneyard.engine.cards import CardSet
+from boneyard.engine.gf.cards import GF_KINDS, FeastCard, feast_set
 from boneyard.engine.spec import Column, Table
 
 
 def set_tables(card_set: CardSet) -> list[Table]:
     """Per kind: faces, cards per deck, rares."""
+    card_set = feast_set(card_set)
     title = f"{card_set.name} ({card_set.slug}, content {card_set.content_hash})"
     rows = []
     for kind in GF_KINDS:
@@ -30,6 +32,7 @@ def set_tables(card_set: CardSet) -> list[Table]:
 
 def cards_table(card_set: CardSet, back: str | None) -> Table:
     """One row per card face, the rares last."""
+    card_set = feast_set(card_set)
     return Table(
         f"{card_set.name} ({card_set.content_hash})",
         tuple(Column(c, "right" if c in ("number", "copies") else "left")
@@ -46,5 +49,6 @@ def _face(f: FeastCard) -> dict[str, Any]:
 
 def cards_json(card_set: CardSet, back: str | None) -> dict[str, Any]:
     """The card faces as plain data (``boneyard cards --json``)."""
+    card_set = feast_set(card_set)
     return {"cards": [_face(f) for f in card_set.feast_cards],
             "rares": [_face(f) for f in card_set.rares]}

@@ -14,7 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from boneyard.engine.cards import CardSet, FeastCard
+from boneyard.engine.cards import CardSet
+from boneyard.engine.gf.cards import FeastCard, feast_set
 from boneyard.engine.gf.constants import (
     DEVIL_WIFE,
     EXORCIST,
@@ -112,9 +113,10 @@ class FeastRules:
             raise RulesError(
                 f"{card_set.name} is for {limits.get('min', 2)}-{limits.get('max', 8)} players, got {n}"
             )
-        if not card_set.feast_cards:
-            raise RulesError(f"card set {card_set.name!r} has no Grave Feast cards")
-        self.card_set = card_set
+        fs = feast_set(card_set)  # (another game's set has no Grave Feast cards either)
+        if not fs.feast_cards:
+            raise RulesError(f"card set {fs.name!r} has no Grave Feast cards")
+        self.card_set = fs
         self.num_players = n
         params = dict(PARAMS)
         params.update({k: v for k, v in card_set.params.items() if k in PARAMS})

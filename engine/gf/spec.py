@@ -8,6 +8,7 @@ from typing import Any, cast
 from boneyard.engine.cards import CardSet
 from boneyard.engine.core import Agent, Game
 from boneyard.engine.gf import checks, convert, faces, listing
+from boneyard.engine.gf.cards import feast_set
 from boneyard.engine.gf.search import SEARCH
 from boneyard.engine.gf.summary import FeastSummary
 from boneyard.engine.spec import GameOption, GameSpec, Metrics
@@ -41,6 +42,7 @@ def _metrics() -> Metrics:
 
 def _rules_text(card_set: CardSet) -> dict[str, str]:
     """Grave Feast cards carry no rules text: a card's kind is its rule (the rulebook)."""
+    card_set = feast_set(card_set)
     return {f.id: "" for f in (*card_set.feast_cards, *card_set.rares)}
 
 
