@@ -162,6 +162,11 @@ def test_two_succubi_against_the_exorcist():
     s = arrange(game(2, single_succubus_vs_exorcist="return_to_hand"), hands=hands, mashes=mashes)
     play(s, "seduce: succubus on the exorcist of P2")
     assert "succubus" in names(s, s.hands[0]) and "succubus" not in names(s, s.discard)
+    # she may not try the same Exorcist again this turn (else a seat could loop for ever)...
+    assert not has(s, "on the exorcist")
+    play(s, "discard blood 8")  # P2's turn starts: P1 may answer in its window
+    assert s.tp == 1 and s.current_player() == 0
+    assert has(s, "seduce: succubus on the exorcist of P2")  # ...but may in the next turn
 
 
 def test_two_preachers_against_the_devil_wife():

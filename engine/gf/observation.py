@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from boneyard.engine.gf.constants import FOOD_NAMES, OVER, PHASE_NAMES, Fam
+from boneyard.engine.gf.constants import DW_STEAL, FOOD_NAMES, OVER, PHASE_NAMES, Fam
 
 if TYPE_CHECKING:
     from boneyard.engine.gf.game import FeastGame
@@ -64,14 +64,22 @@ class FeastObservation:
             return []
         return s.legal_actions()
 
+    def looking(self) -> bool:
+        """True while this player's Devil Wife from the hand picks her takes: she "can look
+        through their hands" (GF-25), so the other hands are part of what the player knows."""
+        s = self._s
+        return s.phase == DW_STEAL and s.actor == self.player
+
     def determinize(self, rng: random.Random) -> FeastState:
-        """A full state: the other hands and the draw pile resampled from the unseen cards."""
+        """A full state: the other hands and the draw pile resampled from the unseen cards
+        (the hands a looking Devil Wife sees are kept: only the draw pile is unseen then)."""
         s = self._s.clone()
         p = self.player
         pool = list(s.draw)
         sizes = []
+        sighted = self.looking()
         for q in range(s.n):
-            if q != p:
+            if q != p and not sighted:
                 pool.extend(s.hands[q])
                 sizes.append((q, len(s.hands[q])))
         # Canonical order first: the pool's order must not depend on where the hidden cards
@@ -147,7 +155,7 @@ class FeastObservation:
     def to_json(self) -> dict[str, Any]:
         s = self._s
         g = s.g
-        return {
+        view: dict[str, Any] = {
             "player": self.player,
             "turn_player": s.tp,
             "turn": s.turn_no,
@@ -165,3 +173,6 @@ class FeastObservation:
             "chain": len(s.chain),
             "legal_actions": self.legal_actions()[:],  # plain data the caller owns
         }
+        if self.looking():
+            view["seen_hands"] = [[g.names[c] for c in h] for h in s.hands]
+        return view

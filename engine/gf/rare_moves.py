@@ -151,5 +151,7 @@ def instant_moves(s: FeastState, p: int, moves: list[int], succ: list[int], pre:
             for pr in pre:
                 moves.append(PREACH_DW | pr << 5 | w << 15)
         if succ and not g.exorcists.isdisjoint(s.mash[q]):
+            exo = next(c for c in s.mash[q] if c in g.exorcists)
             for sc in succ:
-                moves.append(SUCC_EXO | sc << 5 | q << 15)
+                if (sc, exo) not in s.rebuffed:  # GF-23: a returned succubus tries him once a turn
+                    moves.append(SUCC_EXO | sc << 5 | q << 15)

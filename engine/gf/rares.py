@@ -187,6 +187,7 @@ def _attack_fizzles(s: FeastState) -> None:
     if kind == EXORCIST and s.g.succ_return:
         s.discard.remove(first)  # GF-23 variant: the lone succubus goes back to her player
         s.hands[attacker].append(first)
+        s.rebuffed.append((first, target))  # ... and may not try this Exorcist again this turn
     _bump(s, "rare_attacks_fizzled")
     event(s, attacker)
 

@@ -64,7 +64,7 @@ class FeastState:
         "_rng", "_rng_owned", "_rng_seed", "_log_owned",
         "follow", "flubbed", "touched", "next_fid", "result", "capped", "stats", "log",
         "last_feast", "_legal", "dw", "locked", "confused", "hidden", "dw_used", "attack",
-        "skip", "trim", "steal_left", "dw_card", "held_rare", "first",
+        "skip", "trim", "steal_left", "dw_card", "held_rare", "first", "rebuffed",
     )  # fmt: skip
 
     # The slots' types: documentation, and what mypyc compiles to plain C fields (setup.py).
@@ -113,6 +113,7 @@ class FeastState:
     dw_card: int
     held_rare: dict[int, set[int]]
     first: int  # who played the first turn
+    rebuffed: list[tuple[int, int]]  # (succubus, exorcist): a lone attack returned this turn
 
     # --- construction -------------------------------------------------------------------------
 
@@ -172,6 +173,7 @@ class FeastState:
         s.steal_left = 0
         s.dw_card = -1
         s.held_rare = {}  # rare card -> players who held it (metrics)
+        s.rebuffed = []
         s.tp = s.first = rng.randrange(n)
         note_rares(s)
         start_turn(s)
@@ -228,6 +230,7 @@ class FeastState:
         s.dw_card = self.dw_card
         s.held_rare = {k: set(v) for k, v in self.held_rare.items()} if self.held_rare else {}
         s.first = self.first
+        s.rebuffed = self.rebuffed[:]
         return s
 
     @property

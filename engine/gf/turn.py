@@ -34,6 +34,8 @@ def start_turn(s: FeastState) -> None:
         s.flubbed = []
     s.dw_used = False
     s.phase = MAIN
+    if s.rebuffed:
+        s.rebuffed = []
     if s.locked:
         s.locked = [x for x in s.locked if x[0] != p]
     if s.confused:
