@@ -82,10 +82,13 @@ def apply(s: FeastState, a: int) -> None:
     if ph == ATTACK:
         attack = s.attack
         assert attack is not None  # the ATTACK phase has one pending
+        kind = SUCCUBUS if attack[0] == EXORCIST else PREACHER
+        if op != PASS and kind == SUCCUBUS and s.g.maelstrom_attack and confused_attempt(
+                s, s.queue[0], x, "second succubus on the exorcist"):
+            op = PASS  # GF-22: confused, she stays where she was; the next player is asked
         if op == PASS:
             q = s.queue
             q.pop(0)
-            kind = SUCCUBUS if attack[0] == EXORCIST else PREACHER
             while q and not usable(s, q[0], kind):
                 q.pop(0)
             if not q:
@@ -155,6 +158,9 @@ def apply(s: FeastState, a: int) -> None:
         _open_attack(s, p, [DEVIL_WIFE, y, owner, [x]], PREACHER)
     elif op == SUCC_EXO:
         instant_used(s, p)
+        if s.g.maelstrom_attack and confused_attempt(s, p, x, "succubus on the exorcist"):
+            reask(s, p)  # GF-22: she is a monster attempting something
+            return
         from_hand_or_mash(s, p, x)
         s.discard.append(x)
         exo = next(c for c in s.mash[y] if s.g.kind[c] == EXORCIST)
@@ -332,7 +338,7 @@ def _exorcise(s: FeastState, p: int, exo: int) -> None:
             else:
                 keep.append(c)
         s.mash[q] = keep
-        s.discard.extend(s.dw[q])
+        s.removed.extend(s.dw[q])  # "By an Exorcist played from the hand. Remove her from play."
         s.dw[q] = []
         new = []
         for f in s.fams[q]:

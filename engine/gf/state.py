@@ -64,7 +64,7 @@ class FeastState:
         "_rng", "_rng_owned", "_rng_seed", "_log_owned",
         "follow", "flubbed", "touched", "next_fid", "result", "capped", "stats", "log",
         "last_feast", "_legal", "dw", "locked", "confused", "hidden", "dw_used", "attack",
-        "skip", "trim", "steal_left", "dw_card", "held_rare", "first", "rebuffed",
+        "skip", "trim", "steal_left", "dw_card", "held_rare", "first", "rebuffed", "fed",
     )  # fmt: skip
 
     # The slots' types: documentation, and what mypyc compiles to plain C fields (setup.py).
@@ -114,6 +114,7 @@ class FeastState:
     held_rare: dict[int, set[int]]
     first: int  # who played the first turn
     rebuffed: list[tuple[int, int]]  # (succubus, exorcist): a lone attack returned this turn
+    fed: bool  # the turn player fed a family this turn (graveyard_ends_turn: the turn is over)
 
     # --- construction -------------------------------------------------------------------------
 
@@ -174,6 +175,7 @@ class FeastState:
         s.dw_card = -1
         s.held_rare = {}  # rare card -> players who held it (metrics)
         s.rebuffed = []
+        s.fed = False
         s.tp = s.first = rng.randrange(n)
         note_rares(s)
         start_turn(s)
@@ -231,6 +233,7 @@ class FeastState:
         s.held_rare = {k: set(v) for k, v in self.held_rare.items()} if self.held_rare else {}
         s.first = self.first
         s.rebuffed = self.rebuffed[:]
+        s.fed = self.fed
         return s
 
     @property

@@ -33,6 +33,7 @@ def start_turn(s: FeastState) -> None:
     if s.flubbed:
         s.flubbed = []
     s.dw_used = False
+    s.fed = False
     s.phase = MAIN
     if s.rebuffed:
         s.rebuffed = []
@@ -123,6 +124,7 @@ def end_turn(s: FeastState) -> None:
             p = 0
         s.tp = p
         s.played = False
+        s.fed = False
         if s.touched:
             s.touched = []
         if s.flubbed:
