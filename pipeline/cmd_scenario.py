@@ -55,15 +55,17 @@ def _located(doc: YamlDoc, message: str) -> str:
         path.append(int(part[0]) if part[0] else part[1])
     if path[:2] == ["expect", "state"]:
         path = ["expect", *path[2:]]
-    if (m.group(1) or path[0] == "actions") and doc.data is not None:
+    top = isinstance(doc.data, dict) and path[0] in doc.data  # any key the file writes
+    if (m.group(1) or top) and doc.data is not None:
         line, col = doc.where(tuple(path))
         return f"{doc.file}:{line}:{col}: {message[len(head):]}"
     return message
 
 
 def _game_of(doc: YamlDoc) -> GameSpec:
-    """The game a scenario plays: its ``game:`` key, else the rules of its ``set:``, else the one
-    registered game that reads scenarios."""
+    """The game a scenario plays: its ``game:`` key, else the rules of its ``set:``, else the game
+    whose invented cards it writes (``scenario_cards_key``), else the first registered game that
+    reads scenarios (the format began with it; files of the other games say ``game:``)."""
     data = doc.data
     runners = [s for s in specs() if s.scenario is not None]
     name = data.get("game")
@@ -71,8 +73,9 @@ def _game_of(doc: YamlDoc) -> GameSpec:
         base = load_set(data["set"])
         name = base.rules
     if name is None:
-        if len(runners) == 1:
-            return runners[0]
+        keyed = [s for s in runners if s.scenario_cards_key and s.scenario_cards_key in data]
+        if keyed or runners:
+            return (keyed or runners)[0]
         raise ScenarioError(f"{doc.file}:1:1: say which game the scenario plays with 'game:' "
                             f"(one of: {', '.join(s.name for s in runners)})")
     line, col = doc.where(("game",)) if "game" in data else doc.where(("set",))
@@ -106,6 +109,8 @@ def run_scenario(path: str | Path) -> tuple[dict[str, Any], list[str]]:
         raise ScenarioError(_located(doc, str(exc))) from None
     except BoneyardError as exc:
         raise ScenarioError(f"{doc.file}: {exc}") from None
+    if "warnings" in out:
+        out["warnings"] = [_located(doc, w) for w in out["warnings"]]
     return out, [_located(doc, m) for m in failed]
 
 
@@ -117,14 +122,18 @@ def register(group: click.Group) -> None:
 
         FILE names its game (`game:`, or the rules of its `set:`), sets up a position (Day of
         the Dead: cards in each line, hand, deck and discard pile; turn, phase, priority,
-        scores; optional invented characters and switches), lists the choices to make and may
-        state facts under `expect:`. Every expectation that does not hold is printed and the
-        exit code is 1. Format: schema/scenario.schema.json; examples: tests/scenarios/;
-        rules and switches: docs/rules/.
+        scores; optional invented characters and switches. Grave Feast: hands, families with
+        their eaters, mashes, Devil Wives, graveyards, scores, discard and draw piles, markers,
+        scripted coins and phrases), lists the choices to make and may state facts under
+        `expect:`. Every expectation that does not hold is printed and the exit code is 1; a
+        position the rules cannot reach is warned about. Format: schema/scenario.schema.json;
+        examples: tests/scenarios/; rules and switches: docs/rules/.
         """
         if not Path(file).exists():
             raise click.UsageError(f"no scenario file '{file}'")
         out, failed = run_scenario(file)
         click.echo(json.dumps(out, indent=2))
+        for w in out.get("warnings", []):
+            click.echo(f"warning: {w}", err=True)
         if failed:
             raise ScenarioError("\n".join(failed))

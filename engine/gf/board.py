@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING
 
 from boneyard.engine.gf.constants import DEVIL_WIFE, OVER, PREACHER, Fam
 
+from boneyard.errors import RulesError
+
 if TYPE_CHECKING:
     from boneyard.engine.gf.state import FeastState
 
@@ -133,7 +135,11 @@ def maelstrom(s: FeastState, p: int) -> bool:
 
 
 def flip(s: FeastState, why: str) -> bool:
-    """A logged coin flip from the state's seeded RNG; True is heads."""
+    """A logged coin flip from the state's seeded RNG (or a scenario's script); True is heads."""
+    if s.scripted is not None:
+        heads = scripted(s, 0, why) == "heads"
+        s.note(("coin", why, "heads" if heads else "tails"))
+        return heads
     heads = s.rng.random() < s.g.p_heads
     s.note(("coin", why, "heads" if heads else "tails"))
     return heads
@@ -153,10 +159,27 @@ def confused_attempt(s: FeastState, p: int, card: int, why: str) -> bool:
 def flub(s: FeastState) -> bool:
     """Did the player misspeak (the ``phrase_error_rate`` switch)?"""
     r = s.g.flub_rate
+    if s.scripted is not None and r > 0.0:
+        if scripted(s, 1, "phrase") != "flub":
+            return False
+        s.stats["flubs"] += 1
+        return True
     if r > 0.0 and s.rng.random() < r:
         s.stats["flubs"] += 1
         return True
     return False
+
+
+def scripted(s: FeastState, k: int, why: str) -> str:
+    """The next scripted outcome (a scenario's ``coins``: k=0, ``phrases``: k=1, in order); an
+    unscripted phrase is said right, an unscripted coin is a mistake in the scenario."""
+    assert s.scripted is not None
+    seq = s.scripted[k]
+    if seq:
+        return seq.pop(0)
+    if k == 1:
+        return "ok"
+    raise RulesError(f"a coin is flipped ({why}) but the scenario's coins are used up")
 
 
 def note_rares(s: FeastState) -> None:

@@ -65,6 +65,7 @@ class FeastState:
         "follow", "flubbed", "touched", "next_fid", "result", "capped", "stats", "log",
         "last_feast", "_legal", "dw", "locked", "confused", "hidden", "dw_used", "attack",
         "skip", "trim", "steal_left", "dw_card", "held_rare", "first", "rebuffed", "fed",
+        "scripted",
     )  # fmt: skip
 
     # The slots' types: documentation, and what mypyc compiles to plain C fields (setup.py).
@@ -115,6 +116,7 @@ class FeastState:
     first: int  # who played the first turn
     rebuffed: list[tuple[int, int]]  # (succubus, exorcist): a lone attack returned this turn
     fed: bool  # the turn player fed a family this turn (graveyard_ends_turn: the turn is over)
+    scripted: list[list[str]] | None  # a scenario's coins and phrases, in order (board.flip)
 
     # --- construction -------------------------------------------------------------------------
 
@@ -176,6 +178,7 @@ class FeastState:
         s.held_rare = {}  # rare card -> players who held it (metrics)
         s.rebuffed = []
         s.fed = False
+        s.scripted = None
         s.tp = s.first = rng.randrange(n)
         note_rares(s)
         start_turn(s)
@@ -234,6 +237,7 @@ class FeastState:
         s.first = self.first
         s.rebuffed = self.rebuffed[:]
         s.fed = self.fed
+        s.scripted = self.scripted
         return s
 
     @property
