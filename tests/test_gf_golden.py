@@ -64,6 +64,7 @@ SWITCHES_B: dict[str, Any] = {
 FORMER: dict[str, Any] = {
     "graveyard_ends_turn": False, "instants_use_action": False, "preacher_own_eaters": False,
     "exorcist_hits_preachers": False, "maelstrom_vs_exorcist_attack": False,
+    "evil_preacher_vs_devil_wife": False,
 }  # fmt: skip
 
 #: name -> (players, rares, seed, agent, options)

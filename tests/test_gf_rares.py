@@ -231,3 +231,22 @@ def test_switch_dw_family_take():
     play(s, "drop blood 8")
     play(s, "takes blood 3 from a family")
     assert sorted([s.g.num[c] for c in f[5]] for f in s.fams[1]) == [[2], [4, 5]]
+
+
+def test_switch_evil_preacher_vs_devil_wife():
+    """GF-26: evil preachers may negate the preachers attacking a Devil Wife (the default)."""
+    hands = [["preacher", *X5[1:]], ["preacher", *X5[1:]], ["preacher", "brains 1"]]
+    s = with_devil_wife(arrange(game(3), hands=hands), 1)
+    play(s, "preach: preacher on devil wife")
+    play(s, "pass")
+    play(s, "second attacker preacher")
+    assert s.current_player() == 1 and has(s, "evil preacher")
+    play(s, "evil preacher")
+    assert len(s.dw[1]) == 1 and coins(s) == []  # one preacher left: the attack fails
+    s = with_devil_wife(arrange(game(3, evil_preacher_vs_devil_wife=False, coin_p_heads=0.0),
+                                hands=hands), 1)
+    play(s, "preach: preacher on devil wife")
+    assert not has(s, "evil preacher")
+    play(s, "pass")
+    play(s, "second attacker preacher")  # resolves at once: tails, she dies
+    assert s.dw[1] == [] and coins(s) == ["tails"]

@@ -24,7 +24,7 @@ def test_the_worked_examples_and_every_rare_ability_have_a_scenario():
              "gf-rare-devil-wife-two-preachers-heads", "gf-rare-devil-wife-takes-the-exorcist",
              "gf-rare-explosion", "gf-rare-exorcist-from-hand", "gf-rare-exorcist-in-mash",
              "gf-rare-exorcist-self-loathing", "gf-rare-two-succubi-vs-exorcist",
-             "gf-rare-lone-succubus-returns"}
+             "gf-rare-lone-succubus-returns", "gf-rare-devil-wife-evil-preacher"}
     assert examples | rares <= names
 
 

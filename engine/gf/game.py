@@ -57,6 +57,7 @@ SWITCHES: dict[str, tuple[Any, tuple[Any, ...] | tuple[float, float]]] = {
     "maelstrom_vs_exorcist_attack": (True, (True, False)),
     "single_succubus_vs_exorcist": ("fizzle", ("fizzle", "return_to_hand")),
     "dw_family_take": ("ends_only", ("ends_only", "any_and_split")),
+    "evil_preacher_vs_devil_wife": (True, (True, False)),
 }
 _RATES = {"phrase_error_rate", "callout_rate", "race_p", "coin_p_heads"}
 
@@ -193,6 +194,7 @@ class FeastGame:
         self.maelstrom_attack: bool = s["maelstrom_vs_exorcist_attack"]
         self.succ_return: bool = s["single_succubus_vs_exorcist"] == "return_to_hand"
         self.dw_any: bool = s["dw_family_take"] == "any_and_split"
+        self.evil_vs_dw: bool = s["evil_preacher_vs_devil_wife"]
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled as what it is built from (worker processes, cluster tasks); compiled classes

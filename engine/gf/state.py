@@ -107,7 +107,7 @@ class FeastState:
     confused: list[tuple[int, int]]
     hidden: list[list[int]]
     dw_used: bool
-    attack: list[Any] | None  # [kind attacked, its card, its owner, the attackers' cards]
+    attack: list[Any] | None  # [kind attacked, its card, owner, attackers' cards, evil preachers]
     skip: list[int]
     trim: list[int]
     steal_left: int
@@ -228,7 +228,8 @@ class FeastState:
         s.confused = self.confused[:]
         s.hidden = [h[:] for h in self.hidden]
         s.dw_used = self.dw_used
-        s.attack = None if self.attack is None else [*self.attack[:3], self.attack[3][:]]
+        a = self.attack
+        s.attack = None if a is None else [a[0], a[1], a[2], a[3][:], a[4][:]]
         s.skip = self.skip[:]
         s.trim = self.trim[:]
         s.steal_left = self.steal_left
