@@ -1,7 +1,9 @@
 """How strong are the agents? Win rates with 95% intervals, seats (and priority) rotated.
 
 For each game (Day of the Dead; Grave Feast at 2 and 4 players) it plays, via the simulator:
-    greedy vs random, mcts vs greedy, mcts at double budget vs mcts
+    0 greedy vs random, 1 mcts vs greedy, 2 mcts at double budget vs mcts,
+    3 gate vs greedy, 4 gate vs mcts
+and, with ``--speed``, times the gate agent in every seat (games/s on one core, CPU time).
 With more than two players the first agent takes one seat and the second agent all the others,
 so a fair share is 1/players. An agent is "stronger" when the lower end of its 95% interval is
 above the fair share. Slow (thousands of mcts games): run it with low priority, e.g.
@@ -29,7 +31,27 @@ CONFIGS = {
 
 
 def matchups(budget: int) -> list[tuple[str, str]]:
-    return [("greedy", "random"), (f"mcts:{budget}", "greedy"), (f"mcts:{2 * budget}", f"mcts:{budget}")]
+    return [("greedy", "random"), (f"mcts:{budget}", "greedy"), (f"mcts:{2 * budget}", f"mcts:{budget}"),
+            ("gate", "greedy"), ("gate", f"mcts:{budget}")]
+
+
+def gate_speed(card_set, players: int, games: int, seed: int) -> float:
+    """Games/s (process CPU time) of the gate agent in every seat, one core, no simulator."""
+    import random
+
+    from boneyard.engine.agents import make_agent
+    from boneyard.engine.games import make_game
+
+    game = make_game(card_set, players)
+    agents = [make_agent("gate", game) for _ in range(players)]
+    t = time.process_time()
+    for i in range(games):
+        state = game.new_initial_state(seed * 1_000_003 + i)
+        rngs = [random.Random(i * 10 + k) for k in range(players)]
+        while not state.is_terminal():
+            p = state.current_player()
+            state.apply_action(agents[p].choose(state.observation(p), rngs[p]))
+    return games / (time.process_time() - t)
 
 
 def main() -> None:
@@ -40,7 +62,9 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--only", default=",".join(CONFIGS), help="comma list of dotd, gf2, gf4")
-    ap.add_argument("--matchups", default="0,1,2", help="which of the three matchups (0,1,2)")
+    ap.add_argument("--matchups", default="0,1,2,3,4", help="which matchups (0-4, see above)")
+    ap.add_argument("--speed", type=int, default=0, metavar="GAMES",
+                    help="also time GAMES games of the gate agent in every seat")
     ap.add_argument("--json", type=Path, default=None, help="append results here (JSON lines)")
     args = ap.parse_args()
     picks = [int(i) for i in args.matchups.split(",")]
@@ -50,8 +74,12 @@ def main() -> None:
         set_name, players = CONFIGS[key]
         card_set = load_set(set_name)
         budget = args.budget or spec_of(card_set.rules).search.default_budget
+        if args.speed:
+            gps = gate_speed(card_set, players, args.speed, args.seed)
+            print(f"{key:5} {'gate':>10} in every seat: {gps:.0f} games/s per core "
+                  f"({args.speed} games, CPU time)", flush=True)
         for i, (a, b) in enumerate(matchups(budget)):
-            if i not in picks:
+            if i not in picks:  # (matchup numbers as in the module docstring)
                 continue
             agents = [a] + [b] * (players - 1)
             t = time.perf_counter()

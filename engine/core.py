@@ -55,12 +55,28 @@ class Summary(Protocol):
     ``to_json()`` is the summary as plain data, as logs and replays store it.
     """
 
-    winner: int | None  # the seat that won, None for a draw (or an unfinished game)
-    draw: bool
-    scores: tuple[int, ...]  # per seat
-    first_player: int  # the seat that moved first (Day of the Dead: the first priority)
-    turns: int  # the game's length in its own unit (turns or rounds)
-    played: tuple[tuple[str, ...], ...]  # per seat, the card ids it played (sorted)
+    @property
+    def winner(self) -> int | None:
+        """The seat that won, None for a draw (or an unfinished game)."""
+
+    @property
+    def draw(self) -> bool: ...
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Per seat."""
+
+    @property
+    def first_player(self) -> int:
+        """The seat that moved first (Day of the Dead: the first priority); -1 if unknown."""
+
+    @property
+    def turns(self) -> int:
+        """The game's length in its own unit."""
+
+    @property
+    def played(self) -> tuple[tuple[str, ...], ...]:
+        """Per seat, the card ids it played (sorted)."""
 
     def to_json(self) -> dict[str, Any]: ...
 

@@ -78,9 +78,3 @@ def base_fields(card_set: CardSet) -> dict[str, Any]:
     """Fields every face of a set carries (footers print them)."""
     return {"set_name": card_set.name, "content_hash": card_set.content_hash}
 
-
-def build_deck(card_set: CardSet, rules_runs: RulesRuns | None = None) -> Deck:
-    """Faces and physical cards of a set, in the set's own deck order (its game's spec)."""
-    from boneyard.engine.games import spec_of
-
-    return spec_of(card_set.rules).deck(card_set, rules_runs)

@@ -13,6 +13,7 @@ from typing import Any
 
 from boneyard.engine.cards import CardSet
 from boneyard.engine.core import Game
+from boneyard.engine.faces import Deck, RulesRuns
 from boneyard.engine.spec import GameSpec
 
 from boneyard.errors import RulesError
@@ -51,6 +52,11 @@ def spec_of(rules: str) -> GameSpec:
 def specs() -> list[GameSpec]:
     """Every registered game's spec, in name order."""
     return [spec_of(n) for n in names()]
+
+
+def build_deck(card_set: CardSet, rules_runs: RulesRuns | None = None) -> Deck:
+    """Faces and physical cards of a set, in the set's own deck order (its game's spec)."""
+    return spec_of(card_set.rules).deck(card_set, rules_runs)
 
 
 def make_game(card_set: CardSet, num_players: int | None = None, **options: Any) -> Game:

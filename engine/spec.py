@@ -22,7 +22,7 @@ from boneyard.errors import Problem
 if TYPE_CHECKING:
     from boneyard.engine.agents.evaluators import SearchSettings
     from boneyard.engine.cards import CardSet
-    from boneyard.engine.core import Agent, Game
+    from boneyard.engine.core import Agent, Game, Summary
     from boneyard.engine.faces import Deck, RulesRuns
     from boneyard.engine.stats import Metric, Tally
 
@@ -127,6 +127,10 @@ class GameSpec:
     scenario_help: str = ""  # where the scenario format and the rulings are documented
     units: Callable[[CardSet], list[tuple[str, str]]] = lambda cs: []  # (id, name) gated one by one
     stand_in: Callable[[CardSet, str, Mapping[str, Any]], CardSet] | None = None
+    docs: Callable[[CardSet], dict[str, str]] | None = None  # docs/ files about a set
+    effect_words: tuple[str, ...] = ()  # effect primitives, named in validation hints
+    summary_from_json: Callable[[Mapping[str, Any]], Summary] | None = None  # a logged summary
+    gate: Callable[[Game], Agent] | None = None  # the fast skilled player ``gate`` (None: greedy)
 
 
 ScenarioResult = tuple[dict[str, Any], list[str]]

@@ -85,6 +85,33 @@ def diff_proportions(
     return d, max(-1.0, low), min(1.0, high)
 
 
+def lead_story(per_turn: Sequence[Sequence[float]], winner: int | None) -> tuple[int, int | None]:
+    """(lead changes, turn after which ``winner`` led at every later turn end) from the scores
+    after each turn.
+
+    The leader is the strictly highest score at a turn end (none on a tie); a change is a new
+    leader different from the last one. A draw (``winner`` None) was never decided: no turn.
+    """
+    leaders = []
+    for scores in per_turn:
+        top = max(scores)
+        leaders.append(list(scores).index(top) if list(scores).count(top) == 1 else -1)
+    changes, last = 0, -1
+    for x in leaders:
+        if x >= 0:
+            if last >= 0 and x != last:
+                changes += 1
+            last = x
+    decided = None
+    if winner is not None and leaders:
+        decided = len(leaders)
+        for t in range(len(leaders) - 1, -1, -1):
+            if leaders[t] != winner:
+                break
+            decided = t + 1
+    return changes, decided
+
+
 def proportion_metric(
     name: str, successes: float, n: int, *, group: str = "game", subject: str | None = None
 ) -> Metric:

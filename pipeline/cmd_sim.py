@@ -259,7 +259,7 @@ def chosen_options(card_set: CardSet, given: dict[str, Any]) -> dict[str, Any]:
               help="Number of games.")
 @click.option("--agents", default="greedy", show_default=True,
               help="Comma-separated agents, one per seat (rotated every game) or one for all seats: "
-                   "random, greedy, mcts, mcts:N (N simulations per decision).")
+                   "random, greedy, gate (the fast skilled player), mcts, mcts:N (N simulations per decision).")
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the whole run.")
 @click.option("--players", type=click.IntRange(min=2), default=None, help="Number of players.")
 @click.option("--jobs", type=click.IntRange(min=1), default=None,

@@ -34,6 +34,7 @@ from boneyard.engine.sim import (
     simulate,
 )
 from boneyard.engine.stats import Metric, diff_proportions, mean_metric, proportion_metric
+from boneyard.engine.stats import lead_story as stats_lead_story
 from boneyard.pipeline.gates import PASS, evaluate, gated_metrics, outliers
 from boneyard.pipeline.playtest_config import PlaytestConfig, Run
 
@@ -81,30 +82,10 @@ def too_wide(m: Metric, precision: float) -> bool:
 # --- extra game-level figures ----------------------------------------------------------------
 
 
-def lead_story(per_turn: Sequence[Sequence[float]], returns: Sequence[float]) -> tuple[int, int]:
-    """(lead changes, turn after which the eventual winner led at every later turn end).
-
-    The leader is the strictly highest score at a turn end (none on a tie); a change is a new
-    leader different from the last one. For a draw the decided turn is the last turn.
-    """
-    changes, last = 0, None
-    for scores in per_turn:
-        top = max(scores)
-        leader = scores.index(top) if list(scores).count(top) == 1 else None
-        if leader is not None:
-            if last is not None and leader != last:
-                changes += 1
-            last = leader
-    winner = returns.index(1.0) if 1.0 in returns else None
-    decided = len(per_turn)
-    if winner is not None:
-        for t in range(len(per_turn), 0, -1):
-            scores = per_turn[t - 1]
-            if scores[winner] > max(v for k, v in enumerate(scores) if k != winner):
-                decided = t
-            else:
-                break
-    return changes, decided
+def lead_story(per_turn: Sequence[Sequence[float]], returns: Sequence[float]) -> tuple[int, int | None]:
+    """(lead changes, turn after which the eventual winner led at every later turn end); a draw
+    has no decided turn (one definition: boneyard.engine.stats.lead_story)."""
+    return stats_lead_story(per_turn, returns.index(1.0) if 1.0 in returns else None)
 
 
 def _extra_metrics(summaries: Sequence[Mapping[str, Any]], returns: Sequence[Sequence[float]],
@@ -120,7 +101,7 @@ def _extra_metrics(summaries: Sequence[Mapping[str, Any]], returns: Sequence[Seq
         ("decided_turn", "decided_turn_mean", "turns"),
         ("decided_round", "decided_round_mean", "rounds"),
     ):
-        vals = [s.get(key) for s in summaries]
+        vals = [s.get(key) for s in summaries if s.get(key) is not None]  # draws: no turn
         if name not in have and key not in have and vals and all(isinstance(v, (int, float)) for v in vals):
             out.append(mean_metric(name, [float(v) for v in vals], unit=unit))
     return out

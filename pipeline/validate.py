@@ -17,8 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
-from boneyard.engine.cards import PRIMITIVES
-from boneyard.engine.games import names
+from boneyard.engine.games import names, specs
 from boneyard.pipeline.schemas import schema
 from boneyard.pipeline.validate_yaml import JsonPath, YamlDoc
 from jsonschema.exceptions import ValidationError, best_match
@@ -55,6 +54,11 @@ _Strict = jsonschema.validators.extend(
 @cache
 def _validator_for(name: str, rules: tuple[str, ...]) -> jsonschema.Draft202012Validator:
     return _Strict(schema(name))  # type: ignore[no-any-return]
+
+
+def _effect_words() -> tuple[str, ...]:
+    """The effect primitives of the registered games (for hints on effect steps)."""
+    return tuple(dict.fromkeys(w for spec in specs() for w in spec.effect_words))
 
 
 def _show(value: Any) -> str:
@@ -146,7 +150,7 @@ def _schema_problem(doc: YamlDoc, error: ValidationError, card_of: CardOf) -> li
         types = value if isinstance(value, list) else [value]
         want = " or ".join(_TYPE_WORDS.get(t, t) for t in types)
         hint = None
-        if isinstance(inst, str) and inst in PRIMITIVES:
+        if isinstance(inst, str) and inst in _effect_words():
             hint = f"write '{inst}:' with a colon"
         elif "integer" in types and isinstance(inst, str) and inst.strip().lstrip("-").isdigit():
             hint = "remove the quotes"
@@ -186,12 +190,13 @@ def _schema_problem(doc: YamlDoc, error: ValidationError, card_of: CardOf) -> li
     if kind == "oneOf" and sch.get("title") == "effect step":
         if not isinstance(inst, dict):
             return []  # the type error says it all
-        found = [k for k in inst if k in PRIMITIVES]
+        words = _effect_words()
+        found = [k for k in inst if k in words]
         if not found:
-            if any(k != "when" and k not in PRIMITIVES for k in inst):
+            if any(k != "when" and k not in words for k in inst):
                 return []  # the unknown key is already reported with a suggestion
             return one(f"{what} has no primitive",
-                       f"start it with one of: {', '.join(PRIMITIVES)}")
+                       f"start it with one of: {', '.join(words)}")
         return one(f"{what} has {len(found)} primitives ({', '.join(found)}); a step has one",
                    "write each as its own step, a new line starting with '-'")
     if kind in ("oneOf", "anyOf") and error.context:

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from boneyard.engine.cards import BackDef, CardSet, Character, FeastCard, Step, freeze
+from boneyard.engine.cards import BackDef, CardSet, FeastCard, freeze
+from boneyard.engine.dotd.cards import Character, Step
 from boneyard.engine.hashing import content_hash
 
 BACKS = (

@@ -8,7 +8,7 @@ import random
 from typing import Any
 
 import pytest
-from boneyard.engine.agents import MctsAgent, make_agent
+from boneyard.engine.agents import AgentSpecError, MctsAgent, make_agent
 from boneyard.engine.sim import simulate
 from toy.game import ToyGame
 
@@ -47,12 +47,16 @@ def _decision_points(game: Any, seed: int, limit: int) -> list[Any]:
 
 
 @pytest.mark.parametrize("game_id", list(GAMES))
-@pytest.mark.parametrize("spec", ["random", "greedy", "mcts:12", "bare-mcts"])
+@pytest.mark.parametrize("spec", ["random", "greedy", "gate", "mcts:12", "bare-mcts"])
 def test_no_peeking(game_id, spec):
     """Re-deal every card the mover cannot see (opponents' hands, face-down cards, deck order)
     consistently with its observation: with the same seed, the agent must choose the same.
     ``bare-mcts`` (full random playouts, no greedy prior) is the most sensitive to its samples."""
     game = GAMES[game_id]()
+    if spec == "gate" and game_id.startswith("toy"):  # the toy game brings no gate agent
+        with pytest.raises(AgentSpecError, match="no gate agent"):
+            make_agent(spec, game)
+        return
     agent = MctsAgent(12) if spec == "bare-mcts" else make_agent(spec, game)
     states = _decision_points(game, seed=7, limit=8 if "mcts" in spec else 25)
     assert states

@@ -32,7 +32,7 @@ def test_lead_story_counts_changes_and_when_the_winner_took_the_lead_for_good():
     # leaders: 1, 0, 1, 0, (tie), 0 -> 3 changes; player 0 leads for good from turn 6 (tie at 5)
     assert lead_story(per_turn, [1.0, 0.0]) == (3, 6)
     assert lead_story([[3, 0], [6, 1], [9, 2]], [1.0, 0.0]) == (0, 1)
-    assert lead_story([[3, 0], [3, 3]], [0.5, 0.5]) == (0, 2)  # a draw is decided at the end
+    assert lead_story([[3, 0], [3, 3]], [0.5, 0.5]) == (0, None)  # a draw is never decided
 
 
 def test_precision_width_is_absolute_for_rates_and_relative_otherwise():

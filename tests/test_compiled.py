@@ -31,7 +31,7 @@ for seed in range(30):
         else:
             a = greedy.choose(s.observation(p), rng)
         s.apply_action(a)
-    out.append([s.history, s.returns(), s.summary(), s.to_json(), s.events])
+    out.append([s.history, s.returns(), s.summary().to_json(), s.to_json(), s.events])
 print(json.dumps({"compiled": COMPILED, "games": out}, sort_keys=True))
 """
 

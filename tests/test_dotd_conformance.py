@@ -14,8 +14,9 @@ import random
 import pytest
 from boneyard.engine.core import TERMINAL
 from boneyard.engine.dotd import DotdGame
+from boneyard.engine.dotd.convert import character_from_dict
 from boneyard.engine.dotd.rules import SWITCHES
-from boneyard.engine.dotd.sets import character_from_dict, make_card_set
+from boneyard.engine.dotd.sets import make_card_set
 from boneyard.pipeline.load import load_set
 
 VARIANTS = [("defaults", {})]
@@ -135,6 +136,6 @@ def test_every_character_reaches_play_over_many_games():
         while not s.is_terminal():
             legal = s.legal_actions()
             s.apply_action(legal[rng.randrange(len(legal))])
-        for pl in s.summary()["players"]:
-            played.update(pl["played"])
+        for seat in s.summary().played:
+            played.update(seat)
     assert played == {c.id for c in g.card_set.characters}

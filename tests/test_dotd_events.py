@@ -8,8 +8,9 @@ from pathlib import Path
 
 import yaml
 from boneyard.engine.dotd import DotdGame
+from boneyard.engine.dotd.convert import character_from_dict
 from boneyard.engine.dotd.scenario import play_scenario
-from boneyard.engine.dotd.sets import character_from_dict, make_card_set
+from boneyard.engine.dotd.sets import make_card_set
 from boneyard.engine.sim import replay, simulate, transcript
 from boneyard.pipeline.load import load_set
 

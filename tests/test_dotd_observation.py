@@ -8,6 +8,7 @@ import pytest
 from boneyard.engine.dotd import DotdGame
 from boneyard.engine.dotd.greedy import GreedyAgent
 from boneyard.engine.dotd.metrics import game_metrics
+from boneyard.engine.dotd.summary import DotdSummary
 from boneyard.pipeline.load import load_set
 
 
@@ -169,7 +170,9 @@ def test_lead_changes_and_decided_turn():
          "scores_per_turn": [[5, 0], [5, 7], [12, 7], [12, 7], [15, 20], [20, 25]],
          "players": [{"played": ["a"], "fights": {"a": 1}, "fights_won": {}},
                      {"played": ["b"], "fights": {"b": 1}, "fights_won": {"b": 1}}]}
+    # a summary as logs keep it (to_json), and the typed one it stands for, count the same
     ms = {m.name: m for m in game_metrics([s], 2)}
+    assert ms == {m.name: m for m in game_metrics([DotdSummary.from_json(s)], 2)}
     assert ms["lead_changes"].value == 3
     assert ms["decided_turn"].value == 5
     assert ms["first_priority_win_rate"].value == 0.0

@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 from boneyard.engine.dotd import ACT_NO, DotdGame
+from boneyard.engine.dotd.convert import character_from_dict
 from boneyard.engine.dotd.scenario import apply_choice, build_state, check_expect, play_scenario
-from boneyard.engine.dotd.sets import character_from_dict, make_card_set
+from boneyard.engine.dotd.sets import make_card_set
 from boneyard.pipeline.cmd_scenario import run_scenario
 
 from boneyard.errors import RulesError, ScenarioError

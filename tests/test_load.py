@@ -15,18 +15,16 @@ from pathlib import Path
 
 import pytest
 import yaml
-from boneyard.engine.cards import (
-    BACKS,
+from boneyard.engine.cards import GF_KINDS
+from boneyard.engine.dotd.cards import BACKS, Condition, Step
+from boneyard.engine.dotd.effects import (
     COMPARATORS,
     CONDITION_TESTS,
     COPY_SOURCES,
     COUNTERS,
     FLIP_TARGETS,
-    GF_KINDS,
     PRIMITIVES,
     WHO,
-    Condition,
-    Step,
 )
 from boneyard.engine.hashing import content_hash
 from boneyard.pipeline.cli import cli

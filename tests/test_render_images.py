@@ -106,7 +106,7 @@ def test_tts_grave_feast_sheet_names_and_copies(tmp_path):
 
 
 def test_tts_full_sheet_is_10_by_7_with_the_70th_slot_hidden(tmp_path):
-    from boneyard.engine.cards import Character
+    from boneyard.engine.dotd.cards import Character
 
     chars = tuple(Character(f"c{i:02d}", f"Card {i}", i % 10) for i in range(75))
     result = render_set(dotd_set(chars), tmp_path, RenderOptions(formats=("tts",)),

@@ -8,8 +8,9 @@ import re
 from pathlib import Path
 
 import pytest
-from boneyard.engine.cards import Character, FeastCard, Step
-from boneyard.engine.faces import build_deck
+from boneyard.engine.cards import FeastCard
+from boneyard.engine.dotd.cards import Character, Step
+from boneyard.engine.games import build_deck
 from boneyard.pipeline.load import load_set
 from boneyard.pipeline.render import fonts
 from boneyard.pipeline.render.api import RenderOptions, prepare, render_set

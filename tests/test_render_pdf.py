@@ -253,7 +253,7 @@ def test_same_bytes_across_processes(tmp_path):
 
 def _art_set(tmp_path):
     """Two characters with art: a half-transparent PNG and a JPEG a camera stored sideways."""
-    from boneyard.engine.cards import Character
+    from boneyard.engine.dotd.cards import Character
     from PIL import Image
 
     art = tmp_path / "set" / "art"

@@ -451,7 +451,7 @@ def test_custom_size_renders_from_the_cli(run, tmp_path):
 
 
 def _art_characters(tmp_path):
-    from boneyard.engine.cards import Character
+    from boneyard.engine.dotd.cards import Character
 
     art = tmp_path / "set" / "art"
     art.mkdir(parents=True)
@@ -539,7 +539,7 @@ def test_preflight_thresholds_come_from_the_template(tmp_path):
 
 def test_cmyk_art_goes_into_the_rgb_pdf_as_rgb(tmp_path):
     """Issue 14 found a CMYK JPEG embedded as DeviceCMYK in an RGB file; it is converted."""
-    from boneyard.engine.cards import Character
+    from boneyard.engine.dotd.cards import Character
 
     art = tmp_path / "set" / "art"
     art.mkdir(parents=True)
@@ -560,7 +560,7 @@ def test_cmyk_art_goes_into_the_rgb_pdf_as_rgb(tmp_path):
 
 
 def test_tts_a_single_card_is_saved_as_a_card(tmp_path):
-    from boneyard.engine.cards import Character
+    from boneyard.engine.dotd.cards import Character
 
     cs = dotd_set((Character("oaf", "Oaf", 7, backs=("double",)),))
     (folder,) = render(cs, tmp_path, formats=("tts",))

@@ -7,18 +7,10 @@ template, the keyword runs the renderer styles, and the bundled set's text and d
 from __future__ import annotations
 
 import pytest
-from boneyard.engine.cards import (
-    COUNTERS,
-    PRIMITIVES,
-    BackDef,
-    CardSet,
-    Character,
-    Condition,
-    Step,
-    freeze,
-)
-from boneyard.pipeline.text import (
-    COUNTER_PHRASES,
+from boneyard.engine.cards import BackDef, CardSet, freeze
+from boneyard.engine.dotd.cards import Character, Condition, Step
+from boneyard.engine.dotd.effects import COUNTER, COUNTERS, PRIMITIVES
+from boneyard.engine.dotd.text import (
     KEYWORD,
     PLAIN,
     condition_prefix,
@@ -123,7 +115,7 @@ def test_unknown_primitive_is_refused_not_printed_blank() -> None:
 @pytest.mark.parametrize("counter", COUNTERS)
 def test_every_counter_reads_for_each_of(counter: str) -> None:
     text = step_text(Step("power", amount=1, per=counter))
-    assert text == f"+1 power this fight for each of {COUNTER_PHRASES[counter]}."
+    assert text == f"+1 power this fight for each of {COUNTER[counter].per_phrase}."
     assert "_" not in text
 
 
@@ -210,7 +202,7 @@ def test_condition_template(conds: tuple[Condition, ...], expected: str) -> None
 
 
 def test_every_condition_test_has_a_template() -> None:
-    from boneyard.engine.cards import CONDITION_TESTS
+    from boneyard.engine.dotd.effects import CONDITION_TESTS
 
     covered = {c.test for conds, _ in CONDITION_CASES for c in conds}
     assert covered == set(CONDITION_TESTS)
@@ -397,7 +389,7 @@ def test_golden_character_text(character: Character, text: str) -> None:
 
 
 def test_characters_doc_is_up_to_date(dotd, root) -> None:
-    from boneyard.pipeline.text import characters_table_markdown
+    from boneyard.engine.dotd.docs import characters_table_markdown
 
     committed = (root / "docs" / "characters.md").read_text(encoding="utf-8")
     assert committed == characters_table_markdown(dotd), (
@@ -406,7 +398,7 @@ def test_characters_doc_is_up_to_date(dotd, root) -> None:
 
 
 def test_characters_doc_lists_every_character_with_power_and_text(dotd) -> None:
-    from boneyard.pipeline.text import characters_table_markdown
+    from boneyard.engine.dotd.docs import characters_table_markdown
 
     doc = characters_table_markdown(dotd)
     for character in dotd.characters:
@@ -416,7 +408,7 @@ def test_characters_doc_lists_every_character_with_power_and_text(dotd) -> None:
 
 
 def test_characters_doc_notes_restricted_backs_and_extra_copies(tmp_path) -> None:
-    from boneyard.pipeline.text import characters_table_markdown, write_characters_doc
+    from boneyard.engine.dotd.docs import characters_table_markdown, set_docs
 
     card_set = CardSet(
         name="Tiny",
@@ -441,7 +433,13 @@ def test_characters_doc_notes_restricted_backs_and_extra_copies(tmp_path) -> Non
     assert "| 1 | Oaf | 7 | — | An \\| oaf. |" in doc
     assert "| 2 | Ghoul (backs: Double; 2 copies per back) | 4 | +5 power this fight. |  |" in doc
     assert "Printed powers (characters per power): 4: 1, 7: 1; mean 5.50." in doc
-    target = tmp_path / "characters.md"
-    write_characters_doc(card_set, target)
-    assert target.read_text(encoding="utf-8") == doc
-    assert [p.name for p in tmp_path.iterdir()] == ["characters.md"]
+    assert set_docs(card_set) == {"characters.md": doc}
+
+
+def test_generated_docs_are_written_whole_into_docs(tmp_path) -> None:
+    from boneyard.pipeline.text import generated_docs, main
+
+    assert main([str(tmp_path)]) == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(generated_docs())
+    assert (tmp_path / "characters.md").read_text(encoding="utf-8") == \
+        generated_docs()["characters.md"]

@@ -17,9 +17,9 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from boneyard.engine.cards import PRIMITIVES
 from boneyard.engine.dotd import checks as dotd_checks
 from boneyard.engine.dotd.checks import HAND_SAFE
+from boneyard.engine.dotd.effects import PRIMITIVES, Primitive
 from boneyard.pipeline.cli import cli
 from boneyard.pipeline.load import check_set, load_set
 from boneyard.pipeline.validate_yaml import MAX_FILE_BYTES, read_yaml
@@ -205,7 +205,7 @@ EXPECTED: dict[str, list[str]] = {
         "game.yaml:7:3: backs: unearth missing; Day of the Dead needs double, power_up, unearth (define each back once with its name and colour)",
     ],
     "bad-playtest-agent": [
-        "game.yaml:14:11: playtest.agents 'grredy' is not valid: an agent spec: random, greedy, mcts or mcts:N",
+        "game.yaml:14:11: playtest.agents 'grredy' is not valid: an agent spec: random, greedy, gate, mcts or mcts:N",
         "game.yaml:15:10: playtest.games must be at least 1, got 0",
     ],
     "no-family-possible": [
@@ -301,8 +301,10 @@ def test_a_missing_set_is_a_usage_error():
 
 
 def test_every_primitive_has_been_reviewed_for_hand_and_back_counts():
-    # A new primitive must be added to HAND_SAFE deliberately (ruling DD-25), not by default.
+    # A new primitive must say keeps_hand deliberately (ruling DD-25), not by default.
     assert set(PRIMITIVES) == HAND_SAFE
+    with pytest.raises(TypeError, match="keeps_hand"):
+        Primitive("probe", (), None, "", "", lambda step: [], (), "", 0)
 
 
 def test_a_primitive_not_known_to_keep_hand_size_is_refused(monkeypatch):
@@ -312,7 +314,7 @@ def test_a_primitive_not_known_to_keep_hand_size_is_refused(monkeypatch):
     assert problems[0] == (
         "characters.yaml:12:7: card 'spook': effect step 1: 'unearth' is not known to keep hand "
         "size and cards per back unchanged (the engine relies on this, ruling DD-25; review the "
-        "primitive and list it in engine/dotd/checks.py HAND_SAFE)")
+        "primitive and set its keeps_hand in engine/dotd/effects.py)")
 
 
 _NOISE = st.sampled_from(list(":-[]{}&*!|>'\"#\n\t ,?0123456789abcxyz") + [

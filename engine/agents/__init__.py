@@ -1,8 +1,9 @@
-"""AI players, made from a short spec string: ``random``, ``greedy``, ``mcts`` or ``mcts:N``.
+"""AI players, made from a short spec string: ``random``, ``greedy``, ``gate``, ``mcts`` or ``mcts:N``.
 
 The simulator, the CLI and the strength bench name agents by these strings (they go into logs and
 reports), so one registry turns a spec into an :class:`~boneyard.engine.core.Agent` for a game.
-``greedy`` is game-specific (the game's spec makes it); ``random`` and ``mcts`` work on any game
+``greedy`` and ``gate`` (greedy's ratings with choices fitted to search: skilled play at
+greedy's speed) are game-specific (the game's spec makes them); ``random`` and ``mcts`` work on any game
 through the shared core interface, ``mcts`` with the spec's search settings.
 """
 
@@ -18,7 +19,7 @@ from boneyard.errors import BoneyardError
 
 __all__ = ["AGENT_KINDS", "AgentSpecError", "MctsAgent", "RandomAgent", "make_agent", "parse_spec"]
 
-AGENT_KINDS: tuple[str, ...] = ("random", "greedy", "mcts")
+AGENT_KINDS: tuple[str, ...] = ("random", "greedy", "gate", "mcts")
 MAX_BUDGET = 99_999
 """Most simulations per decision a spec may ask for (game.yaml's schema says the same)."""
 
@@ -48,7 +49,7 @@ def parse_spec(spec: str) -> tuple[str, int | None]:
     kind, _, arg = text.partition(":")
     if kind not in AGENT_KINDS:
         raise AgentSpecError(
-            f"unknown agent '{spec}' (use one of: random, greedy, mcts, mcts:N with N simulations)"
+            f"unknown agent '{spec}' (use one of: random, greedy, gate, mcts, mcts:N with N simulations)"
         )
     if not arg:
         return kind, None
@@ -79,6 +80,16 @@ def _greedy(game: Any) -> Agent:
     raise AgentSpecError(f"no greedy agent for rules '{rules}'")
 
 
+def _gate(game: Any) -> Agent:
+    spec = _spec(game)
+    if spec is not None and spec.gate is not None:
+        return spec.gate(game)  # type: ignore[no-any-return]
+    if spec is None and hasattr(game, "make_gate"):
+        return game.make_gate()  # type: ignore[no-any-return]
+    rules = getattr(getattr(game, "card_set", None), "rules", None)
+    raise AgentSpecError(f"no gate agent for rules '{rules}' (use greedy or mcts)")
+
+
 def make_agent(spec: str, game: Any) -> Agent:
     """A fresh agent for ``game`` from its spec; agents hold no per-game state beyond settings."""
     kind, budget = parse_spec(spec)
@@ -86,6 +97,8 @@ def make_agent(spec: str, game: Any) -> Agent:
         return RandomAgent()
     if kind == "greedy":
         return _greedy(game)
+    if kind == "gate":
+        return _gate(game)
     from boneyard.engine.agents.evaluators import SearchSettings, greedy_playout
 
     game_spec = _spec(game)

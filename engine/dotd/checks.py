@@ -6,22 +6,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from boneyard.engine.cards import BACKS, COUNTERS, PRIMITIVES
 from boneyard.engine.checks import can_hold, cards, cid_of, comparison_values, items, seen_at
+from boneyard.engine.dotd.cards import BACKS
+from boneyard.engine.dotd.effects import COUNTERS, PRIMITIVE_DEFS, PRIMITIVES
 from boneyard.engine.spec import LocatedDoc, SetFiles
 
 from boneyard.errors import Problem
 
 #: Primitives known to keep hand size and the number of cards of each back in hand and in play
 #: (rulings DD-25, INV-3): Dig discards a card with the drawn card's back, every Unearth replaces
-#: a card with one of the same back, and the rest never move cards between zones. A primitive
-#: added to the language must be reviewed and listed here before any card may use it.
-HAND_SAFE: frozenset[str] = frozenset({
-    "power", "set_power", "auto_win", "auto_lose", "win_ties", "gain_vp", "copy_effect", "dig",
-    "unearth", "force_unearth", "flip", "suppress_spirit", "negate", "take_priority",
-    "give_priority",
-})
-
+#: a card with one of the same back, and the rest never move cards between zones. Each primitive
+#: says so in its definition (``keeps_hand`` in effects.py, no default): a new one must be
+#: reviewed before any card may use it.
+HAND_SAFE: frozenset[str] = frozenset(p.name for p in PRIMITIVE_DEFS if p.keeps_hand)
 
 
 def check(files: SetFiles) -> list[Problem]:
@@ -144,8 +141,8 @@ def _effect_semantics(doc: LocatedDoc, idx: int, card: dict[str, Any], cid: str 
                 out.append(doc.problem((idx, "effect", s, op), f"effect step {s + 1}: '{op}' "
                                        "is not known to keep hand size and cards per back "
                                        "unchanged", card=cid, hint="the engine relies on this, "
-                                       "ruling DD-25; review the primitive and list it in "
-                                       "engine/dotd/checks.py HAND_SAFE", key=True))
+                                       "ruling DD-25; review the primitive and set its "
+                                       "keeps_hand in engine/dotd/effects.py", key=True))
         when = step.get("when")
         if not isinstance(when, dict):
             continue

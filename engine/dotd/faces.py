@@ -3,14 +3,15 @@ back's icon is printed in the corners; one back face per back."""
 
 from __future__ import annotations
 
-from boneyard.engine.cards import BACKS, CardSet, DeadCard
+from boneyard.engine.cards import CardSet
+from boneyard.engine.dotd.cards import BACKS, DeadCard
 from boneyard.engine.faces import Deck, Face, PrintCard, RulesRuns, Runs, art_path, base_fields
 
 from boneyard.errors import RenderError
 
 
 def _default_rules_runs() -> RulesRuns:
-    from boneyard.pipeline.text import rules_runs
+    from boneyard.engine.dotd.text import rules_runs
 
     return rules_runs
 

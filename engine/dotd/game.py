@@ -5,7 +5,10 @@ run effect steps, resolve a fight, offer a conversion, score...). ``apply_action
 pending choice, then pops tasks until one needs a player's choice; that choice becomes the pending
 decision (``legal_actions``). So every choice inside an effect is a decision point, never a
 callback, and ``clone`` is a handful of list copies. Effects run through one interpreter
-(``_exec``, one branch per compiled primitive); no card has its own code path.
+(``interpreter.exec_steps``, one branch per operation of the vocabulary); no card has its own
+code path. This module is the state machine; what it calls lives by concern in ``interpreter``
+(effects), ``choices`` (conversions, decks, Unearth, Dig, applying a choice), ``turns`` (turn
+start, reveal, rewards), ``narrate`` (transcript events, JSON) and ``summary``.
 
 Speed (issue 3: random games per second on one core) shapes the code: the task loop is inside
 ``apply_action`` (one call per decision), the commonest tasks (a fight and its resolution, a
@@ -20,119 +23,64 @@ from __future__ import annotations
 
 import random
 from _random import Random as _CRandom
-from itertools import compress
 from typing import Any
 
-from boneyard.engine.cards import BACKS, CardSet
+from boneyard.engine.cards import CardSet
 from boneyard.engine.core import TERMINAL
 
 from boneyard.errors import RulesError
 
-from .rules import (
+from .cards import BACKS
+from .choices import (
+    convert_loser,
+    look_at,
+    offer_conversion,
+    replace_card,
+    resolve_choice,
+    start_dig,
+    start_unearth,
+)
+from .codes import (
+    ACT_NO,
+    D_CONVERT,
+    D_NONE,
+    D_SELECT,
+    D_UE_PICK,
+    D_UE_TARGET,
+    DECISION_NAMES,
     DOUBLE,
+    F_BONUS,
+    F_NEG,
+    F_SETP,
+    F_SUP,
+    FIGHT_RESET,
+    NO_SETP,
     POWER_UP,
-    UNEARTH,
-    Op,
-    Test,
-    compile_step,
-    range_step,
-    resolve_params,
-    resolve_switches,
+    T_CONVERT,
+    T_DIG,
+    T_FIGHT,
+    T_RESOLVE,
+    T_REVEAL,
+    T_REWARDS,
+    T_SELECT,
+    T_SPIRIT_UNEARTH,
+    T_STEPS,
+    T_TURN,
+    T_USE,
+    action_string,
 )
+from .interpreter import exec_steps, use_inline
+from .narrate import check_invariants as _check_invariants
+from .narrate import note_fight, state_json
+from .observation import DotdObservation
+from .phrases import DEFAULT_BACK_NAMES
+from .rules import INLINE_RUNS, compile_step, resolve_params, resolve_switches
+from .summary import DotdSummary, summarize
+from .turns import reveal, rewards, start_turn
 
-# --- actions -----------------------------------------------------------------------------------
-# 0 .. n-1: a card id (play it, target it, keep it, discard it, copy it, flip it, convert it)
-DECK_BASE = 1000  # 1000 + back: Dig from that deck
-ACT_NO = 2000  # decline an optional choice (keep the loser in line, skip an optional Unearth)
-
-# --- decision kinds ------------------------------------------------------------------------------
-D_NONE = -1
-D_SELECT = 0  # ctx: 0 fighter (turn 1), 1 spirit
-D_UE_TARGET = 1  # ctx: None
-D_UE_PICK = 2  # ctx: (target card, owner of target, look tuple)
-D_DIG_DECK = 3  # ctx: (remaining digs, fighter card)
-D_DIG_DISCARD = 4  # ctx: (remaining digs, fighter card, back)
-D_COPY = 5
-D_FLIP = 6  # ctx: flip target code
-D_CONVERT = 7
-
-DECISION_NAMES = (
-    "select",
-    "unearth_target",
-    "unearth_pick",
-    "dig_deck",
-    "dig_discard",
-    "copy",
-    "flip",
-    "convert",
-)
-
-# --- tasks -------------------------------------------------------------------------------------
-T_TURN = 0
-T_SELECT = 1  # (T, player, kind)
-T_REVEAL = 2
-T_SPIRIT_UNEARTH = 3  # (T, player)
-T_FIGHT = 4  # (T, slot)
-T_USE = 5  # (T, player, use number, card)
-T_STEPS = 6  # (T, player, steps, index, copy depth)
-T_RESOLVE = 7  # (T, slot)
-T_CONVERT = 8  # (T, player)
-T_REWARDS = 9
-T_DIG = 10  # (T, player, remaining, fighter card)
-
-# fight context: one flat list of ints, indexed base + side
-F_BONUS, F_SETP, F_AW, F_AL, F_WT, F_SUP, F_NEG = 0, 2, 4, 6, 8, 10, 12
-NO_SETP = -10_000
-MAX_RETRIGGERS = 3  # re-fired Unearth spirits per player and turn: a chain must end
-FIGHT_RESET = [0, 0, NO_SETP, NO_SETP, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
-ALL_AVAILABLE = (True, True, True)
 _c_seed = _CRandom.seed
 _RESUME = -(1 << 62)  # apply_action's "no action" (never a legal action): run on (_advance)
 EK_NONE, EK_INLINE, EK_ASKS = 0, 1, 2  # DotdGame.ekind: what using a card's effect may do
-
-
-def _select_tasks(first: int, turn1: bool) -> tuple[tuple[int, ...], ...]:
-    second = 1 - first
-    # turn 1: a spirit and a fighter each
-    seq = ((second, 1), (second, 0), (first, 1), (first, 0)) if turn1 else ((second, 1), (first, 1))
-    return ((T_REVEAL,), *((T_SELECT, p, kind) for p, kind in seq))
-
-
-# [turn 1?][priority holder] -> the tasks that open a turn (shared, never mutated)
-SELECT_TASKS = [[_select_tasks(f, t1) for f in (0, 1)] for t1 in (False, True)]
-FIGHT_TASKS = [(T_FIGHT, i) for i in range(16)]  # a turn's fights, shared tuples
-
-BACK_NAMES = {"double": "Double", "power_up": "Power Up", "unearth": "Unearth"}
-
-# Op and Test codes as module globals: the hot loops compare against these, and a module global is
-# a specialized (cached) load where a class attribute is a full lookup every time (CPython 3.11).
-OP_POWER, OP_SET_POWER, OP_AUTO_WIN, OP_AUTO_LOSE, OP_WIN_TIES = (
-    Op.POWER, Op.SET_POWER, Op.AUTO_WIN, Op.AUTO_LOSE, Op.WIN_TIES)
-OP_GAIN_VP, OP_COPY_EFFECT, OP_DIG, OP_UNEARTH, OP_FORCE_UNEARTH = (
-    Op.GAIN_VP, Op.COPY_EFFECT, Op.DIG, Op.UNEARTH, Op.FORCE_UNEARTH)
-OP_FLIP, OP_SUPPRESS_SPIRIT, OP_NEGATE, OP_TAKE_PRIORITY, OP_GIVE_PRIORITY = (
-    Op.FLIP, Op.SUPPRESS_SPIRIT, Op.NEGATE, Op.TAKE_PRIORITY, Op.GIVE_PRIORITY)
-TS_PRIORITY, TS_TURN, TS_SLOT, TS_OWN_SPIRIT, TS_OPPONENT_SPIRIT, TS_OWN_BACK = (
-    Test.PRIORITY, Test.TURN, Test.SLOT, Test.OWN_SPIRIT, Test.OPPONENT_SPIRIT, Test.OWN_BACK)
-TS_OPPOSING_BACK, TS_OPPOSING_POWER, TS_OPPOSING_HAS_EFFECT, TS_COUNT, TS_SCORE_DIFF, TS_LOSING = (
-    Test.OPPOSING_BACK, Test.OPPOSING_POWER, Test.OPPOSING_HAS_EFFECT, Test.COUNT, Test.SCORE_DIFF,
-    Test.LOSING)
-TS_SLOT_NEWEST, TS_SLOT_OLDEST = Test.SLOT_NEWEST, Test.SLOT_OLDEST
-
-INLINE_OPS = frozenset(
-    (
-        Op.POWER,
-        Op.SET_POWER,
-        Op.AUTO_WIN,
-        Op.AUTO_LOSE,
-        Op.WIN_TIES,
-        Op.GAIN_VP,
-        Op.SUPPRESS_SPIRIT,
-        Op.NEGATE,
-        Op.TAKE_PRIORITY,
-        Op.GIVE_PRIORITY,
-    )
-)
 
 
 def _rebuild_game(card_set: CardSet, switches: dict[str, Any], record_events: bool) -> DotdGame:
@@ -209,7 +157,7 @@ class DotdGame:
         compiled = {}
         for c in chars:
             compiled[c.id] = tuple(
-                range_step(compile_step(s, f"card '{c.id}' step {k + 1}")) for k, s in enumerate(c.effect)
+                compile_step(s, f"card '{c.id}' step {k + 1}") for k, s in enumerate(c.effect)
             )
         self.n = len(card_set.cards)
         self.back = [BACKS.index(dc.back) for dc in card_set.cards]
@@ -220,7 +168,7 @@ class DotdGame:
         # EK_NONE no effect, EK_INLINE an effect that never asks a player nor starts a task (it
         # runs without the task stack), EK_ASKS one that may
         self.ekind = [
-            EK_NONE if not e else EK_INLINE if all(st[0] in INLINE_OPS for st in e) else EK_ASKS
+            EK_NONE if not e else EK_INLINE if all(st[0] in INLINE_RUNS for st in e) else EK_ASKS
             for e in self.effect
         ]
         self.card_ids = [dc.id for dc in card_set.cards]
@@ -269,11 +217,15 @@ class DotdGame:
 
     def describe(self, card: int) -> str:
         ch = self.characters[self.char[card]]
-        return f"{ch.name} ({ch.power}) on {BACK_NAMES.get(BACKS[self.back[card]], '?')}"
+        return f"{ch.name} ({ch.power}) on {DEFAULT_BACK_NAMES.get(BACKS[self.back[card]], '?')}"
 
 
 class DotdState:
-    """One position of a Day of the Dead game. Lines are lists, slot 1 (oldest) first."""
+    """One position of a Day of the Dead game. Lines are lists, slot 1 (oldest) first.
+
+    ``legal_actions()`` returns a list owned by the state: read it, never mutate it; valid until
+    the next ``apply_action`` (the contract of ``boneyard.engine.core.State`` for every game).
+    """
 
     __slots__ = (
         "g",
@@ -361,7 +313,11 @@ class DotdState:
         return self.dp if self.dk >= 0 else TERMINAL
 
     def legal_actions(self) -> list[int]:
-        # the pending decision's list; [] once the game is over (the rewards of the last turn set it)
+        """The pending decision's options; [] once the game is over.
+
+        The list is owned by the state: read it, never mutate it; it is valid until the next
+        ``apply_action`` (the engine hands out its own list, no copy per decision).
+        """
         return self.dl
 
     def is_terminal(self) -> bool:
@@ -406,17 +362,17 @@ class DotdState:
             self.history.append(action)
             if kind == D_CONVERT:  # the commonest decisions, inline
                 if action != ACT_NO:
-                    self._convert(self.dp, action)
+                    convert_loser(self, self.dp, action)
             elif kind == D_SELECT:
                 self.chosen[self.dp].append(action)
             elif kind == D_UE_PICK:
                 ctx = self.dc
-                self._replace(self.dp, ctx[0], ctx[1], action, ctx[2])
+                replace_card(self, self.dp, ctx[0], ctx[1], action, ctx[2])
             elif kind == D_UE_TARGET:
                 if action != ACT_NO:
-                    self._look(self.dp, action, self.dp)
+                    look_at(self, self.dp, action, self.dp)
             else:
-                self._resolve(kind, self.dp, action, self.dc)
+                resolve_choice(self, kind, self.dp, action, self.dc)
         if self.dk >= 0:  # the action's own handling already asks again (e.g. an Unearth pick)
             return
         stack = self.stack
@@ -440,20 +396,20 @@ class DotdState:
                 k2 = ekind[c2]
                 if k1 != EK_ASKS and k2 != EK_ASKS:  # no decision possible: no tasks needed
                     # a single use straight into the interpreter; a Double or a transcript
-                    # goes through _use_inline (the priority holder cannot be negated yet)
+                    # goes through use_inline (the priority holder cannot be negated yet)
                     if k1 and up[first][i]:
                         if self.eff_back[first] == DOUBLE or self.events is not None:
-                            self._use_inline(first, c1)
+                            use_inline(self, first, c1)
                         else:
-                            self._exec(first, g.effect[c1], 0, 0)
+                            exec_steps(self, first, g.effect[c1], 0, 0)
                     if k2 and up[second][i]:
                         if self.eff_back[second] == DOUBLE or self.events is not None:
-                            self._use_inline(second, c2)
-                        elif not fx[12 + second]:  # F_NEG
-                            self._exec(second, g.effect[c2], 0, 0)
+                            use_inline(self, second, c2)
+                        elif not fx[F_NEG + second]:
+                            exec_steps(self, second, g.effect[c2], 0, 0)
                 elif k1 != EK_ASKS:  # the priority holder's effect asks nothing: use it now
                     if k1 and up[first][i]:
-                        self._use_inline(first, c1)
+                        use_inline(self, first, c1)
                     # then the other's, which may ask
                     if up[second][i]:
                         stack.append((T_RESOLVE, i))
@@ -482,7 +438,7 @@ class DotdState:
                 if lines[p][i] != card or not up[p][i] or fx[F_NEG + p]:
                     continue
                 if u == 1 and g.ekind[card] != EK_ASKS:  # every use at once: it cannot stop for a decision
-                    self._use_inline(p, card)
+                    use_inline(self, p, card)
                     continue
                 if u > 1 and (self.eff_back[p] != DOUBLE or fx[F_SUP + p] or u > g.double_uses):
                     continue
@@ -491,25 +447,25 @@ class DotdState:
                 if self.events is not None:
                     nth = f" (use {u}, Double spirit)" if self.eff_back[p] == DOUBLE else ""
                     self.events.append(f"player {p + 1} uses {g.describe(card)}'s effect{nth}")
-                self._exec(p, g.effect[card], 0, 0)
+                exec_steps(self, p, g.effect[card], 0, 0)
                 if self.dk >= 0:
                     return
                 continue
             elif code == T_STEPS:
-                self._exec(t[1], t[2], t[3], t[4])
+                exec_steps(self, t[1], t[2], t[3], t[4])
                 if self.dk >= 0:
                     return
                 continue
             elif code == T_SPIRIT_UNEARTH:
-                self._start_unearth(t[1], g.unearth_optional)
+                start_unearth(self, t[1], g.unearth_optional)
                 if self.dk >= 0:
                     return
                 continue
             elif code == T_REVEAL:
-                self._reveal()
+                reveal(self)
                 continue
             elif code == T_REWARDS:
-                self._rewards()  # (it starts the next turn, whose first selection may ask)
+                rewards(self)  # (it starts the next turn, whose first selection may ask)
                 continue
             else:
                 self._task(t)
@@ -564,7 +520,7 @@ class DotdState:
                     win1 = wt1 >= wt0
                 self.fight_log.append((self.turn, i, a, b, t0, t1, win0, win1))
                 if self.events is not None:
-                    self._note_fight(i, a, b, t0, t1, win0, win1)
+                    note_fight(self, i, a, b, t0, t1, win0, win1)
             elif not ua and not ub:  # DD-13: no fight between two fallen cards
                 if self.events is not None:
                     self.events.append(f"slot {i + 1}: both fighters are fallen, no fight")
@@ -618,7 +574,6 @@ class DotdState:
                 for p in (1 - first, first):
                     if any(c in lostc for c in lines[p]):
                         stack.append((T_CONVERT, p))
-
 
     def _advance(self) -> None:
         """Run tasks until a player must choose or the game ends (a new or set-up position)."""
@@ -674,9 +629,7 @@ class DotdState:
         s.events = None if self.events is None else self.events[:]
         return s
 
-    def observation(self, player: int) -> Any:
-        from .observation import DotdObservation
-
+    def observation(self, player: int) -> DotdObservation:
         return DotdObservation(self, player)
 
     def action_to_string(self, action: int) -> str:
@@ -692,48 +645,25 @@ class DotdState:
     def _decide(self, kind: int, player: int, legal: list[int], ctx: Any) -> None:
         """Make ``player`` choose; a choice with one option is taken at once."""
         if len(legal) == 1:
-            self._resolve(kind, player, legal[0], ctx)
+            resolve_choice(self, kind, player, legal[0], ctx)
             return
         self.dk = kind
         self.dp = player
         self.dl = legal
         self.dc = ctx
 
-    def _task(self, t: tuple) -> None:
+    def _task(self, t: tuple[Any, ...]) -> None:
         """The rare tasks: an offered conversion (both lost, or DD-15's wider window), a further
         Dig, a turn start set up by a scenario; the rest run in the loop of ``apply_action``."""
         code = t[0]
         if code == T_CONVERT:
-            self._offer_conversion(t[1])
+            offer_conversion(self, t[1])
         elif code == T_DIG:
-            self._start_dig(t[1], t[2], t[3])
+            start_dig(self, t[1], t[2], t[3])
         elif code == T_TURN:
-            self._start_turn()
+            start_turn(self)
 
     # --- turn structure ------------------------------------------------------------------------
-
-    def _start_turn(self) -> None:
-        self.turn += 1
-        lines, up, spirit = self.lines, self.up, self.spirit
-        ev = self.events
-        if ev is not None:
-            ev.append(f"turn {self.turn}: player {self.prio + 1} holds priority")
-        if self.turn > 1:
-            for p in (0, 1):  # DD-05: the current spirit opens the new slot, face down
-                s = spirit[p]
-                if s >= 0:
-                    lines[p].append(s)
-                    up[p].append(False)
-                    spirit[p] = -1
-                    if ev is not None:
-                        ev.append(f"player {p + 1}'s spirit {self.g.describe(s)} opens slot {len(lines[p])}")
-        self.wonc = []
-        self.lostc = []
-        self.won_n = [0, 0]
-        self.conv_n = [0, 0]
-        self.retrig = [0, 0]
-        # Reveal after the selections; the priority holder selects first (pushed last)
-        self.stack += SELECT_TASKS[self.turn == 1][self.prio]
 
     def _selectable(self, p: int) -> list[int]:
         """Hand cards ``p`` may play now under the back limit (DD-04)."""
@@ -772,77 +702,6 @@ class DotdState:
             cards = self.lines[p] + ([self.spirit[p]] if self.spirit[p] >= 0 else [])
             self.nback[p] = [sum(1 for c in cards if back[c] == b) for b in range(3)]
 
-    def _reveal(self) -> None:
-        g = self.g
-        pub = self.pub
-        back = g.back
-        char = g.char
-        turn1 = self.turn == 1
-        chosen, hands, lines, stats, nback = self.chosen, self.hands, self.lines, self.stats, self.nback
-        up, spirit, eff_back = self.up, self.spirit, self.eff_back
-        for p in (0, 1):
-            ch = chosen[p]
-            hand = hands[p]
-            nb = nback[p]
-            played = stats[p][0]
-            for c in ch:
-                hand.remove(c)
-                nb[back[c]] += 1
-                played.append(char[c])
-            line = lines[p]
-            if turn1:
-                line.append(ch[0])  # the turn-1 fighter (face up with the field just below)
-            s = ch[-1]
-            spirit[p] = s
-            eff_back[p] = back[s]
-            chosen[p] = []
-            up[p] = [True] * len(line)  # step 3: the field flips face up
-            for c in line:
-                pub[c] = True
-            if self.events is not None:
-                self._note_reveal(p, ch)
-        stack = self.stack
-        stack.append((T_REWARDS,))
-        n = len(lines[0])
-        if n <= len(FIGHT_TASKS):  # pushed oldest first: the newest slot fights first
-            stack += FIGHT_TASKS[:n]
-        else:
-            stack += [(T_FIGHT, i) for i in range(n)]
-        first = self.prio
-        for p in (1 - first, first):  # DD-06: Unearth spirits resolve in priority order
-            if back[spirit[p]] == UNEARTH:
-                stack.append((T_SPIRIT_UNEARTH, p))
-
-    def _rewards(self) -> None:
-        g = self.g
-        power = g.power
-        scores = self.scores
-        if g.score_won_only:
-            wonc = self.wonc
-            for p in (0, 1):
-                scores[p] += sum(
-                    [power[c] for c, u in zip(self.lines[p], self.up[p], strict=True) if u and c in wonc]
-                )
-        else:
-            lines, up, get = self.lines, self.up, power.__getitem__
-            scores[0] += sum(compress(map(get, lines[0]), up[0]))
-            scores[1] += sum(compress(map(get, lines[1]), up[1]))
-        self.score_log.append((self.scores[0], self.scores[1], self.prio))
-        self.prio = 1 - self.prio  # pass priority
-        self.fslot = -1
-        if self.events is not None:
-            self._note_rewards()
-        if self.turn >= self.end_turn:
-            self.done = True
-            self.dp = TERMINAL
-            self.dl = []
-            if self.events is not None:
-                w = self.winner()
-                res = "a draw" if w is None else f"player {w + 1} wins"
-                self.events.append(f"game over: {self.scores[0]} to {self.scores[1]}, {res}")
-        else:  # the next turn starts at once (as a T_TURN task on top of the stack would)
-            self._start_turn()
-
     # --- fights --------------------------------------------------------------------------------
 
     def fight_total(self, p: int) -> int:
@@ -858,587 +717,16 @@ class DotdState:
             total += g.fp_power
         return total
 
-    def _offer_conversion(self, p: int) -> None:
-        """Step 4: the loser may become the spirit (DD-14, DD-15)."""
-        if self.conv_n[p] >= self.g.max_conv:
-            return
-        line, up, lostc = self.lines[p], self.up[p], self.lostc
-        if self.g.any_loser:
-            opts = [c for j, c in enumerate(line) if not up[j] and c in lostc]
-        else:
-            i = self.fslot
-            c = line[i]
-            opts = [c] if (not up[i] and c in lostc) else []
-        if not opts:
-            return
-        opts.append(ACT_NO)
-        self._decide(D_CONVERT, p, opts, None)
-
-    def _convert(self, p: int, card: int) -> None:
-        g = self.g
-        line, up = self.lines[p], self.up[p]
-        j = line.index(card)
-        del line[j]  # pull it; the newer fighters of this player move down one slot
-        del up[j]
-        prev = self.spirit[p]
-        if self.events is not None:
-            self.events.append(
-                f"player {p + 1} converts {g.describe(card)} (slot {j + 1}) into the spirit; the "
-                f"previous spirit {g.describe(prev)} fills slot {len(line) + 1} "
-                f"{'active' if g.prev_active else 'fallen'}"
-            )
-        line.append(prev)  # the previous spirit fills the emptied newest slot
-        up.append(g.prev_active)
-        if g.prev_active:
-            self.pub[prev] = True
-        self.spirit[p] = card
-        if card in self.lostc:  # converted: if it comes back as a previous spirit, it is no loser
-            self.lostc.remove(card)
-        self.conv_n[p] += 1
-        self.stats[p][2] += 1
-        if g.spirit_now:
-            self.eff_back[p] = g.back[card]
-        if g.back[card] == UNEARTH:
-            self.stack.append((T_SPIRIT_UNEARTH, p))
-
-    # --- deck handling (DD-19) -----------------------------------------------------------------
-
-    def _available(self, b: int) -> int:
-        n = len(self.decks[b])
-        if self.g.reshuffle:
-            n += len(self.discards[b])
-        return n
-
-    def _take(self, b: int, n: int) -> list[int]:
-        """Take up to ``n`` cards from the top of deck ``b``, reshuffling its discards if short."""
-        deck = self.decks[b]
-        if len(deck) < n and self.g.reshuffle and self.discards[b]:
-            deck.extend(self.discards[b])
-            self.discards[b] = []
-            self.nshuf += 1
-            random.Random(f"{self.seed}/{self.nshuf}").shuffle(deck)
-        if n >= len(deck):
-            taken = deck[::-1]
-            deck.clear()
-        else:
-            taken = deck[-1 : -n - 1 : -1]
-            del deck[-n:]
-        pub = self.pub
-        for c in taken:
-            pub[c] = False
-        return taken
-
-    # --- Unearth (DD-07, DD-08) ----------------------------------------------------------------
-
-    def _start_unearth(self, p: int, optional: bool) -> None:
-        g = self.g
-        d0, d1, d2 = self.decks
-        if d0 and d1 and d2:
-            avail = ALL_AVAILABLE
-        elif g.reshuffle:
-            x0, x1, x2 = self.discards
-            avail = (bool(d0 or x0), bool(d1 or x1), bool(d2 or x2))
-        else:
-            avail = (bool(d0), bool(d1), bool(d2))
-        s = self.spirit[p]
-        if avail == ALL_AVAILABLE:  # the usual case: every card can be unearthed
-            opts = self.lines[p][:]
-            if s >= 0:
-                opts.append(s)
-        else:
-            back = g.back
-            opts = [c for c in self.lines[p] if avail[back[c]]]
-            if s >= 0 and avail[back[s]]:
-                opts.append(s)
-        if not opts:
-            return
-        if optional:
-            opts.append(ACT_NO)
-        if len(opts) > 1:  # _decide, inline
-            self.dk, self.dp, self.dl, self.dc = D_UE_TARGET, p, opts, None
-        elif opts[0] != ACT_NO:
-            self._look(p, opts[0], p)
-
-    def _look(self, chooser: int, target: int, owner: int) -> None:
-        g = self.g
-        b = g.back[target]
-        n = g.look_n
-        deck = self.decks[b]
-        if len(deck) > n:  # the usual case, _take inline: the top n cards, top first
-            look = deck[-1 : -n - 1 : -1]
-            del deck[-n:]
-            pub = self.pub
-            for c in look:
-                pub[c] = False
-        else:
-            look = self._take(b, n)
-        if len(look) > 1:  # _decide, inline
-            self.dk, self.dp, self.dl, self.dc = D_UE_PICK, chooser, look, (target, owner, tuple(look))
-        elif look:
-            self._replace(chooser, target, owner, look[0], (look[0],))
-
-    def _replace(self, chooser: int, target: int, owner: int, new: int, look: tuple) -> None:
-        g = self.g
-        if self.events is not None:
-            where = "spirit" if self.spirit[owner] == target else f"slot {self.lines[owner].index(target) + 1}"
-            rest = [g.describe(c) for c in look if c != new]
-            self.events.append(
-                f"player {chooser + 1} unearths player {owner + 1}'s {where} {g.describe(target)}: "
-                f"{g.describe(new)} takes its place" + (f" (discarded: {', '.join(rest)})" if rest else "")
-            )
-        b = g.back[target]
-        disc = self.discards[b]
-        pub = self.pub
-        for c in look:
-            if c != new:
-                disc.append(c)
-                pub[c] = True
-        disc.append(target)
-        pub[target] = True
-        self.stats[chooser][3] += 1
-        self.stats[owner][0].append(g.char[new])
-        if self.spirit[owner] == target:
-            self.spirit[owner] = new
-            if g.retrigger and g.back[new] == UNEARTH and self.retrig[owner] < MAX_RETRIGGERS:
-                self.retrig[owner] += 1
-                self.stack.append((T_SPIRIT_UNEARTH, owner))
-            return
-        line = self.lines[owner]
-        j = line.index(target)
-        line[j] = new
-        if self.up[owner][j]:
-            pub[new] = True
-        if target in self.lostc:  # the newcomer did not lose a fight
-            self.lostc.remove(target)
-        if j == self.fslot and g.newcomer_uses and self.up[owner][j] and g.has_effect[new]:
-            self.stack.append((T_USE, owner, 1, new))
-
-    # --- Dig (DD-18) ---------------------------------------------------------------------------
-
-    def _start_dig(self, p: int, remaining: int, fighter: int) -> None:
-        g = self.g
-        if g.dig_choose:
-            opts = [DECK_BASE + b for b in range(3) if self._available(b) > 0]
-        else:
-            b = g.back[fighter]
-            opts = [DECK_BASE + b] if self._available(b) > 0 else []
-        if opts:
-            self._decide(D_DIG_DECK, p, opts, (remaining, fighter))
-
-    # --- decisions -----------------------------------------------------------------------------
-
-    def _resolve(self, kind: int, p: int, a: int, ctx: Any) -> None:
-        """Apply a choice (the rarer kinds first: apply_action handles the common ones itself)."""
-        if kind == D_DIG_DECK:
-            b = a - DECK_BASE
-            drawn = self._take(b, 1)
-            if not drawn:
-                return
-            hand = self.hands[p]
-            hand.append(drawn[0])
-            self.stats[p][4] += 1
-            if self.events is not None:
-                self.events.append(f"player {p + 1} digs {self.g.describe(drawn[0])} from the {BACK_NAMES[BACKS[b]]} deck")
-            back = self.g.back
-            opts = [c for c in hand if back[c] == b]
-            self._decide(D_DIG_DISCARD, p, opts, (ctx[0], ctx[1], b))
-        elif kind == D_DIG_DISCARD:
-            self.hands[p].remove(a)
-            self.discards[ctx[2]].append(a)
-            self.pub[a] = True
-            if self.events is not None:
-                self.events.append(f"player {p + 1} discards {self.g.describe(a)}")
-            if ctx[0] > 1:
-                self.stack.append((T_DIG, p, ctx[0] - 1, ctx[1]))
-        elif kind == D_COPY:
-            self.stack.append((T_STEPS, p, self.g.effect[a], 0, 1))
-            if self.events is not None:
-                self.events.append(f"player {p + 1} copies the effect of {self.g.describe(a)}")
-        elif kind == D_FLIP:
-            if self.events is not None:
-                face = "up" if ctx == 0 else "down"
-                self.events.append(f"player {p + 1} flips {self.g.describe(a)} face {face}")
-            if ctx == 0:
-                line = self.lines[p]
-                j = line.index(a)
-                self.up[p][j] = True
-                self.pub[a] = True
-            else:
-                o = 1 - p
-                j = self.lines[o].index(a)
-                self.up[o][j] = False
-        elif kind == D_CONVERT:
-            if a != ACT_NO:
-                self._convert(p, a)
-        elif kind == D_SELECT:
-            self.chosen[p].append(a)
-        elif kind == D_UE_TARGET:
-            if a != ACT_NO:
-                self._look(p, a, p)
-        elif kind == D_UE_PICK:
-            self._replace(p, ctx[0], ctx[1], a, ctx[2])
-        else:  # pragma: no cover - every kind is handled above
-            raise RulesError(f"unknown decision kind {kind}")
-
-    # --- the effect interpreter ----------------------------------------------------------------
-
-    def count(self, p: int, counter: int) -> int:
-        """A counter of docs/effects.md from ``p``'s side of the current fight."""
-        if counter == 6:
-            i = self.fslot
-            up = self.up[p]
-            n = 0
-            if i > 0 and up[i - 1]:
-                n += 1
-            if i + 1 < len(up) and up[i + 1]:
-                n += 1
-            return n
-        side = p if counter in (0, 1, 4) else 1 - p
-        if counter >= 4:
-            return self.won_n[side]
-        n_up = sum(self.up[side])
-        return n_up if counter in (1, 3) else len(self.up[side]) - n_up
-
-    def _conds_hold(self, p: int, conds: tuple) -> bool:
-        """Every test of a step's ``when:``, measured now from ``p``'s side of the fight.
-
-        Each test is compiled to ``(test, lo, hi, negated, counter)``: it holds when
-        ``lo <= measured <= hi`` (or, negated, when not), so no comparison function is called.
-        """
-        g = self.g
-        i = self.fslot
-        o = 1 - p
-        for test, lo, hi, neg, subject in conds:
-            if test < TS_OPPOSING_BACK:
-                if test == TS_PRIORITY:
-                    x = 0 if self.prio == p else 1
-                elif test == TS_OWN_SPIRIT:
-                    s = self.spirit[p]
-                    x = g.back[s] if s >= 0 else -1
-                elif test == TS_OPPONENT_SPIRIT:
-                    s = self.spirit[o]
-                    x = g.back[s] if s >= 0 else -1
-                elif test == TS_OWN_BACK:
-                    x = g.back[self.lines[p][i]]
-                elif test == TS_SLOT:
-                    x = i + 1
-                else:  # TS_TURN
-                    x = self.turn
-            elif test == TS_OPPOSING_POWER:
-                x = g.power[self.lines[o][i]]
-            elif test == TS_LOSING:
-                x = int(self.fight_total(p) < self.fight_total(o))
-            elif test == TS_SCORE_DIFF:
-                x = self.scores[p] - self.scores[o]
-            elif test == TS_COUNT:
-                x = self.count(p, subject)
-            elif test == TS_OPPOSING_BACK:
-                x = g.back[self.lines[o][i]]
-            elif test == TS_OPPOSING_HAS_EFFECT:
-                x = int(g.has_effect[self.lines[o][i]])
-            elif test == TS_SLOT_NEWEST:
-                x = int(i == len(self.lines[p]) - 1)
-            elif test == TS_SLOT_OLDEST:
-                x = int(i == 0)
-            else:
-                return False
-            if lo <= x <= hi:  # (in an if, each comparison takes CPython's fast int path)
-                if neg:
-                    return False
-            elif not neg:
-                return False
-        return True
-
-    def _use_inline(self, p: int, card: int) -> None:
-        """All uses of an effect that needs no decision (same rules as the T_USE task).
-
-        An inline effect never changes the spirit backs, so whether a Double repeats it is known
-        up front; negation and suppression (which an effect may set) are checked before each use.
-        """
-        fx = self.fx
-        if fx[12 + p]:  # F_NEG: negated, no use at all
-            return
-        g = self.g
-        double = self.eff_back[p] == DOUBLE
-        if self.events is not None:
-            self.events.append(
-                f"player {p + 1} uses {g.describe(card)}'s effect" + (" (Double spirit)" if double else "")
-            )
-        steps = g.effect[card]
-        self._exec(p, steps, 0, 0)
-        if double:
-            u = 1
-            uses = g.double_uses
-            while u < uses and not fx[12 + p] and not fx[10 + p]:  # F_NEG, F_SUP
-                self._exec(p, steps, 0, 0)
-                u += 1
-
-    def _exec(self, p: int, steps: tuple, idx: int, depth: int) -> None:
-        """The effect interpreter: run compiled ``steps`` from ``idx`` for ``p``'s fighter.
-
-        One branch per primitive, every card goes through here. A step that asks a player or
-        starts a task leaves the remaining steps as a T_STEPS continuation, so what it started
-        runs before the rest of the effect.
-        """
-        fx = self.fx
-        for op, amount, opp, per, target, conds in steps[idx:] if idx else steps:
-            idx += 1  # (the index of the next step, for a continuation)
-            if conds and not self._conds_hold(p, conds):
-                continue
-            if op == OP_POWER:  # the commonest step
-                fx[p ^ opp] += amount if per < 0 else amount * self.count(p, per)  # F_BONUS
-            elif op == OP_AUTO_WIN:
-                fx[4 + (p ^ opp)] += 1  # F_AW
-            elif op == OP_AUTO_LOSE:
-                fx[6 + (p ^ opp)] += 1  # F_AL
-            elif op == OP_SET_POWER:
-                fx[2 + (p ^ opp)] = amount  # F_SETP
-            elif op == OP_WIN_TIES:
-                fx[8 + (p ^ opp)] = 1  # F_WT
-            elif op == OP_GAIN_VP:
-                side = p ^ opp
-                vp = amount if per < 0 else amount * self.count(p, per)
-                self.scores[side] += vp
-                if self.events is not None:
-                    self.events.append(f"player {side + 1} gains {vp} VP")
-            elif op == OP_SUPPRESS_SPIRIT:
-                fx[10 + (p ^ opp)] = 1  # F_SUP
-            elif op == OP_NEGATE:
-                fx[13 - p] = 1  # F_NEG of the opponent
-            elif op == OP_TAKE_PRIORITY:
-                self.prio = p
-                if self.events is not None:
-                    self.events.append(f"player {p + 1} takes priority")
-            elif op == OP_GIVE_PRIORITY:
-                self.prio = 1 - p
-                if self.events is not None:
-                    self.events.append(f"player {p + 1} gives priority to player {2 - p}")
-            else:  # the steps that may ask a player or start a task
-                stack = self.stack
-                n0 = len(stack)
-                self._asking_step(p, op, amount, target, depth)
-                if idx < len(steps) and (self.dk >= 0 or len(stack) != n0):
-                    stack.insert(n0, (T_STEPS, p, steps, idx, depth))
-                    return
-
-    def _asking_step(self, p: int, op: int, amount: int, target: int, depth: int) -> None:
-        """The primitives that may need a decision: Unearth, Dig, force_unearth, flip, copy."""
-        if op == OP_UNEARTH:
-            self._start_unearth(p, False)
-        elif op == OP_DIG:
-            self._start_dig(p, amount, self.lines[p][self.fslot])
-        elif op == OP_FORCE_UNEARTH:
-            o = 1 - p
-            c = self.lines[o][self.fslot]
-            if self._available(self.g.back[c]) > 0:
-                self._look(p, c, o)
-        elif op == OP_FLIP:
-            i = self.fslot
-            if target == 0:
-                opts = [c for c, u in zip(self.lines[p], self.up[p], strict=True) if not u]
-            else:
-                o = 1 - p
-                opts = [c for j, c in enumerate(self.lines[o]) if j > i and self.up[o][j]]
-            if opts:
-                self._decide(D_FLIP, p, opts, target)
-        elif op == OP_COPY_EFFECT:
-            if depth >= 1:  # DD-10: copy depth 1
-                return
-            i = self.fslot
-            has = self.g.has_effect
-            line, up = self.lines[p], self.up[p]
-            if target == 0:
-                c = self.lines[1 - p][i]
-                opts = [c] if self.up[1 - p][i] and has[c] else []
-            elif target == 1:
-                opts = [
-                    line[j] for j in (i - 1, i + 1) if 0 <= j < len(line) and up[j] and has[line[j]]
-                ]
-            else:
-                opts = [c for j, c in enumerate(line) if j != i and up[j] and has[c]]
-            if opts:
-                self._decide(D_COPY, p, opts, None)
-
-    # --- transcript events (only when DotdGame.record_events is on) ----------------------------
-
-    def _note_reveal(self, p: int, chosen: list[int]) -> None:
-        g = self.g
-        picks = [g.describe(c) for c in chosen]
-        what = f"fighter {picks[0]}, spirit {picks[-1]}" if len(picks) > 1 else f"spirit {picks[0]}"
-        field = ", ".join(f"{j + 1} {g.describe(c)}" for j, c in enumerate(self.lines[p]))
-        events = self.events
-        assert events is not None  # only called while recording
-        events.append(f"player {p + 1} reveals {what}; the field flips face up: {field}")
-
-    def _side_detail(self, p: int, card: int, total: int) -> str:
-        """``Oaf 9 = 7 +2 Power Up`` with the flags that decided the fight."""
-        g = self.g
-        fx = self.fx
-        sp = fx[F_SETP + p]
-        parts = [str(g.power[card]) if sp == NO_SETP else f"set to {sp}"]
-        if fx[F_BONUS + p]:
-            parts.append(f"{fx[F_BONUS + p]:+d} effects")
-        if self.eff_back[p] == POWER_UP and not fx[F_SUP + p]:
-            parts.append(f"{g.pu_bonus:+d} Power Up")
-        if g.fp_power and p == self.first_prio:
-            parts.append(f"{g.fp_power:+d} first player")
-        flags = [
-            name
-            for idx, name in ((F_AW, "auto-win"), (F_AL, "auto-lose"), (F_WT, "wins ties"),
-                              (F_SUP, "spirit suppressed"), (F_NEG, "negated"))
-            if fx[idx + p]
-        ]
-        tail = f" [{', '.join(flags)}]" if flags else ""
-        return f"player {p + 1}'s {g.characters[g.char[card]].name} {total} = {' '.join(parts)}{tail}"
-
-    def _note_fight(self, i: int, a: int, b: int, t0: int, t1: int, win0: bool, win1: bool) -> None:
-        if win0 and win1:
-            res = "tie, both win"
-        elif win0:
-            res = "player 1 wins, player 2's fighter falls"
-        elif win1:
-            res = "player 2 wins, player 1's fighter falls"
-        else:
-            res = "both lose and fall"
-        events = self.events
-        assert events is not None  # only called while recording
-        events.append(
-            f"fight slot {i + 1}: {self._side_detail(0, a, t0)} vs {self._side_detail(1, b, t1)}: {res}"
-        )
-
-    def _note_rewards(self) -> None:
-        log = self.score_log
-        prev = log[-2] if len(log) > 1 else (0, 0, 0)
-        now = log[-1]
-        events = self.events
-        assert events is not None  # only called while recording
-        events.append(
-            f"scores after turn {self.turn}: player 1 {now[0]} ({now[0] - prev[0]:+d}), "
-            f"player 2 {now[1]} ({now[1] - prev[1]:+d}); priority passes to player {self.prio + 1}"
-        )
-
     # --- facts ---------------------------------------------------------------------------------
 
-    def summary(self) -> dict[str, Any]:
-        """Plain facts of a (finished) game for the statistics of engine/dotd/metrics.py."""
-        g = self.g
-        ids = g.char_ids
-        players = []
-        for p in (0, 1):
-            played, _unused, conv, ue, dig = self.stats[p]
-            fights: dict[str, int] = {}
-            wins: dict[str, int] = {}
-            for f in self.fight_log:
-                cid = ids[g.char[f[2 + p]]]
-                fights[cid] = fights.get(cid, 0) + 1
-                if f[6 + p]:
-                    wins[cid] = wins.get(cid, 0) + 1
-            players.append(
-                {
-                    "played": sorted({ids[c] for c in played}),
-                    "fights": dict(sorted(fights.items())),
-                    "fights_won": dict(sorted(wins.items())),
-                    "conversions": conv,
-                    "unearths": ue,
-                    "digs": dig,
-                    "score": self.scores[p],
-                }
-            )
-        return {
-            "winner": self.winner() if self.done else None,
-            "draw": self.done and self.winner() is None,
-            "scores": list(self.scores),
-            "scores_per_turn": [[a, b] for a, b, _ in self.score_log],
-            "first_priority": self.first_prio,
-            "turns": self.turn,
-            "actions": len(self.history),
-            "players": players,
-            "characters": list(ids),
-        }
+    def summary(self) -> DotdSummary:
+        """Typed facts of a (finished) game for the statistics of engine/dotd/metrics.py."""
+        return summarize(self)
 
     def to_json(self) -> dict[str, Any]:
         """The whole state as plain data (every card face shown: a referee's view)."""
-        g = self.g
-        name = g.card_name
-
-        def zone(p: int) -> dict[str, Any]:
-            return {
-                "hand": [name(c) for c in self.hands[p]],
-                "line": [
-                    {"card": name(c), "state": "active" if u else "fallen"}
-                    for c, u in zip(self.lines[p], self.up[p], strict=True)
-                ],
-                "spirit": name(self.spirit[p]) if self.spirit[p] >= 0 else None,
-                "chosen": [name(c) for c in self.chosen[p]],
-                "score": self.scores[p],
-            }
-
-        return {
-            "turn": self.turn,
-            "priority": self.prio,
-            "first_priority": self.first_prio,
-            "terminal": self.done,
-            "winner": self.winner() if self.done else None,
-            "scores": list(self.scores),
-            "players": [zone(0), zone(1)],
-            "fights": [
-                {
-                    "turn": t,
-                    "slot": i + 1,
-                    "cards": [name(a), name(b)],
-                    "power": [t0, t1],
-                    "won": [w0, w1],
-                }
-                for t, i, a, b, t0, t1, w0, w1 in self.fight_log
-            ],
-            "decks": {BACKS[b]: len(self.decks[b]) for b in range(3)},
-            "discards": {BACKS[b]: [name(c) for c in self.discards[b]] for b in range(3)},
-            "decision": None
-            if self.dk < 0
-            else {
-                "kind": DECISION_NAMES[self.dk],
-                "player": self.dp,
-                "legal": [self.action_to_string(a) for a in self.dl],
-            },
-        }
+        return state_json(self)
 
     def check_invariants(self) -> None:
         """Every card is in exactly one zone (used by the conformance tests and scenarios)."""
-        g = self.g
-        seen = [0] * g.n
-        zones = [*self.decks, *self.discards, *self.hands, *self.lines]
-        for z in zones:
-            for c in z:
-                seen[c] += 1
-        for s in self.spirit:
-            if s >= 0:
-                seen[s] += 1
-        if self.dk == D_UE_PICK:
-            for c in self.dc[2]:
-                seen[c] += 1
-        bad = [g.card_name(c) for c in range(g.n) if seen[c] != 1]
-        if bad:
-            raise RulesError(f"cards not in exactly one zone: {', '.join(bad[:8])}")
-        if len(self.lines[0]) != len(self.lines[1]):
-            raise RulesError("the two lines have different lengths")
-
-
-def action_string(g: DotdGame, kind: int, ctx: Any, action: int) -> str:
-    """Readable, parseable form of ``action`` at a decision of ``kind`` (scenarios, transcripts)."""
-    if action == ACT_NO:
-        return "no"
-    if action >= DECK_BASE:
-        return f"dig {BACKS[action - DECK_BASE]}"
-    if not 0 <= action < g.n:
-        return f"?{action}"
-    name = g.card_name(action)
-    verb = {
-        D_SELECT: "fighter" if ctx == 0 else "spirit",
-        D_UE_TARGET: "unearth",
-        D_UE_PICK: "keep",
-        D_DIG_DISCARD: "discard",
-        D_COPY: "copy",
-        D_FLIP: "flip",
-        D_CONVERT: "convert",
-    }.get(kind, "card")
-    return f"{verb} {name}"
+        _check_invariants(self)

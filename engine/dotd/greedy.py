@@ -12,38 +12,26 @@ from __future__ import annotations
 
 import random
 
-from .game import ACT_NO, DECK_BASE, DotdGame
+from .cards import Step
+from .codes import ACT_NO, DECK_BASE, DOUBLE, POWER_UP, UNEARTH
+from .effects import PRIMITIVE
+from .game import DotdGame
 from .observation import DotdObservation
-from .rules import DOUBLE, POWER_UP, UNEARTH, Op
 
 
-def _effect_bonus(steps: tuple) -> tuple[float, float]:
-    """(fight-power bonus, victory points) one use of ``steps`` is worth, roughly."""
+def _effect_bonus(steps: tuple[Step, ...]) -> tuple[float, float]:
+    """(fight-power bonus, victory points) one use of ``steps`` is worth, roughly: each
+    primitive's ``rate`` in the vocabulary, halved when a condition may switch it off."""
     fight = 0.0
     vp = 0.0
-    for op, amount, opp, per, _target, conds in steps:
-        weight = 0.5 if conds else 1.0
-        mult = 1.5 if per >= 0 else 1.0
-        sign = -1.0 if opp else 1.0
-        match op:
-            case Op.POWER:
-                fight += weight * sign * amount * mult
-            case Op.SET_POWER:
-                fight += weight * (4.0 - amount) if opp else 0.0
-            case Op.AUTO_WIN:
-                fight += weight * (9.0 if not opp else -9.0)
-            case Op.AUTO_LOSE:
-                fight += weight * (-9.0 if not opp else 9.0)
-            case Op.WIN_TIES:
-                fight += 0.5 * weight
-            case Op.GAIN_VP:
-                vp += weight * sign * amount * mult
-            case Op.SUPPRESS_SPIRIT | Op.NEGATE:
-                fight += 2.0 * weight
-            case Op.COPY_EFFECT | Op.FORCE_UNEARTH | Op.UNEARTH | Op.DIG | Op.FLIP:
-                fight += 1.5 * weight
-            case _:
-                pass
+    for step in steps:
+        prim = PRIMITIVE[step.op]
+        if prim.rate is None:
+            continue
+        weight = 0.5 if step.when else 1.0
+        f, v = prim.rate(step.amount, (prim.side or step.who) == "opponent", step.per is not None)
+        fight += weight * f
+        vp += weight * v
     return fight, vp
 
 
@@ -56,6 +44,7 @@ class GreedyAgent:
         self._game: DotdGame | None = None
         self._fight: list[float] = []
         self._value: list[float] = []
+        self._bonus: list[float] = []
         if game is not None:
             self._prepare(game)
 
@@ -65,7 +54,7 @@ class GreedyAgent:
         self._value = []
         self._bonus = []
         for c in range(g.n):
-            bonus, vp = _effect_bonus(g.effect[c])
+            bonus, vp = _effect_bonus(g.characters[g.char[c]].effect)
             self._bonus.append(bonus)
             self._fight.append(g.power[c] + bonus)
             self._value.append(g.power[c] + vp + 0.5 * bonus)
@@ -91,6 +80,7 @@ class GreedyAgent:
             return 2.0 * max(1, len(line))
         if back == DOUBLE:
             g = self._game
+            assert g is not None  # choose() prepared it
             return sum(max(0.0, self._bonus[c]) for c, _b, _u in line if c >= 0 and g.has_effect[c])
         worst = min((self._margin(obs, j) for j in range(len(line))), default=0.0)
         return max(1.0, 3.0 - worst * 0.5)

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from boneyard.engine.cards import CardSet, Character, Step
+from boneyard.engine.cards import CardSet
+from boneyard.engine.dotd.cards import Character, Step
 from boneyard.engine.spec import Column, Table
 
 
@@ -48,7 +49,7 @@ def _backs_text(ch: Character, names: dict[str, str]) -> str:
 
 def rules_texts(card_set: CardSet) -> dict[str, str]:
     """Each character's printed rules text, by id."""
-    from boneyard.pipeline.text import rules_text
+    from boneyard.engine.dotd.text import rules_text
 
     return {c.id: rules_text(c, card_set) for c in card_set.characters}
 

@@ -8,7 +8,8 @@ Names are stable (the gates in game.yaml refer to them):
     draw_rate                      games ending level
     score_mean, score_sd, score_margin   final scores; margin = winner minus loser
     lead_changes                   times the leader changed between turns (mean per game)
-    decided_turn                   turn after which the final winner led for good (won games)
+    decided_turn                   turn after which the final winner led for good (won games:
+                                   a draw was never decided; engine/stats.py lead_story)
     card.<id>.play_rate            share of player-games in which the character was put into play
     card.<id>.fights_won_rate      fights won / fights fought by the character
     card.<id>.win_rate_played      win rate of player-games where it was played
@@ -20,72 +21,54 @@ A player-game is one player's side of one game; win rates count a draw as half a
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from boneyard.engine.stats import Metric, Tally, diff_proportions, proportion_metric
+from boneyard.engine.stats import Metric, Tally, diff_proportions, lead_story, proportion_metric
+
+from .summary import DotdSummary
 
 
-def _result(summary: dict[str, Any], p: int) -> float:
-    w = summary.get("winner")
-    if w is None:
+def _result(s: DotdSummary, p: int) -> float:
+    if s.winner is None:
         return 0.5
-    return 1.0 if w == p else 0.0
+    return 1.0 if s.winner == p else 0.0
 
 
-def _lead_story(summary: dict[str, Any]) -> tuple[int, int | None]:
-    """(lead changes, turn after which the final winner led for good or None)."""
-    leaders = []
-    for a, b in summary.get("scores_per_turn", []):
-        leaders.append(0 if a > b else 1 if b > a else -1)
-    changes = 0
-    last = -1
-    for x in leaders:
-        if x >= 0:
-            if last >= 0 and x != last:
-                changes += 1
-            last = x
-    w = summary.get("winner")
-    decided = None
-    if w is not None and leaders:
-        decided = len(leaders)
-        for t in range(len(leaders) - 1, -1, -1):
-            if leaders[t] == w:
-                decided = t + 1
-            else:
-                break
-    return changes, decided
+def tally(t: Tally, summary: DotdSummary | Mapping[str, Any], num_players: int = 2) -> None:
+    """Add one game's summary to ``t`` (counts and sums only, so blocks of games merge exactly).
 
-
-def tally(t: Tally, s: dict[str, Any], num_players: int = 2) -> None:
-    """Add one game's summary to ``t`` (counts and sums only, so blocks of games merge exactly)."""
+    ``summary`` is a :class:`DotdSummary`, or its logged form (``to_json()``, as runs kept in
+    memory and logs hold it).
+    """
+    s = summary if isinstance(summary, DotdSummary) else DotdSummary.from_json(summary)
     add = t.add
     add("games", 1)
     results = [_result(s, k) for k in range(num_players)]
     for k in range(num_players):
         add(f"seat.{k + 1}.win_rate", results[k])
-    add("first_priority_win_rate", results[s["first_priority"]])
-    add("draw_rate", 1 if s.get("winner") is None else 0)
-    scores = s["scores"]
+    add("first_priority_win_rate", results[s.first_player])
+    add("draw_rate", 1 if s.winner is None else 0)
+    scores = s.scores
     for v in scores:
         add("score", v)
     add("score_margin", abs(scores[0] - scores[1]))
-    c, d = _lead_story(s)
+    c, d = lead_story(s.scores_per_turn, s.winner)
     add("lead_changes", c)
     if d is not None:
         add("decided_turn", d)
     sums = t.sums
-    for cid in s.get("characters", ()):
+    for cid in s.characters:
         if f"card.{cid}.played" not in sums:
             sums[f"card.{cid}.played"] = [0, 0.0, 0.0]
-    for p, pl in enumerate(s["players"]):
+    for p, seat in enumerate(s.seats):
         r = results[p]
         add("player_game", r)
-        for cid in pl["played"]:
+        for cid in seat.played:
             add(f"card.{cid}.played", r)
-        for cid, f in pl["fights"].items():
+        for cid, f in seat.fights:
             add(f"card.{cid}.fights", f)
-        for cid, f in pl["fights_won"].items():
+        for cid, f in seat.fights_won:
             add(f"card.{cid}.fights_won", f)
 
 
@@ -124,7 +107,7 @@ def metrics(t: Tally, num_players: int = 2) -> list[Metric]:
     return out
 
 
-def game_metrics(summaries: Sequence[dict[str, Any]], num_players: int = 2) -> list[Metric]:
+def game_metrics(summaries: Sequence[DotdSummary | Mapping[str, Any]], num_players: int = 2) -> list[Metric]:
     """Every Day of the Dead metric over ``summaries`` (see the module docstring)."""
     t = Tally()
     for s in summaries:

@@ -13,11 +13,13 @@ back into the hidden places by back, so no sample depends on where the hidden ca
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from boneyard.engine.cards import BACKS
+from .cards import BACKS
+from .codes import D_FLIP, D_SELECT, D_UE_PICK, DECISION_NAMES, action_string
 
-from .game import D_FLIP, D_SELECT, D_UE_PICK, DECISION_NAMES, DotdState, action_string
+if TYPE_CHECKING:  # annotations only: the state module imports this one
+    from .game import DotdState
 
 _LAZY = frozenset((
     "turn", "priority", "scores", "hand", "opponent_hand_backs", "lines", "spirits", "chosen",

@@ -2,33 +2,40 @@
 
 Everything a State needs that never changes during a game is computed once here, when the game
 is built: card ids are ints (the position in ``CardSet.cards``), backs are ints (0 Double,
-1 Power Up, 2 Unearth), and every effect is compiled from :class:`engine.cards.Step` records into
-plain tuples, so the hot loop reads lists and tuples instead of dataclasses and strings.
+1 Power Up, 2 Unearth), and every effect is compiled from :class:`~.cards.Step` records into
+plain tuples, so the hot loop reads lists and tuples instead of dataclasses and strings. What a
+name compiles to comes from the vocabulary (``effects.py``); this module only packs it.
 """
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from boneyard.engine.cards import (
-    BACKS,
-    COMPARATORS,
-    CONDITION_TESTS,
-    COPY_SOURCES,
-    COUNTERS,
-    FLIP_TARGETS,
-    PRIMITIVES,
-    CardSet,
-    Condition,
-    Step,
-)
+from boneyard.engine.cards import CardSet
 
 from boneyard.errors import RulesError
 
-DOUBLE, POWER_UP, UNEARTH = 0, 1, 2
-BACK_INDEX = {b: i for i, b in enumerate(BACKS)}
+from .cards import Condition, Step
+from .codes import (
+    M_SLOT_NEWEST,
+    M_SLOT_OLDEST,
+    RUN_COPY,
+    RUN_DIG,
+    RUN_FIGHT_ADD,
+    RUN_FIGHT_SET,
+    RUN_FLIP,
+)
+from .effects import (
+    COMPARATORS,
+    CONDITION,
+    COPY_SOURCES,
+    COUNTER,
+    FLIP_TARGETS,
+    PRIMITIVE,
+    PRIMITIVE_DEFS,
+    VALUE_KINDS,
+)
 
 #: Every switch of game.yaml with its default and allowed values (docs/rules/day-of-the-dead.md).
 SWITCHES: dict[str, tuple[Any, tuple[Any, ...]]] = {
@@ -61,119 +68,77 @@ PARAMS: dict[str, Any] = {
 }
 
 
-class Op:
-    """Compiled effect primitives: ``Step.op`` names mapped to small ints for the interpreter."""
+# A compiled condition: (measure M_*, lo, hi, negated, arg). It holds iff ``lo <= x <= hi`` for
+# the measured int x (negated: iff not), so the interpreter compares instead of calling an
+# operator; ``arg`` is the side measured (0 own, 1 opposing) or, for ``count``, the counter code.
+CompiledCond = tuple[int, int, int, bool, int]
+# A compiled step: (operation RUN_*, amount, 1 if aimed at the opponent else 0, counter code or -1,
+# target: the fight-context field of RUN_FIGHT_* or the copy/flip target code, conditions);
+# the interpreter finds the affected side as ``player ^ opp``.
+CompiledStep = tuple[int, int, int, int, int, tuple[CompiledCond, ...]]
 
-    POWER = 0
-    SET_POWER = 1
-    AUTO_WIN = 2
-    AUTO_LOSE = 3
-    WIN_TIES = 4
-    GAIN_VP = 5
-    COPY_EFFECT = 6
-    DIG = 7
-    UNEARTH = 8
-    FORCE_UNEARTH = 9
-    FLIP = 10
-    SUPPRESS_SPIRIT = 11
-    NEGATE = 12
-    TAKE_PRIORITY = 13
-    GIVE_PRIORITY = 14
+#: Operations that never ask a player nor start a task: an effect made of them runs inline.
+INLINE_RUNS = frozenset(p.run for p in PRIMITIVE_DEFS if not p.asks)
 
-
-# Name -> code tables come from the card model's vocabulary, so a name is written down once;
-# the int constants of Op and Test are the same positions (tests/test_dotd_codes.py).
-OP_CODES = {name: code for code, name in enumerate(PRIMITIVES)}
-COUNTER_CODES = {name: code for code, name in enumerate(COUNTERS)}
-
-COPY_CODES = {name: code for code, name in enumerate(COPY_SOURCES)}
-FLIP_CODES = {name: code for code, name in enumerate(FLIP_TARGETS)}
+BIG = 1 << 29  # within the small ints CPython compares on its fast path
+# comparison -> (lo, hi, negated) around value v; exact for ints well inside +-BIG
+_RANGES: dict[str, Callable[[int], tuple[int, int, bool]]] = {
+    "lt": lambda v: (-BIG, v - 1, False),
+    "le": lambda v: (-BIG, v, False),
+    "eq": lambda v: (v, v, False),
+    "ne": lambda v: (v, v, True),
+    "ge": lambda v: (v, BIG, False),
+    "gt": lambda v: (v + 1, BIG, False),
+}
+assert tuple(_RANGES) == COMPARATORS
 
 
-class Test:
-    """Compiled condition tests (``when:``)."""
-
-    PRIORITY = 0
-    TURN = 1
-    SLOT = 2
-    OWN_SPIRIT = 3
-    OPPONENT_SPIRIT = 4
-    OWN_BACK = 5
-    OPPOSING_BACK = 6
-    OPPOSING_POWER = 7
-    OPPOSING_HAS_EFFECT = 8
-    COUNT = 9
-    SCORE_DIFF = 10
-    LOSING = 11
-    # interpreter-only codes (not names in the card model): a ``slot`` test against newest/oldest
-    SLOT_NEWEST = 12
-    SLOT_OLDEST = 13
-
-
-TEST_CODES = {name: code for code, name in enumerate(CONDITION_TESTS)}
-
-CMP_CODES = {name: code for code, name in enumerate(COMPARATORS)}
-SLOT_NEWEST, SLOT_OLDEST = -1, -2
-
-# A compiled step: (op, amount, 1 if aimed at the opponent else 0, per_counter or -1, target code or -1,
-# conditions); the interpreter finds the affected side as ``player ^ opp``.
-CompiledStep = tuple[int, int, int, int, int, tuple[tuple[int, Any, Any, int], ...]]
-
-
-CMP_FUNCS = (operator.lt, operator.le, operator.eq, operator.ne, operator.ge, operator.gt)
-
-
-def _compile_condition(cond: Condition, where: str) -> tuple[int, Callable[[Any, Any], bool], Any, int]:
-    """(test, comparison function, value, counter): every test compares one measured int."""
-    test = TEST_CODES.get(cond.test)
+def compile_condition(cond: Condition, where: str) -> CompiledCond:
+    """One ``when:`` test in the interpreter's range form (the vocabulary says what to measure)."""
+    test = CONDITION.get(cond.test)
     if test is None:
         raise RulesError(f"{where}: unknown condition '{cond.test}'")
-    cmp = CMP_CODES.get(cond.op)
-    if cmp is None:
+    if cond.op not in _RANGES:
         raise RulesError(f"{where}: unknown comparison '{cond.op}'")
-    value: Any = cond.value
-    subject = -1
-    if test == Test.PRIORITY:
-        value = 0 if value == "self" else 1
-    elif test in (Test.OWN_SPIRIT, Test.OPPONENT_SPIRIT, Test.OWN_BACK, Test.OPPOSING_BACK):
-        value = -1 if value in (None, "none") else BACK_INDEX[value]
-    elif test == Test.SLOT:
-        value = {"newest": SLOT_NEWEST, "oldest": SLOT_OLDEST}.get(value, value)
-        value = int(value)
-    elif test in (Test.OPPOSING_HAS_EFFECT, Test.LOSING):
-        value = int(bool(value))
-    elif test == Test.COUNT:
-        if cond.subject not in COUNTER_CODES:
+    measure, arg = test.measure, test.side
+    if test.value == "count":
+        counter = COUNTER.get(cond.subject or "")
+        if counter is None:
             raise RulesError(f"{where}: unknown counter '{cond.subject}'")
-        subject = COUNTER_CODES[cond.subject]
-        value = int(value)
-    else:
-        value = int(value)
-    return (test, CMP_FUNCS[cmp], value, subject)
+        arg = counter.code
+    elif test.value == "slot" and cond.value in ("newest", "oldest"):
+        measure = M_SLOT_NEWEST if cond.value == "newest" else M_SLOT_OLDEST
+    lo, hi, neg = _RANGES[cond.op](VALUE_KINDS[test.value].encode(cond.value))
+    return (measure, lo, hi, neg, arg)
 
 
 def compile_step(step: Step, where: str) -> CompiledStep:
     """One Step as a plain tuple; unknown names are a RulesError (the loader prevents them)."""
-    op = OP_CODES.get(step.op)
-    if op is None:
+    prim = PRIMITIVE.get(step.op)
+    if prim is None:
         raise RulesError(f"{where}: unknown effect primitive '{step.op}'")
     per = -1
     if step.per is not None:
-        if step.per not in COUNTER_CODES:
+        counter = COUNTER.get(step.per)
+        if counter is None:
             raise RulesError(f"{where}: unknown counter '{step.per}'")
-        per = COUNTER_CODES[step.per]
+        per = counter.code
+    run = prim.run
     target = -1
-    if op == Op.COPY_EFFECT:
-        target = COPY_CODES.get(step.target or "adjacent", -1)
-    elif op == Op.FLIP:
-        target = FLIP_CODES.get(step.target or "own_fallen", -1)
-    if target == -1 and op in (Op.COPY_EFFECT, Op.FLIP):
-        raise RulesError(f"{where}: unknown target '{step.target}' for {step.op}")
-    amount = step.amount
-    if op == Op.DIG and amount <= 0:
+    if run in (RUN_FIGHT_ADD, RUN_FIGHT_SET):
+        target = prim.field
+    elif run in (RUN_COPY, RUN_FLIP):
+        values, default = (COPY_SOURCES, "adjacent") if run == RUN_COPY else (FLIP_TARGETS, "own_fallen")
+        name = step.target or default
+        if name not in values:
+            raise RulesError(f"{where}: unknown target '{step.target}' for {step.op}")
+        target = values.index(name)
+    # a primitive without an amount counts once (auto_win: one more auto-win, win_ties: on)
+    amount = step.amount if prim.arg("amount") is not None else 1
+    if run == RUN_DIG and amount <= 0:
         amount = 1
-    conds = tuple(_compile_condition(c, where) for c in step.when)
-    return (op, amount, int(step.who == "opponent"), per, target, conds)
+    conds = tuple(compile_condition(c, where) for c in step.when)
+    return (run, amount, int((prim.side or step.who) == "opponent"), per, target, conds)
 
 
 def resolve_switches(card_set: CardSet, options: Mapping[str, Any]) -> dict[str, Any]:
@@ -204,30 +169,3 @@ def resolve_params(card_set: CardSet) -> dict[str, Any]:
     return out
 
 
-BIG = 1 << 29  # within the small ints CPython compares on its fast path
-
-
-def range_condition(cond: tuple[int, Callable[[Any, Any], bool], Any, int]) -> tuple[int, int, int, bool, int]:
-    """A compiled condition as ``(test, lo, hi, negated, counter)``: holds iff ``lo <= x <= hi``
-    (negated: iff not). Every measured value is an int (or bool) well inside +-BIG, so this is
-    exact for the six comparators, and the interpreter compares instead of calling an operator.
-    """
-    test, cmp, value, subject = cond
-    if test == Test.SLOT and value in (SLOT_NEWEST, SLOT_OLDEST):
-        test = Test.SLOT_NEWEST if value == SLOT_NEWEST else Test.SLOT_OLDEST
-        value = 1  # the measurement is "is this the newest/oldest slot", compared with True
-    value = int(value)
-    lo, hi, neg = {
-        operator.lt: (-BIG, value - 1, False),
-        operator.le: (-BIG, value, False),
-        operator.eq: (value, value, False),
-        operator.ne: (value, value, True),
-        operator.ge: (value, BIG, False),
-        operator.gt: (value + 1, BIG, False),
-    }[cmp]
-    return (test, lo, hi, neg, subject)
-
-
-def range_step(step: CompiledStep) -> tuple[int, int, int, int, int, tuple[tuple[int, int, int, bool, int], ...]]:
-    """``step`` with its conditions in the interpreter's range form (see :func:`range_condition`)."""
-    return (*step[:5], tuple(range_condition(c) for c in step[5]))

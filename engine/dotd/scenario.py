@@ -25,11 +25,11 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from boneyard.engine.cards import BACKS
-
 from boneyard.errors import ScenarioError
 
-from .game import T_FIGHT, T_REVEAL, T_REWARDS, T_TURN, DotdGame, DotdState
+from .cards import BACKS
+from .codes import T_FIGHT, T_REVEAL, T_REWARDS, T_TURN
+from .game import DotdGame, DotdState
 
 PHASES = ("start", "reveal", "fight")
 

@@ -8,10 +8,12 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, cast
 
-from boneyard.engine.agents.evaluators import SearchSettings
 from boneyard.engine.cards import CardSet
 from boneyard.engine.core import Agent, Game
-from boneyard.engine.dotd import checks, convert, faces, listing
+from boneyard.engine.dotd import checks, convert, docs, faces, listing
+from boneyard.engine.dotd.effects import PRIMITIVES
+from boneyard.engine.dotd.search import SEARCH
+from boneyard.engine.dotd.summary import DotdSummary
 from boneyard.engine.hashing import content_hash
 from boneyard.engine.spec import GameSpec, Metrics, ScenarioResult
 
@@ -28,6 +30,12 @@ def _greedy(game: Game) -> Agent:
     from boneyard.engine.dotd.greedy import GreedyAgent
 
     return cast(Agent, GreedyAgent(game))  # type: ignore[arg-type]
+
+
+def _gate(game: Game) -> Agent:
+    from boneyard.engine.dotd.gate import GateAgent
+
+    return cast(Agent, GateAgent(game))  # type: ignore[arg-type]
 
 
 def _metrics() -> Metrics:
@@ -58,8 +66,9 @@ def _stand_in(card_set: CardSet, cid: str, settings: Mapping[str, Any]) -> CardS
 def _scenario(data: Mapping[str, Any], base: CardSet | None, file: str) -> ScenarioResult:
     """Play a scenario file's position and choices (engine/dotd/scenario.py)."""
     from boneyard.engine.dotd import DotdGame
+    from boneyard.engine.dotd.convert import character_from_dict
     from boneyard.engine.dotd.scenario import check_expect, play_scenario
-    from boneyard.engine.dotd.sets import character_from_dict, make_card_set
+    from boneyard.engine.dotd.sets import make_card_set
 
     invented = [character_from_dict(c) for c in data.get("characters", [])]
     if base is None:
@@ -74,7 +83,7 @@ def _scenario(data: Mapping[str, Any], base: CardSet | None, file: str) -> Scena
     out = state.to_json()
     out["choices"] = log
     if state.is_terminal():
-        out["summary"] = state.summary()
+        out["summary"] = state.summary().to_json()
     return out, [f"{file}: expect {m}" for m in check_expect(out, data.get("expect") or {})]
 
 
@@ -90,7 +99,7 @@ SPEC = GameSpec(
     build=convert.build,
     make_game=_make_game,
     greedy=_greedy,
-    search=SearchSettings(default_budget=50),
+    search=SEARCH,
     metrics=_metrics,
     deck=faces.build_deck,
     rules_text=listing.rules_texts,
@@ -104,4 +113,8 @@ SPEC = GameSpec(
     scenario_help="rules and switches: docs/rules/day-of-the-dead.md",
     units=_units,
     stand_in=_stand_in,
+    docs=docs.set_docs,
+    effect_words=PRIMITIVES,
+    summary_from_json=DotdSummary.from_json,
+    gate=_gate,
 )

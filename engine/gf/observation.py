@@ -119,6 +119,11 @@ class FeastObservation:
         return [m[:] for m in self._s.mash]
 
     @property
+    def devil_wives(self) -> list[list[int]]:
+        """Each player's permanent Devil Wives (on the table for everyone to see)."""
+        return [d[:] for d in self._s.dw]
+
+    @property
     def scores(self) -> list[int]:
         return self._s.score[:]
 

@@ -10,6 +10,7 @@ from boneyard.engine.cards import CardSet
 from boneyard.engine.core import Agent, Game
 from boneyard.engine.gf import checks, convert, faces, listing
 from boneyard.engine.gf.search import SEARCH
+from boneyard.engine.gf.summary import FeastSummary
 from boneyard.engine.spec import GameOption, GameSpec, Metrics, ScenarioResult
 
 
@@ -25,6 +26,12 @@ def _greedy(game: Game) -> Agent:
     from boneyard.engine.gf.greedy import GreedyAgent
 
     return cast(Agent, GreedyAgent(game))
+
+
+def _gate(game: Game) -> Agent:
+    from boneyard.engine.gf.gate import GateAgent
+
+    return cast(Agent, GateAgent(game))
 
 
 def _metrics() -> Metrics:
@@ -67,6 +74,8 @@ SPEC = GameSpec(
     options=(GameOption("rares", "shuffle in the rares.", flag=True),
              GameOption("decks", "decks (1 or 2).", low=1, high=2)),
     bundled_set="grave-feast",
+    summary_from_json=FeastSummary.from_json,
+    gate=_gate,
     scenario=_scenario,
     scenario_help="schema/scenario.schema.json ($defs/feast), tests/scenarios/gf-*.yaml, "
                   "docs/rules/grave-feast.md",

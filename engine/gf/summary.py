@@ -76,6 +76,7 @@ class FeastSummary:
             "winner": self.feast_winner,
             "capped": self.capped,
             "scores": list(self.scores),
+            "first_player": self.first_player,
             "turns": self.turns,
             "rounds": self.rounds,
             "reshuffles": self.reshuffles,
@@ -107,7 +108,7 @@ class FeastSummary:
             winner=winner,
             draw=bool(data["over"]) and winner is None,
             scores=tuple(data["scores"]),
-            first_player=-1,
+            first_player=int(data.get("first_player", -1)),  # -1: a log from before it was kept
             turns=data["turns"],
             played=tuple(() for _ in range(data["players"])),
             players=data["players"],

@@ -84,11 +84,8 @@ def make_record(
 
 
 def summary_json(state: State) -> dict[str, Any]:
-    """A game's summary as plain data: a typed summary's ``to_json()``, or the dict a game
-    outside the registry returns as it is."""
-    summary: Any = state.summary()
-    out: dict[str, Any] = summary if isinstance(summary, dict) else summary.to_json()
-    return out
+    """A finished game's summary as plain data (logs, records, rows)."""
+    return state.summary().to_json()
 
 
 @dataclass(frozen=True)
@@ -131,10 +128,11 @@ def play_block(game: Game, spec: RunSpec, start: int, stop: int) -> dict[str, An
         texts: list[str] | None = [] if want_record else None
         state, actions = play_game(game, agents, seed, texts)
         returns = list(state.returns())
-        summary = summary_json(state)
+        summary = state.summary()
         tally_game(t, engine, seats, returns, summary, players)
         if spec.keep_games:
-            rows.append({"seed": seed, "seats": seats, "returns": returns, "summary": plain(summary)})
+            rows.append({"seed": seed, "seats": seats, "returns": returns,
+                         "summary": plain(summary.to_json())})
         if want_record:
             records.append(make_record(game, i, seed, seats, state, actions, texts or [], spec.options))
     return {"start": start, "games": stop - start, "tally": t.sums, "records": records,

@@ -111,7 +111,9 @@ def replay(
         raise ReplayError(
             f"game {index}: replay ends with returns {state.returns()}, the log says {record.get('returns')}"
         )
-    if "summary" in record and plain(summary_json(state)) != record["summary"]:
+    logged = record.get("summary", {})
+    now = plain(summary_json(state))
+    if not isinstance(logged, dict) or any(now.get(k) != v for k, v in logged.items()):
         raise ReplayError(f"game {index}: replay ends with another summary than the log")
     if lines is not None:
         result = ", ".join(f"player {k + 1}: {r:g}" for k, r in enumerate(state.returns()))

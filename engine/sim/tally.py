@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from boneyard.engine.core import Summary
 from boneyard.engine.stats import Metric, Tally
 
 
@@ -18,32 +19,41 @@ def engine_metrics_module(rules: str | None) -> Any:
     return spec_of(rules).metrics()
 
 
+def typed_summary(rules: str | None, summary: Summary | Mapping[str, Any]) -> Summary:
+    """A summary as its game's type: a logged (JSON) form is read back through the game's spec."""
+    if not isinstance(summary, Mapping):
+        return summary
+    from boneyard.engine.games import GAMES, spec_of
+
+    spec = spec_of(rules) if rules in GAMES else None
+    if spec is None or spec.summary_from_json is None:
+        raise TypeError(f"a summary of rules {rules!r} in its JSON form cannot be read back")
+    return spec.summary_from_json(summary)
+
+
 def _tally_generic(t: Tally, seats: Sequence[str], returns: Sequence[float],
-                   summary: Mapping[str, Any], players: int) -> None:
+                   summary: Summary, players: int) -> None:
     """The figures any game has (module docstring), as counts and sums under ``sim.``."""
     add = t.add
     for k in range(players):
         add(f"sim.seat.{k + 1}", returns[k])
         add(f"sim.agent.{seats[k]}", returns[k])
     add("sim.draw", 1 if max(returns) < 1.0 else 0)
-    first = summary.get("first_player", summary.get("first_priority"))
-    if isinstance(first, int) and not isinstance(first, bool):
-        add("sim.first", returns[first])
-    scores = summary.get("scores")
-    if isinstance(scores, (list, tuple)) and len(scores) == players:
+    if 0 <= summary.first_player < players:
+        add("sim.first", returns[summary.first_player])
+    scores = summary.scores
+    if len(scores) == players:
         for v in scores:
             add("sim.score", v)
         if players > 1:
             top = sorted(scores)
             add("sim.margin", top[-1] - top[-2])
-    turns = summary.get("turns")
-    if isinstance(turns, int) and not isinstance(turns, bool):
-        add("sim.turns", turns)
+    add("sim.turns", summary.turns)
     add("sim.games", 1)
 
 
 def tally_game(t: Tally, engine: Any, seats: Sequence[str], returns: Sequence[float],
-               summary: Mapping[str, Any], players: int) -> None:
+               summary: Summary, players: int) -> None:
     """Add one finished game to ``t``: the engine's own figures plus the generic ones."""
     if engine is not None:
         engine.tally(t, summary, players)
@@ -95,5 +105,5 @@ def game_metrics(
     engine = engine_metrics_module(rules)
     t = Tally()
     for s, r, row in zip(summaries, returns, seats, strict=True):
-        tally_game(t, engine, row, r, s, players)
+        tally_game(t, engine, row, r, typed_summary(rules, s), players)
     return tally_metrics(rules, t, players)

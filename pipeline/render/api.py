@@ -15,8 +15,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from boneyard.engine.cards import CardSet
-from boneyard.engine.faces import Deck, RulesRuns, build_deck
-from boneyard.engine.games import GAMES, spec_of
+from boneyard.engine.faces import Deck, RulesRuns
+from boneyard.engine.games import GAMES, build_deck, spec_of
 
 from boneyard.errors import RenderError
 from boneyard.files import atomic_path

@@ -49,6 +49,27 @@ def numbered_set(top: int = 9, copies: int = 2) -> ToyCardSet:
 TOY_SET = numbered_set()
 
 
+@dataclass(frozen=True, slots=True)
+class ToySummary:
+    """A finished Prize duel: the facts every game reports (engine/core.py Summary)."""
+
+    winner: int | None
+    draw: bool
+    scores: tuple[int, ...]
+    first_player: int
+    turns: int
+    played: tuple[tuple[str, ...], ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"scores": list(self.scores), "first_player": self.first_player,
+                "turns": self.turns, "winner": self.winner}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> ToySummary:
+        return cls(data["winner"], data["winner"] is None, tuple(data["scores"]),
+                   data["first_player"], data["turns"], tuple(() for _ in data["scores"]))
+
+
 class ToyGame:
     def __init__(self, card_set: CardSet | None = None, num_players: int = 2,
                  rounds: int | None = None, hand: int | None = None, top: int | None = None,
@@ -163,10 +184,11 @@ class ToyState:
     def action_to_string(self, action: int) -> str:
         return f"play {action}"
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> ToySummary:
         r = self.returns()
-        return {"scores": list(self.scores), "first_player": 0, "turns": self.round,
-                "winner": r.index(1.0) if 1.0 in r else None}
+        winner = r.index(1.0) if 1.0 in r else None
+        return ToySummary(winner, winner is None, tuple(self.scores), 0, self.round,
+                          tuple(() for _ in self.scores))
 
 
 class ToyObservation:

@@ -15,7 +15,7 @@ from boneyard.engine.stats import Metric, Tally
 
 from boneyard.errors import Problem
 
-from .game import PrizeCard, ToyCardSet, ToyGame
+from .game import PrizeCard, ToyCardSet, ToyGame, ToySummary
 
 HERE = Path(__file__).parent
 
@@ -57,7 +57,7 @@ def greedy(game: Game) -> Agent:
 
 
 def tally(t: Tally, summary: Any, players: int) -> None:
-    t.add("toy.rounds", summary["turns"])
+    t.add("toy.rounds", summary.turns)
 
 
 def metrics(t: Tally, players: int) -> list[Metric]:
@@ -114,4 +114,5 @@ SPEC = GameSpec(
     set_tables=set_tables,
     cards_table=cards_table,
     cards_json=lambda cs, g: {"cards": [{"id": c.id, "value": c.value} for c in _prizes(cs)]},
+    summary_from_json=ToySummary.from_json,
 )

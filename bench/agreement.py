@@ -1,0 +1,141 @@
+"""Do two agents agree on the cards? Spearman rank correlation of per-character verdicts.
+
+A build's verdicts (``card.<id>.win_delta``: games where a character was played against games
+where it was not; ``card.<id>.sub_delta``: a seat's result minus its result on the same deal with
+the character replaced by the neutral stand-in) should describe the cards, not the bot. This
+plays the bundled Day of the Dead set with agent A in every seat and with agent B in every seat,
+computes both verdicts per character for each, and prints their Spearman correlation with a 95%
+interval (Fisher z, n = characters), plus each agent's self-agreement (split-half: even games
+against odd games) as the ceiling the sample allows.
+
+    nice .venv/bin/python bench/agreement.py --a gate --b mcts:50 --games 3000 --sub-games 60 --jobs 2
+
+The reference should be mcts at a budget where doubling no longer moves the ranking: compare
+``--a mcts:N --b mcts:2N``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import statistics
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from boneyard.engine.games import make_game, spec_of
+from boneyard.engine.sim import game_seed, simulate
+from boneyard.pipeline.load import load_set
+from boneyard.pipeline.playtest import _returns_for, dealt_by_seat
+
+
+def ranks(xs: Sequence[float]) -> list[float]:
+    order = sorted(range(len(xs)), key=lambda i: xs[i])
+    out = [0.0] * len(xs)
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and xs[order[j + 1]] == xs[order[i]]:
+            j += 1
+        for k in range(i, j + 1):
+            out[order[k]] = (i + j) / 2 + 1
+        i = j + 1
+    return out
+
+
+def spearman(a: Sequence[float], b: Sequence[float]) -> tuple[float, float, float]:
+    """rho with a 95% interval (Fisher z, standard error 1.03 / sqrt(n - 3))."""
+    ra, rb = ranks(a), ranks(b)
+    ma, mb = statistics.fmean(ra), statistics.fmean(rb)
+    cov = sum((x - ma) * (y - mb) for x, y in zip(ra, rb, strict=True))
+    va = math.sqrt(sum((x - ma) ** 2 for x in ra))
+    vb = math.sqrt(sum((y - mb) ** 2 for y in rb))
+    rho = cov / (va * vb) if va and vb else 0.0
+    n = len(a)
+    if n <= 3 or abs(rho) >= 1:
+        return rho, rho, rho
+    z = math.atanh(rho)
+    half = 1.96 * 1.03 / math.sqrt(n - 3)
+    return rho, math.tanh(z - half), math.tanh(z + half)
+
+
+def win_deltas(card_set: Any, spec: str, games: int, seed: int, jobs: int) -> tuple[dict, dict, Any]:
+    """Per character: win_delta over all games, and over even / odd games (split half)."""
+    res = simulate(card_set, [spec], games, seed, jobs=jobs, keep_games=True)
+    units = [cid for cid, _ in spec_of(card_set.rules).units(card_set)]
+    full = {cid: res.metric(f"card.{cid}.win_delta").value for cid in units}
+    halves: dict[int, dict[str, float]] = {0: {}, 1: {}}
+    for h in (0, 1):
+        for cid in units:
+            won = {True: [], False: []}
+            for summary, ret in list(zip(res.summaries, res.returns, strict=True))[h::2]:
+                for seat, played in enumerate(_played(summary, ret)):
+                    won[cid in played].append(ret[seat])
+            halves[h][cid] = (statistics.fmean(won[True]) - statistics.fmean(won[False])
+                              if won[True] and won[False] else 0.0)
+    return full, halves, res
+
+
+def _played(summary: dict[str, Any], ret: list[float]) -> list[set[str]]:
+    from boneyard.pipeline.playtest import played_by_seat
+
+    seats = played_by_seat(summary, len(ret))
+    return seats or [set() for _ in ret]
+
+
+def sub_deltas(card_set: Any, spec: str, res: Any, games: int, seed: int) -> dict[str, float]:
+    """Per character: mean over up to ``games`` deals where one seat was dealt it, that seat's
+    result minus its result on the same deal with the stand-in (as the playtest computes it)."""
+    gs = spec_of(card_set.rules)
+    game = make_game(card_set)
+    picks: dict[str, list[tuple[int, int]]] = {cid: [] for cid, _ in gs.units(card_set)}
+    for i in range(res.n):
+        seats = dealt_by_seat(game, game_seed(seed, i), 2) or []
+        for cid, got in picks.items():
+            who = [k for k in range(len(seats)) if cid in seats[k]]
+            if len(who) == 1 and len(got) < games:
+                got.append((i, who[0]))
+    out = {}
+    for cid, pairs in picks.items():
+        stand_in = gs.stand_in(card_set, cid, {"power": 5})
+        subs = _returns_for(stand_in, None, {}, [spec], seed, [i for i, _ in pairs])
+        diffs = [res.returns[i][k] - sub[k] for (i, k), sub in zip(pairs, subs, strict=True)]
+        out[cid] = statistics.fmean(diffs) if diffs else 0.0
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--a", default="gate")
+    ap.add_argument("--b", default="mcts:50")
+    ap.add_argument("--games", type=int, default=3000, help="games per agent for win_delta")
+    ap.add_argument("--games-b", type=int, default=None, help="games for agent B (default --games)")
+    ap.add_argument("--sub-games", type=int, default=0, help="paired deals per character (0: skip)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--jobs", type=int, default=1)
+    args = ap.parse_args()
+    card_set = load_set("day-of-the-dead")
+    t = time.perf_counter()
+    wa, ha, ra = win_deltas(card_set, args.a, args.games, args.seed, args.jobs)
+    wb, hb, rb = win_deltas(card_set, args.b, args.games_b or args.games, args.seed, args.jobs)
+    units = list(wa)
+    print(f"Day of the Dead, {len(units)} characters; {args.a}: {args.games} games, "
+          f"{args.b}: {args.games_b or args.games} games, seed {args.seed}")
+    for name, (x, y) in {
+        f"win_delta {args.a} vs {args.b}": ([wa[u] for u in units], [wb[u] for u in units]),
+        f"win_delta {args.a} split half": ([ha[0][u] for u in units], [ha[1][u] for u in units]),
+        f"win_delta {args.b} split half": ([hb[0][u] for u in units], [hb[1][u] for u in units]),
+    }.items():
+        rho, lo, hi = spearman(x, y)
+        print(f"{name:40} Spearman {rho:+.2f} ({lo:+.2f} .. {hi:+.2f})")
+    if args.sub_games:
+        sa = sub_deltas(card_set, args.a, ra, args.sub_games, args.seed)
+        sb = sub_deltas(card_set, args.b, rb, args.sub_games, args.seed)
+        rho, lo, hi = spearman([sa[u] for u in units], [sb[u] for u in units])
+        print(f"{'sub_delta ' + args.a + ' vs ' + args.b:40} Spearman {rho:+.2f} ({lo:+.2f} .. {hi:+.2f})"
+              f"  ({args.sub_games} deals per character)")
+    print(f"({time.perf_counter() - t:.0f}s)")
+
+
+if __name__ == "__main__":
+    main()

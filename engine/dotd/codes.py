@@ -1,0 +1,125 @@
+"""The small ints every Day of the Dead module shares: actions, decision kinds, the fight context.
+
+They sit here, not in the state module, so that the observation, the greedy agent, the effect
+vocabulary and the interpreter can all import them without importing each other (no import
+circles). ``Final``: mypyc folds them into the compiled modules as constants, which is why this
+module is compiled with them (setup.py): an edit here makes every twin stale together.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Final
+
+from .cards import BACKS
+
+if TYPE_CHECKING:
+    from .game import DotdGame
+
+# --- actions -----------------------------------------------------------------------------------
+# 0 .. n-1: a card id (play it, target it, keep it, discard it, copy it, flip it, convert it)
+DECK_BASE: Final = 1000  # 1000 + back: Dig from that deck
+ACT_NO: Final = 2000  # decline an optional choice (keep the loser in line, skip an optional Unearth)
+
+# --- decision kinds ------------------------------------------------------------------------------
+D_NONE: Final = -1
+D_SELECT: Final = 0  # ctx: 0 fighter (turn 1), 1 spirit
+D_UE_TARGET: Final = 1  # ctx: None
+D_UE_PICK: Final = 2  # ctx: (target card, owner of target, look tuple)
+D_DIG_DECK: Final = 3  # ctx: (remaining digs, fighter card)
+D_DIG_DISCARD: Final = 4  # ctx: (remaining digs, fighter card, back)
+D_COPY: Final = 5
+D_FLIP: Final = 6  # ctx: flip target code
+D_CONVERT: Final = 7
+
+DECISION_NAMES: Final = (
+    "select",
+    "unearth_target",
+    "unearth_pick",
+    "dig_deck",
+    "dig_discard",
+    "copy",
+    "flip",
+    "convert",
+)
+
+# --- backs -------------------------------------------------------------------------------------
+DOUBLE: Final = 0
+POWER_UP: Final = 1
+UNEARTH: Final = 2
+
+# --- the fight context: one flat list of ints, indexed field + side ------------------------------
+F_BONUS: Final = 0  # power bonus from effects
+F_SETP: Final = 2  # set_power value, NO_SETP if none
+F_AW: Final = 4  # auto_win count
+F_AL: Final = 6  # auto_lose count
+F_WT: Final = 8  # wins ties
+F_SUP: Final = 10  # spirit suppressed
+F_NEG: Final = 12  # effect negated
+NO_SETP: Final = -10_000
+FIGHT_RESET: Final = [0, 0, NO_SETP, NO_SETP, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+
+# --- the effect vocabulary's interpreter codes (each definition in effects.py names one) -------
+
+# interpreter measures of a counter (engine/dotd/interpreter.py: count)
+C_FALLEN: Final = 0
+C_ACTIVE: Final = 1
+C_WINNERS: Final = 2  # fighters that won a fight this turn (ties count)
+C_ADJACENT_ACTIVE: Final = 3  # active fighters in the slots next to this one
+
+# interpreter operations (engine/dotd/interpreter.py: exec_steps); below RUN_UNEARTH none asks a player
+RUN_FIGHT_ADD: Final = 0  # fight context[field + side] += amount (x counter)
+RUN_FIGHT_SET: Final = 1  # fight context[field + side] = amount
+RUN_VP: Final = 2  # side's score += amount (x counter)
+RUN_PRIORITY: Final = 3  # priority to side
+RUN_UNEARTH: Final = 4
+RUN_DIG: Final = 5
+RUN_FORCE_UNEARTH: Final = 6
+RUN_FLIP: Final = 7
+RUN_COPY: Final = 8
+
+# interpreter measures of a condition (engine/dotd/interpreter.py: conds_hold)
+M_PRIORITY: Final = 0  # 0 if the fighter's controller holds priority, else 1
+M_TURN: Final = 1
+M_SLOT: Final = 2  # 1 = the oldest slot
+M_SPIRIT_BACK: Final = 3  # back of side's spirit, -1 without one
+M_LINE_BACK: Final = 4  # back of side's fighter in this fight
+M_PRINTED_POWER: Final = 5  # printed power of side's fighter in this fight
+M_HAS_EFFECT: Final = 6  # whether side's fighter in this fight has an effect
+M_COUNT: Final = 7  # a counter (arg: its code)
+M_SCORE_DIFF: Final = 8  # your score minus your opponent's
+M_LOSING: Final = 9  # fight totals so far: this side below the other
+M_SLOT_NEWEST: Final = 10  # whether this is the fighter's newest slot
+M_SLOT_OLDEST: Final = 11
+
+# --- tasks: the state's stack holds tuples whose first item is one of these ---------------------
+T_TURN: Final = 0
+T_SELECT: Final = 1  # (T, player, kind)
+T_REVEAL: Final = 2
+T_SPIRIT_UNEARTH: Final = 3  # (T, player)
+T_FIGHT: Final = 4  # (T, slot)
+T_USE: Final = 5  # (T, player, use number, card)
+T_STEPS: Final = 6  # (T, player, steps, index, copy depth)
+T_RESOLVE: Final = 7  # (T, slot)
+T_CONVERT: Final = 8  # (T, player)
+T_REWARDS: Final = 9
+T_DIG: Final = 10  # (T, player, remaining, fighter card)
+
+def action_string(g: DotdGame, kind: int, ctx: Any, action: int) -> str:
+    """Readable, parseable form of ``action`` at a decision of ``kind`` (scenarios, transcripts)."""
+    if action == ACT_NO:
+        return "no"
+    if action >= DECK_BASE:
+        return f"dig {BACKS[action - DECK_BASE]}"
+    if not 0 <= action < g.n:
+        return f"?{action}"
+    name = g.card_name(action)
+    verb = {
+        D_SELECT: "fighter" if ctx == 0 else "spirit",
+        D_UE_TARGET: "unearth",
+        D_UE_PICK: "keep",
+        D_DIG_DISCARD: "discard",
+        D_COPY: "copy",
+        D_FLIP: "flip",
+        D_CONVERT: "convert",
+    }.get(kind, "card")
+    return f"{verb} {name}"

@@ -1,0 +1,672 @@
+"""The Day of the Dead effect vocabulary: every primitive, counter and condition test, once.
+
+Each definition below carries everything the rest of the project knows about its word: the
+arguments with their types, ranges, allowed values and defaults; the printed text template; the
+interpreter operation it compiles to; the greedy agent's rough worth; and the samples and
+example the reference shows. From these definitions come
+
+- the effect parts of ``schema/characters.schema.json`` and all of ``docs/effects.md``
+  (``python -m boneyard.engine.dotd.generate`` writes both; tests fail when either is stale),
+- the one YAML-to-Step converter (``convert.py``: shorthand arguments and defaults),
+- the printed rules text (``text.py`` composes the templates),
+- the interpreter's compiled steps (``rules.compile_step``: names to the int codes of
+  ``codes.py``).
+
+**Adding a primitive** is one :class:`Primitive` in :data:`PRIMITIVE_DEFS` plus its test:
+
+1. ``name``, ``args`` (each :class:`Arg`: the Step field it fills, its kind, range or values,
+   default, whether required), ``main`` (the field a bare scalar fills: ``power: 5``);
+2. ``meaning`` and ``summary`` (reference and schema description), ``example``, and ``samples``
+   (card-file forms whose printed text the reference shows);
+3. ``text``: a function from the Step to its runs (add it next to the definition);
+4. ``run``: the interpreter operation. Most primitives are one of the existing operations
+   (``RUN_FIGHT_ADD``/``RUN_FIGHT_SET`` of a fight-context field ``field``, ``RUN_VP``,
+   ``RUN_PRIORITY``, or a choice: unearth, dig, force_unearth, flip, copy). Only a genuinely new
+   kind of behaviour needs a new ``RUN_*`` code (``codes.py``, where the compiled engine's
+   constants live) and one branch in ``interpreter.py``;
+5. ``rate``: (fight, victory points) one use is worth to the greedy agent, or None;
+6. ``keeps_hand``: whether it keeps hand size and cards per back (ruling DD-25; no default,
+   the validator refuses a primitive that does not);
+7. run ``python -m boneyard.engine.dotd.generate`` (schema and reference), then add its test: a
+   case in tests/test_text.py ``PRIMITIVE_CASES`` (the coverage test fails without one) and a
+   rules test in tests/test_dotd_rules.py. tests/test_dotd_vocabulary.py already validates,
+   converts, prints and plays every sample of every definition.
+
+A new counter is one :class:`Counter` (its interpreter measure is one of ``codes.C_*``), a new
+condition test one :class:`CondTest` (value kind, measure ``codes.M_*``, side, clause template);
+a new measure, like a new operation, is a code in ``codes.py`` and a branch in the interpreter.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from dataclasses import field as dc_field
+from typing import Any
+
+from .cards import BACKS, Condition, Step
+from .codes import (
+    C_ACTIVE,
+    C_ADJACENT_ACTIVE,
+    C_FALLEN,
+    C_WINNERS,
+    F_AL,
+    F_AW,
+    F_BONUS,
+    F_NEG,
+    F_SETP,
+    F_SUP,
+    F_WT,
+    M_COUNT,
+    M_HAS_EFFECT,
+    M_LINE_BACK,
+    M_LOSING,
+    M_PRINTED_POWER,
+    M_PRIORITY,
+    M_SCORE_DIFF,
+    M_SLOT,
+    M_SPIRIT_BACK,
+    M_TURN,
+    RUN_COPY,
+    RUN_DIG,
+    RUN_FIGHT_ADD,
+    RUN_FIGHT_SET,
+    RUN_FLIP,
+    RUN_FORCE_UNEARTH,
+    RUN_PRIORITY,
+    RUN_UNEARTH,
+    RUN_VP,
+)
+from .phrases import KEYWORD, PLAIN, Bounds, Run, article, back_name, points, signed
+
+#: Subjects a step can apply to: ``self`` is this fighter/its controller, ``opponent`` the
+#: opposing fighter/its controller (the interpreter's side flip is the position: 0 or 1).
+WHO: tuple[str, ...] = ("self", "opponent")
+
+#: Comparisons of a ``when:`` test, in interpreter order.
+COMPARATORS: tuple[str, ...] = ("lt", "le", "eq", "ne", "ge", "gt")
+
+# --- counters ----------------------------------------------------------------------------------
+
+
+
+@dataclass(frozen=True, slots=True)
+class Counter:
+    """A quantity for ``per:`` and the ``count`` condition, measured from one side."""
+
+    name: str
+    measure: int  # C_*
+    side: int  # 0 the fighter's controller, 1 the opponent
+    per_phrase: str  # "for each of <per_phrase>"
+    has: str  # count condition: who has them
+    one: str  # ... singular noun
+    many: str  # ... plural noun
+
+    @property
+    def code(self) -> int:
+        """The compiled counter: measure and side in one int (side in the low bit)."""
+        return self.measure << 1 | self.side
+
+
+COUNTER_DEFS: tuple[Counter, ...] = (
+    Counter("own_fallen", C_FALLEN, 0, "your fallen fighters", "you have", "fallen fighter",
+            "fallen fighters"),
+    Counter("own_active", C_ACTIVE, 0, "your active fighters", "you have", "active fighter",
+            "active fighters"),
+    Counter("opponent_fallen", C_FALLEN, 1, "your opponent's fallen fighters",
+            "your opponent has", "fallen fighter", "fallen fighters"),
+    Counter("opponent_active", C_ACTIVE, 1, "your opponent's active fighters",
+            "your opponent has", "active fighter", "active fighters"),
+    Counter("own_winners", C_WINNERS, 0, "your fighters that won this turn", "you have",
+            "fighter that won this turn", "fighters that won this turn"),
+    Counter("opponent_winners", C_WINNERS, 1, "your opponent's fighters that won this turn",
+            "your opponent has", "fighter that won this turn", "fighters that won this turn"),
+    Counter("own_adjacent_active", C_ADJACENT_ACTIVE, 0, "your active fighters next to this one",
+            "you have", "active fighter next to this one", "active fighters next to this one"),
+)
+COUNTERS: tuple[str, ...] = tuple(c.name for c in COUNTER_DEFS)
+COUNTER: dict[str, Counter] = {c.name: c for c in COUNTER_DEFS}
+
+# --- targets of copy_effect and flip (their position is the interpreter's code) ----------------
+
+#: copy_effect: the opposing fighter, an adjacent one of yours, any other active one of yours.
+COPY_SOURCES: tuple[str, ...] = ("opposing", "adjacent", "own_active")
+COPY_PHRASES: dict[str, str] = {
+    "opposing": "the opposing fighter",
+    "adjacent": "one of your active fighters next to this one",
+    "own_active": "one of your other active fighters",
+}
+#: flip: one of your fallen fighters face up; an opponent's fighter that has fought, face down.
+FLIP_TARGETS: tuple[str, ...] = ("own_fallen", "opponent_fought")
+
+#: The value sets a schema ``$defs`` entry names (``{"$ref": "#/$defs/<kind>"}``).
+ENUMS: dict[str, tuple[str, ...]] = {
+    "who": WHO,
+    "counter": COUNTERS,
+    "copy_source": COPY_SOURCES,
+    "flip_target": FLIP_TARGETS,
+}
+
+# --- primitives --------------------------------------------------------------------------------
+
+
+
+@dataclass(frozen=True, slots=True)
+class Arg:
+    """One argument of a primitive: the Step field it fills and what it may hold."""
+
+    field: str  # amount | who | per | target
+    kind: str  # "int", "const", or a key of ENUMS
+    lo: int = 0  # int: range
+    hi: int = 0
+    const: str = ""  # const: the one value
+    default: Any = None  # filled in when the card file leaves it out
+    required: bool = False
+    note: str = ""  # reference: a few words after the type
+
+    def schema(self) -> dict[str, Any]:
+        if self.kind == "int":
+            return {"type": "integer", "minimum": self.lo, "maximum": self.hi}
+        return self.scalar_schema()
+
+    def scalar_schema(self) -> dict[str, Any]:
+        """What a bare scalar (``power: 5``) must satisfy."""
+        if self.kind == "int":
+            return {"minimum": self.lo, "maximum": self.hi}
+        if self.kind == "const":
+            return {"const": self.const}
+        return {"$ref": f"#/$defs/{self.kind}"}
+
+    @property
+    def json_type(self) -> str:
+        return "integer" if self.kind == "int" else "string"
+
+    def doc(self) -> str:
+        """The reference's words for it: ``amount`` int, ``target``: ``a``, ``b``..."""
+        if self.kind == "int":
+            text = f"`{self.field}` int"
+        elif self.kind == "const":
+            text = f"`{self.field}`: `{self.const}`"
+        elif self.kind == "who":
+            text = "`who`"
+        elif self.kind == "counter":
+            text = f"`{self.field}` counter"
+        else:
+            text = f"`{self.field}`: " + ", ".join(f"`{v}`" for v in ENUMS[self.kind])
+        extra = [self.note] if self.note else []
+        if self.default not in (None, "self") and self.kind != "const":
+            extra.append(f"default `{self.default}`")
+        return text + (f" ({'; '.join(extra)})" if extra else "")
+
+
+Rate = Callable[[int, bool, bool], tuple[float, float]]
+"""(amount, aimed at the opponent, per a counter) -> (fight power, victory points) per use."""
+
+
+@dataclass(frozen=True, slots=True)
+class Primitive:
+    """One effect primitive: everything the schema, the reference, the text, the interpreter
+    and the greedy agent know about it (see the module docstring for how to add one)."""
+
+    name: str
+    args: tuple[Arg, ...]
+    main: str | None  # the field a bare scalar fills
+    meaning: str  # reference: what it does
+    summary: str  # schema description
+    text: Callable[[Step], list[Run]]
+    samples: tuple[Any, ...]  # card-file forms of the step (the value after the name)
+    example: str  # reference: a bundled character using it
+    run: int  # RUN_*
+    field: int = 0  # RUN_FIGHT_*: the fight-context field
+    side: str | None = None  # a fixed subject (negate: always the opposing fighter)
+    rate: Rate | None = None
+    # Ruling DD-25 (INV-3): the engine relies on every effect keeping hand size and cards per
+    # back unchanged. No default: whoever adds a primitive reviews it and says so.
+    keeps_hand: bool = dc_field(kw_only=True)
+
+    def arg(self, field: str) -> Arg | None:
+        return next((a for a in self.args if a.field == field), None)
+
+    @property
+    def asks(self) -> bool:
+        """Whether a use may ask a player or start a task (the interpreter runs it off the
+        inline path)."""
+        return self.run >= RUN_UNEARTH
+
+    def defaults(self) -> dict[str, Any]:
+        return {a.field: a.default for a in self.args if a.default is not None}
+
+    def schema(self) -> dict[str, Any]:
+        main = self.arg(self.main) if self.main else None
+        types = [main.json_type] if main else []
+        if not any(a.required for a in self.args):
+            types.append("null")
+        types.append("object")
+        out: dict[str, Any] = {"type": types, "description": self.summary}
+        if self.args:
+            out["properties"] = {a.field: a.schema() for a in self.args}
+        out["additionalProperties"] = False
+        required = [a.field for a in self.args if a.required]
+        if required:
+            out["required"] = required
+        if main:
+            out["allOf"] = [{"if": {"type": main.json_type}, "then": main.scalar_schema()}]
+        return out
+
+
+_SUBJECT = {"self": "This fighter", "opponent": "The opposing fighter"}
+_WHO = Arg("who", "who", default="self")
+_WHO_OPP = Arg("who", "who", default="opponent")
+_PER = Arg("per", "counter")
+
+
+def _sign(opp: bool) -> float:
+    return -1.0 if opp else 1.0
+
+
+def _mult(per: bool) -> float:
+    return 1.5 if per else 1.0
+
+
+def _per(step: Step) -> str:
+    if step.per is None:
+        return ""
+    if step.per not in COUNTER:
+        raise ValueError(f"unknown counter {step.per!r}")
+    return f" for each of {COUNTER[step.per].per_phrase}"
+
+
+def _power_text(step: Step) -> list[Run]:
+    bonus = f"{signed(step.amount)} power this fight{_per(step)}."
+    if step.who == "opponent":
+        return [(f"The opposing fighter gets {bonus}", PLAIN)]
+    return [(bonus, PLAIN)]
+
+
+def _set_power_text(step: Step) -> list[Run]:
+    owner = "The opposing fighter's" if step.who == "opponent" else "This fighter's"
+    return [(f"{owner} printed power counts as {step.amount} this fight.", PLAIN)]
+
+
+def _gain_vp_text(step: Step) -> list[Run]:
+    gains = step.amount >= 0
+    pts = points(abs(step.amount)) + _per(step)
+    if step.who == "opponent":
+        return [(f"Your opponent {'gains' if gains else 'loses'} {pts}.", PLAIN)]
+    return [(f"{'Gain' if gains else 'Lose'} {pts}.", PLAIN)]
+
+
+def _copy_text(step: Step) -> list[Run]:
+    return [(f"Use the effect of {COPY_PHRASES[step.target or 'adjacent']}.", PLAIN)]
+
+
+def _dig_text(step: Step) -> list[Run]:
+    times = step.amount or 1
+    return [("Dig" if times == 1 else f"Dig {times}", KEYWORD), (".", PLAIN)]
+
+
+def _flip_text(step: Step) -> list[Run]:
+    target = step.target or "own_fallen"
+    if target == "opponent_fought":
+        return [("Turn one of your opponent's fighters that has already fought this turn"
+                 " face down.", PLAIN)]
+    if target == "own_fallen":
+        return [("Turn one of your fallen fighters face up.", PLAIN)]
+    raise ValueError(f"unknown flip target {step.target!r}")
+
+
+def _suppress_text(step: Step) -> list[Run]:
+    owner = "Your opponent's" if step.who == "opponent" else "Your"
+    return [(f"{owner} spirit has no effect on this fight.", PLAIN)]
+
+
+def _fixed(*runs: Run) -> Callable[[Step], list[Run]]:
+    return lambda _step: list(runs)
+
+
+def _about(sentence: str) -> Callable[[Step], list[Run]]:
+    """``<This fighter|The opposing fighter> <sentence>``."""
+    return lambda step: [(f"{_SUBJECT[step.who]} {sentence}", PLAIN)]
+
+
+def _choice_rate(_amount: int, _opp: bool, _per: bool) -> tuple[float, float]:
+    return 1.5, 0.0
+
+
+PRIMITIVE_DEFS: tuple[Primitive, ...] = (
+    Primitive(
+        "power", (Arg("amount", "int", -20, 20, required=True), _WHO, _PER), "amount",
+        "Add `amount` (x the counter, if `per`) to a fighter's power this fight.",
+        "Add `amount` (x the counter, if `per`) to a fighter's power this fight. "
+        "`power: 5` = +5 for this fighter.",
+        _power_text, (5, -3, {"amount": -2, "who": "opponent"}, {"amount": 2, "per": "own_fallen"}),
+        "Anger: `power: 5`", RUN_FIGHT_ADD, F_BONUS,
+        rate=lambda amount, opp, per: (_sign(opp) * amount * _mult(per), 0.0), keeps_hand=True),
+    Primitive(
+        "set_power", (Arg("amount", "int", 0, 20, required=True, note="the value"), _WHO_OPP),
+        "amount",
+        "The fighter's printed power counts as `amount` in this fight (bonuses still add). "
+        "Scoring uses the printed power.",
+        "The fighter's printed power counts as `amount` in this fight (who defaults to opponent).",
+        _set_power_text, (0, {"amount": 9, "who": "self"}),
+        "Jinx: `set_power: {who: opponent, amount: 0}`", RUN_FIGHT_SET, F_SETP,
+        rate=lambda amount, opp, per: ((4.0 - amount) if opp else 0.0, 0.0), keeps_hand=True),
+    Primitive(
+        "auto_win", (_WHO,), "who", "That fighter wins the fight, no questions asked.",
+        "That fighter wins the fight, no questions asked (`auto_win: self`).",
+        _about("wins the fight, no questions asked."), ("self", "opponent"),
+        "Nemesis: `auto_win: self`", RUN_FIGHT_ADD, F_AW,
+        rate=lambda amount, opp, per: (9.0 if not opp else -9.0, 0.0), keeps_hand=True),
+    Primitive(
+        "auto_lose", (_WHO,), "who", "That fighter loses the fight.",
+        "That fighter loses the fight.",
+        _about("loses the fight."), ("self", "opponent"),
+        "Coward (with a condition)", RUN_FIGHT_ADD, F_AL,
+        rate=lambda amount, opp, per: (-9.0 if not opp else 9.0, 0.0), keeps_hand=True),
+    Primitive(
+        "win_ties", (_WHO,), "who", "A power tie in this fight is a win for that side.",
+        "A power tie in this fight is a win for that side.",
+        _about("wins ties."), ("self", "opponent"),
+        "Stubborn: `win_ties: self`", RUN_FIGHT_SET, F_WT,
+        rate=lambda amount, opp, per: (0.5, 0.0), keeps_hand=True),
+    Primitive(
+        "gain_vp", (Arg("amount", "int", -20, 20, required=True), _WHO, _PER), "amount",
+        "That player gains victory points now (negative loses).",
+        "That player gains `amount` victory points now (x the counter, if `per`).",
+        _gain_vp_text,
+        (3, 1, -2, {"amount": 2, "who": "opponent"}, {"amount": 1, "per": "own_active"}),
+        "Hoard: `gain_vp: 3`", RUN_VP,
+        rate=lambda amount, opp, per: (0.0, _sign(opp) * amount * _mult(per)), keeps_hand=True),
+    Primitive(
+        "copy_effect", (Arg("target", "copy_source", required=True),), "target",
+        "Use the chosen fighter's effect as this fighter's own (copy depth 1: a copied copy "
+        "does nothing).",
+        "Use the chosen fighter's effect as this fighter's own (copy depth 1).",
+        _copy_text, COPY_SOURCES, "Twin: `copy_effect: adjacent`", RUN_COPY, rate=_choice_rate,
+        keeps_hand=True),
+    Primitive(
+        "dig", (Arg("amount", "int", 1, 3, default=1),), "amount",
+        "Keyword. Draw a card from a deck (switch `dig_source`), then discard a card with the "
+        "same back from your hand; `amount` times.",
+        "Keyword. Draw a card, then discard a card with the same back (`dig: 2` digs twice).",
+        _dig_text, (1, 2), "Gravedigger: `dig: 1`", RUN_DIG, rate=_choice_rate, keeps_hand=True),
+    Primitive(
+        "unearth", (Arg("target", "const", const="self", default="self",
+                        note="the only value: one of your own cards in play"),), "target",
+        "Keyword. Pick one of your cards in play, look at the top 3 of its back's deck, replace "
+        "it with one, discard the rest.",
+        "Keyword. Replace one of your cards in play with one of the top 3 of its back's deck.",
+        _fixed(("Unearth", KEYWORD), (".", PLAIN)), ("self",), "Spook: `unearth: self`",
+        RUN_UNEARTH, rate=_choice_rate, keeps_hand=True),
+    Primitive(
+        "force_unearth", (Arg("target", "const", const="opposing", default="opposing"),),
+        "target", "Unearth the opposing fighter: you look and choose its replacement.",
+        "Unearth the opposing fighter; you choose its replacement.",
+        _fixed(("Unearth", KEYWORD), (" the opposing fighter; you choose its replacement.", PLAIN)),
+        ("opposing",), "Body Snatcher: `force_unearth: opposing`", RUN_FORCE_UNEARTH,
+        rate=_choice_rate, keeps_hand=True),
+    Primitive(
+        "flip", (Arg("target", "flip_target", required=True),), "target",
+        "Turn one of your fallen fighters face up / one of your opponent's active fighters that "
+        "has already fought this turn face down.",
+        "Turn one of your fallen fighters face up / an opponent's fought fighter face down.",
+        _flip_text, FLIP_TARGETS,
+        "Bugler: `flip: own_fallen`; Poltergeist: `flip: opponent_fought`", RUN_FLIP,
+        rate=_choice_rate, keeps_hand=True),
+    Primitive(
+        "suppress_spirit", (_WHO_OPP,), "who",
+        "That player's spirit has no effect on this fight (no +2, no second use).",
+        "That player's spirit has no effect on this fight (who defaults to opponent).",
+        _suppress_text, ("opponent", "self"), "Party Pooper: `suppress_spirit: opponent`",
+        RUN_FIGHT_SET, F_SUP, rate=lambda amount, opp, per: (2.0, 0.0), keeps_hand=True),
+    Primitive(
+        "negate", (), None, "The opposing fighter's effect does nothing this fight (uses not "
+        "yet made).", "The opposing fighter's effect does nothing this fight.",
+        _fixed(("The opposing fighter's effect does nothing this fight.", PLAIN)), ({},), "Hush",
+        RUN_FIGHT_SET, F_NEG, side="opponent", rate=lambda amount, opp, per: (2.0, 0.0),
+        keeps_hand=True),
+    Primitive(
+        "take_priority", (), None, "Take the Priority counter now.",
+        "Take the Priority counter now.",
+        _fixed(("Take the Priority counter.", PLAIN)), ({},), "Early Riser", RUN_PRIORITY,
+        side="self", keeps_hand=True),
+    Primitive(
+        "give_priority", (), None, "Give the Priority counter to your opponent now.",
+        "Give the Priority counter to your opponent now.",
+        _fixed(("Give the Priority counter to your opponent.", PLAIN)), ({},), "Skeleton Butler",
+        RUN_PRIORITY, side="opponent", keeps_hand=True),
+)
+PRIMITIVES: tuple[str, ...] = tuple(p.name for p in PRIMITIVE_DEFS)
+PRIMITIVE: dict[str, Primitive] = {p.name: p for p in PRIMITIVE_DEFS}
+
+# --- condition tests ---------------------------------------------------------------------------
+
+
+
+def _is(cond: Condition) -> bool:
+    """Whether an equality test holds as printed (``ne`` prints the negation)."""
+    return cond.op != "ne"
+
+
+def _bounds(conds: Sequence[Condition]) -> Bounds:
+    return Bounds((c.op, c.value) for c in conds)
+
+
+Clause = Callable[[Sequence[Condition], Mapping[str, str]], str]
+
+
+@dataclass(frozen=True, slots=True)
+class ValueKind:
+    """What a condition test's value may be: its schema, its reference words, its int."""
+
+    doc: str
+    schema: Callable[[str], dict[str, Any]]  # description -> fragment
+    encode: Callable[[Any], int]
+
+
+def _back_schema(with_none: bool) -> Callable[[str], dict[str, Any]]:
+    values = [*BACKS, "none"] if with_none else list(BACKS)
+
+    def schema(description: str) -> dict[str, Any]:
+        return {
+            "type": ["string", "object"], "description": description,
+            "allOf": [{"if": {"type": "string"}, "then": {"enum": values}}],
+            "properties": {"eq": {"enum": values}, "ne": {"enum": values}},
+            "additionalProperties": False, "minProperties": 1,
+        }
+
+    return schema
+
+
+def _back_code(value: Any) -> int:
+    return -1 if value in (None, "none") else BACKS.index(value)
+
+
+_CMP_INTS = {op: {"type": "integer"} for op in COMPARATORS}
+
+VALUE_KINDS: dict[str, ValueKind] = {
+    "who": ValueKind("`self` / `opponent`", lambda _d: {"$ref": "#/$defs/who"}, WHO.index),
+    "comparison": ValueKind("comparison", lambda _d: {"$ref": "#/$defs/comparison"}, int),
+    "slot": ValueKind(
+        "`newest` / `oldest` / 1..12",
+        lambda _d: {"type": ["string", "integer"], "allOf": [
+            {"if": {"type": "string"}, "then": {"enum": ["newest", "oldest"]}},
+            {"if": {"type": "integer"}, "then": {"minimum": 1, "maximum": 12}}]},
+        lambda v: 1 if v in ("newest", "oldest") else int(v)),  # newest/oldest: "is it", 1
+    "spirit": ValueKind("a back id or `none`", _back_schema(True), _back_code),
+    "back": ValueKind("a back id", _back_schema(False), _back_code),
+    "bool": ValueKind("bool", lambda _d: {"type": "boolean"}, lambda v: int(bool(v))),
+    "count": ValueKind(
+        "`{of: counter, <cmp>: n}`",
+        lambda _d: {"type": "object", "required": ["of"], "minProperties": 2,
+                    "additionalProperties": False,
+                    "properties": {"of": {"$ref": "#/$defs/counter"}, **_CMP_INTS},
+                    "errorMessage": "count needs a counter and a comparison, e.g. "
+                                    "{of: own_fallen, ge: 2}"},
+        int),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class CondTest:
+    """One ``when:`` test: its value kind, what the interpreter measures, its printed clause."""
+
+    name: str
+    value: str  # a key of VALUE_KINDS
+    measure: int  # M_*
+    clause: Clause  # lower case, without "if" (or the leading phrase, for ``leads``)
+    samples: tuple[Any, ...]  # values as written in ``when:``, for the reference
+    example: str
+    side: int = 0  # measured on the fighter's side (0) or the opposing one (1)
+    description: str = ""  # schema description
+    value_note: str = ""  # reference: after the value kind
+    leads: bool = False  # printed first, as its own phrase ("On turn 5 or later, ...")
+
+    def schema(self) -> dict[str, Any]:
+        return VALUE_KINDS[self.value].schema(self.description)
+
+
+def _priority_clause(conds: Sequence[Condition], _names: Mapping[str, str]) -> str:
+    first = conds[0]
+    holder_is_self = (first.value == "self") == _is(first)
+    return "you have priority" if holder_is_self else "your opponent has priority"
+
+
+def _turn_phrase(conds: Sequence[Condition], _names: Mapping[str, str]) -> str:
+    b = _bounds(conds)
+    if b.exact is not None and not b.ne:
+        return f"On turn {b.exact}"
+    if b.lo is not None and b.hi is not None:
+        text = f"On turns {b.lo} to {b.hi}"
+    elif b.lo is not None:
+        text = f"On turn {b.lo} or later"
+    elif b.hi is not None:
+        text = f"On turn {b.hi} or earlier"
+    else:
+        return "Except on turn " + " or ".join(str(n) for n in b.ne)
+    if b.ne:
+        text += ", except turn " + " or ".join(str(n) for n in b.ne)
+    return text
+
+
+def _slot_clause(conds: Sequence[Condition], _names: Mapping[str, str]) -> str:
+    first = conds[0]
+    if first.value in ("newest", "oldest"):
+        return f"this is {'' if _is(first) else 'not '}your {first.value} slot"
+    return f"this is slot {_bounds(conds).phrase('higher', 'lower')}"
+
+
+def _spirit_clause(mine: bool) -> Clause:
+    def clause(conds: Sequence[Condition], names: Mapping[str, str]) -> str:
+        first = conds[0]
+        if first.value == "none":
+            has = "you have" if mine else "your opponent has"
+            return f"{has} {'no spirit' if _is(first) else 'a spirit'}"
+        name = back_name(first.value, names)
+        whose = "your spirit" if mine else "your opponent's spirit"
+        return f"{whose} is {'' if _is(first) else 'not '}{article(name)} {name}"
+
+    return clause
+
+
+def _back_clause(card: str) -> Clause:
+    def clause(conds: Sequence[Condition], names: Mapping[str, str]) -> str:
+        first = conds[0]
+        name = back_name(first.value, names)
+        verb = "has" if _is(first) else "does not have"
+        return f"{card} {verb} {article(name)} {name} back"
+
+    return clause
+
+
+def _power_clause(conds: Sequence[Condition], _names: Mapping[str, str]) -> str:
+    return f"the opposing fighter's printed power is {_bounds(conds).phrase('more', 'less')}"
+
+
+def _has_effect_clause(conds: Sequence[Condition], _names: Mapping[str, str]) -> str:
+    has = bool(conds[0].value) == _is(conds[0])
+    return f"the opposing fighter has {'an' if has else 'no'} effect"
+
+
+def _losing_clause(conds: Sequence[Condition], _names: Mapping[str, str]) -> str:
+    losing = bool(conds[0].value) == _is(conds[0])
+    return "this fighter is losing" if losing else "this fighter is not losing"
+
+
+def _count_clause(conds: Sequence[Condition], _names: Mapping[str, str]) -> str:
+    counter = COUNTER.get(conds[0].subject or "")
+    if counter is None:
+        raise ValueError(f"unknown counter {conds[0].subject!r}")
+    b = _bounds(conds)
+    has, one, many = counter.has, counter.one, counter.many
+    if b.hi is not None and b.hi <= 0 and not b.ne:
+        return f"{has} no {many}"
+    if b.exact == 1 and not b.ne:
+        return f"{has} exactly 1 {one}"
+    if b.exact is not None and not b.ne:
+        return f"{has} exactly {b.exact} {many}"
+    return f"{has} {b.phrase('more', 'fewer')} {many}"
+
+
+def _score_clause(conds: Sequence[Condition], _names: Mapping[str, str]) -> str:
+    """Your score minus your opponent's, in the words a player uses: ahead, behind, tied."""
+    b = _bounds(conds)
+    if not b.ne:
+        if b.exact == 0:
+            return "the scores are tied"
+        if b.exact is not None:
+            return f"you are {'ahead' if b.exact > 0 else 'behind'} by exactly {abs(b.exact)}"
+        if b.lo is None and b.hi is not None:
+            if b.hi == -1:
+                return "you are behind"
+            if b.hi < -1:
+                return f"you are behind by {-b.hi} or more"
+            if b.hi == 0:
+                return "you are not ahead"
+            return f"you are not ahead by more than {b.hi}"
+        if b.hi is None and b.lo is not None:
+            if b.lo == 1:
+                return "you are ahead"
+            if b.lo > 1:
+                return f"you are ahead by {b.lo} or more"
+            if b.lo == 0:
+                return "you are not behind"
+            return f"you are not behind by more than {-b.lo}"
+    if b.ne == [0] and b.lo is None and b.hi is None:
+        return "the scores are not tied"
+    return f"your score minus your opponent's is {b.phrase('more', 'less')}"
+
+
+CONDITION_DEFS: tuple[CondTest, ...] = (
+    CondTest("priority", "who", M_PRIORITY, _priority_clause, ("self", "opponent"), "Night Owl"),
+    CondTest("turn", "comparison", M_TURN, _turn_phrase,
+             ({"ge": 5}, {"le": 2}, 6, {"ge": 2, "le": 4}), "Mummy: `turn: {le: 2}`", leads=True),
+    CondTest("slot", "slot", M_SLOT, _slot_clause, ("newest", "oldest", 3),
+             "Old Bones: `slot: oldest`"),
+    CondTest("own_spirit", "spirit", M_SPIRIT_BACK, _spirit_clause(True), ("power_up", "none"),
+             "Ghost Fan: `own_spirit: power_up`",
+             description="Your spirit's back (or none); {ne: double} for 'is not'."),
+    CondTest("opponent_spirit", "spirit", M_SPIRIT_BACK, _spirit_clause(False),
+             ("double", "none"), "Zombie Giant: `opponent_spirit: double`", side=1,
+             description="Your opponent's spirit's back (or none); {ne: ...} for 'is not'."),
+    CondTest("own_back", "back", M_LINE_BACK, _back_clause("this card"), ("double",),
+             "Pale Vampire: `own_back: unearth`",
+             description="This card's back; {ne: ...} for 'is not'."),
+    CondTest("opposing_back", "back", M_LINE_BACK, _back_clause("the opposing fighter"),
+             ("unearth",), "Crypt Keeper: `opposing_back: unearth`", side=1,
+             description="The opposing fighter's back; {ne: ...} for 'is not'."),
+    CondTest("opposing_power", "comparison", M_PRINTED_POWER, _power_clause,
+             ({"le": 3}, {"ge": 6}), "Bully: `opposing_power: {le: 3}`", side=1),
+    CondTest("opposing_has_effect", "bool", M_HAS_EFFECT, _has_effect_clause, (False, True),
+             "Mirror Ghoul: `opposing_has_effect: false`", side=1),
+    CondTest("count", "count", M_COUNT, _count_clause,
+             ({"of": "own_fallen", "ge": 2}, {"of": "opponent_active", "eq": 0},
+              {"of": "own_winners", "eq": 1}), "Last Stand: `count: {of: own_fallen, ge: 2}`"),
+    CondTest("score_diff", "comparison", M_SCORE_DIFF, _score_clause,
+             ({"le": -10}, {"lt": 0}, {"gt": 0}, {"ge": 5}, 0, {"le": 0}),
+             "Underdog: `score_diff: {lt: 0}`", value_note="your score minus theirs"),
+    CondTest("losing", "bool", M_LOSING, _losing_clause, (True, False),
+             "Sore Loser: `losing: true`", value_note="fight totals so far"),
+)
+CONDITION_TESTS: tuple[str, ...] = tuple(c.name for c in CONDITION_DEFS)
+CONDITION: dict[str, CondTest] = {c.name: c for c in CONDITION_DEFS}

@@ -1,0 +1,79 @@
+"""The gate agents: card-generic (invented cards play), reproducible, skilled, and in Grave
+Feast a player of every rare (coin flips, permanent Devil Wife, Exorcist in the mash)."""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+from boneyard.engine.agents import make_agent
+from boneyard.engine.dotd.convert import character_from_dict
+from boneyard.engine.dotd.sets import make_card_set
+from boneyard.engine.games import make_game
+from boneyard.pipeline.load import load_set
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+from gate_eval import win_share
+
+
+def _invented_characters() -> list[Any]:
+    """Twelve characters no bundled set has: new ids, names, powers and effect mixes."""
+    rng = random.Random(12)
+    effects = [
+        [], [{"power": 4}], [{"gain_vp": 2}], [{"auto_win": "self"}],
+        [{"power": {"amount": 1, "per": "own_active"}}], [{"dig": 1}, {"power": 2}],
+        [{"unearth": "self"}], [{"set_power": {"who": "opponent", "amount": 1}}],
+        [{"win_ties": "self"}, {"power": 1}], [{"gain_vp": -1}, {"power": 6}],
+        [{"copy_effect": "opposing"}], [{"negate": {}}, {"power": 3}],
+    ]
+    return [character_from_dict({"id": f"made_up_{i}", "name": f"Made Up {i}",
+                                 "power": rng.randint(0, 9), "effect": e, "copies": 1})
+            for i, e in enumerate(effects)]
+
+
+def _play(game: Any, agents: list[Any], seed: int) -> tuple[list[int], list[float]]:
+    state = game.new_initial_state(seed)
+    rngs = [random.Random(seed * 10 + k) for k in range(len(agents))]
+    actions = []
+    while not state.is_terminal():
+        p = state.current_player()
+        a = agents[p].choose(state.observation(p), rngs[p])
+        actions.append(a)
+        state.apply_action(a)
+    return actions, state.returns()
+
+
+def test_dotd_gate_plays_invented_characters_its_own_way():
+    game = make_game(make_card_set(_invented_characters(), name="invented"))
+    gate, greedy = make_agent("gate", game), make_agent("greedy", game)
+    differs = 0
+    for seed in range(40):
+        moves, returns = _play(game, [gate, greedy], seed)
+        assert sum(returns) == 1.0
+        assert _play(game, [gate, greedy], seed)[0] == moves  # same seed, same game
+        differs += moves != _play(game, [greedy, greedy], seed)[0]
+    assert differs >= 20, "the fitted model should change greedy's choices on invented cards too"
+
+
+def test_dotd_gate_beats_greedy():
+    game = make_game(load_set("day-of-the-dead"))
+    share, half = win_share(game, make_agent("gate", game), "greedy", 400, seed=3)
+    assert share - half > 0.5, (share, half)
+
+
+def test_gf_gate_uses_the_rares_and_flips_coins():
+    game = make_game(load_set("grave-feast"), num_players=2, rares=True)
+    gate = make_agent("gate", game)
+    placed = flips = 0
+    for seed in range(40):
+        state = game.new_initial_state(seed)
+        rngs = [random.Random(seed * 10 + k) for k in range(2)]
+        while not state.is_terminal():
+            p = state.current_player()
+            state.apply_action(gate.choose(state.observation(p), rngs[p]))
+        summary = state.summary()
+        flips += summary.coin_flips or 0
+        placed += (summary.rare_events or {}).get("dw_placed", 0)
+    assert flips >= 40 and placed >= 5, (flips, placed)
