@@ -97,7 +97,7 @@ class DotdGame:
     __slots__ = (
         "card_set", "num_players", "record_events", "switches", "params", "turns", "hand_per_back",
         "back_limit", "final_free", "free_turn", "pu_bonus", "double_uses", "look_n", "fp_power", "simultaneous",
-        "unearth_optional", "retrigger", "newcomer_uses", "both_lose", "any_loser", "max_conv",
+        "unearth_optional", "retrigger", "newcomer_uses", "newcomer_pending", "both_lose", "any_loser", "max_conv",
         "prev_active", "spirit_now", "dig_choose", "reshuffle", "score_won_only", "tie_chain",
         "characters", "char_ids", "n", "back", "power", "char", "effect", "has_effect", "ekind",
         "card_ids", "card_index", "deck_order",
@@ -136,6 +136,7 @@ class DotdGame:
         self.unearth_optional = bool(sw["unearth_optional"])
         self.retrigger = bool(sw["unearth_retrigger_on_spirit_replace"])
         self.newcomer_uses = bool(sw["replacement_uses_effect_this_fight"])
+        self.newcomer_pending = bool(sw["newcomer_uses_pending_effect"]) and not self.newcomer_uses
         self.both_lose = sw["both_auto_lose"] == "both_lose"
         self.any_loser = sw["conversion_window"] == "any_loser_this_turn"
         self.max_conv = 1 if sw["max_conversions_per_turn"] == 1 else 1 << 30
@@ -417,8 +418,12 @@ class DotdState:
                         continue
                 else:
                     stack.append((T_RESOLVE, i))
-                    if k2 and up[second][i]:  # pushed first runs last
+                    # pushed first runs last; without an effect of its own the second side still
+                    # gets its step if the first may replace its fighter (DD-08)
+                    if k2 and up[second][i]:
                         stack.append((T_USE, second, 1, c2))
+                    elif g.newcomer_pending and up[second][i]:
+                        stack.append((T_USE, second, 0, c2))
                     if up[first][i]:
                         stack.append((T_USE, first, 1, c1))
                     continue
@@ -435,6 +440,15 @@ class DotdState:
             elif code == T_USE:
                 p, u, card = t[1], t[2], t[3]
                 i = self.fslot
+                if u <= 1 and lines[p][i] != card and g.newcomer_pending:
+                    # DD-08: replaced before its controller's effect step came ("both fighters
+                    # use their effects"): the newcomer uses its own at that step
+                    card = lines[p][i]
+                    u = 1
+                    if not g.has_effect[card]:
+                        continue
+                elif u == 0:  # a step kept only for a newcomer, and none came
+                    continue
                 if lines[p][i] != card or not up[p][i] or fx[F_NEG + p]:
                     continue
                 if u == 1 and g.ekind[card] != EK_ASKS:  # every use at once: it cannot stop for a decision
