@@ -62,6 +62,31 @@ def _located(doc: YamlDoc, message: str) -> str:
     return message
 
 
+def _named(doc: YamlDoc, message: str) -> str:
+    """``file: ... 'NAME' ...`` located at the first place the file writes NAME (a switch's key,
+    a card id): an engine's message about a value it names, without a path."""
+    head = f"{doc.file}: "
+    if not message.startswith(head):
+        return message
+    for name in re.findall(r"'([^']+)'", message):
+        for path, pos in doc.keys.items():
+            if path and path[-1] == name:
+                return f"{doc.file}:{pos[0]}:{pos[1]}: {message[len(head):]}"
+        for path, pos in doc.values.items():
+            if path and _value_at(doc.data, path) == name:
+                return f"{doc.file}:{pos[0]}:{pos[1]}: {message[len(head):]}"
+    return message
+
+
+def _value_at(data: Any, path: tuple[str | int, ...]) -> Any:
+    for part in path:
+        try:
+            data = data[part]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return data
+
+
 def _game_of(doc: YamlDoc) -> GameSpec:
     """The game a scenario plays: its ``game:`` key, else the rules of its ``set:``, else the game
     whose invented cards it writes (``scenario_cards_key``), else the first registered game that
@@ -106,9 +131,10 @@ def run_scenario(path: str | Path) -> tuple[dict[str, Any], list[str]]:
     try:
         out, failed = spec.scenario(data, base, doc.file)
     except ScenarioError as exc:
-        raise ScenarioError(_located(doc, str(exc))) from None
+        msg = _located(doc, str(exc))
+        raise ScenarioError(_named(doc, msg) if msg == str(exc) else msg) from None
     except BoneyardError as exc:
-        raise ScenarioError(f"{doc.file}: {exc}") from None
+        raise ScenarioError(_named(doc, f"{doc.file}: {exc}")) from None
     if "warnings" in out:
         out["warnings"] = [_located(doc, w) for w in out["warnings"]]
     return out, [_located(doc, m) for m in failed]
