@@ -55,15 +55,42 @@ def _located(doc: YamlDoc, message: str) -> str:
         path.append(int(part[0]) if part[0] else part[1])
     if path[:2] == ["expect", "state"]:
         path = ["expect", *path[2:]]
-    if (m.group(1) or path[0] == "actions") and doc.data is not None:
+    top = isinstance(doc.data, dict) and path[0] in doc.data  # any key the file writes
+    if (m.group(1) or top) and doc.data is not None:
         line, col = doc.where(tuple(path))
         return f"{doc.file}:{line}:{col}: {message[len(head):]}"
     return message
 
 
+def _named(doc: YamlDoc, message: str) -> str:
+    """``file: ... 'NAME' ...`` located at the first place the file writes NAME (a switch's key,
+    a card id): an engine's message about a value it names, without a path."""
+    head = f"{doc.file}: "
+    if not message.startswith(head):
+        return message
+    for name in re.findall(r"'([^']+)'", message):
+        for path, pos in doc.keys.items():
+            if path and path[-1] == name:
+                return f"{doc.file}:{pos[0]}:{pos[1]}: {message[len(head):]}"
+        for path, pos in doc.values.items():
+            if path and _value_at(doc.data, path) == name:
+                return f"{doc.file}:{pos[0]}:{pos[1]}: {message[len(head):]}"
+    return message
+
+
+def _value_at(data: Any, path: tuple[str | int, ...]) -> Any:
+    for part in path:
+        try:
+            data = data[part]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return data
+
+
 def _game_of(doc: YamlDoc) -> GameSpec:
-    """The game a scenario plays: its ``game:`` key, else the rules of its ``set:``, else the one
-    registered game that reads scenarios."""
+    """The game a scenario plays: its ``game:`` key, else the rules of its ``set:``, else the game
+    whose invented cards it writes (``scenario_cards_key``), else the first registered game that
+    reads scenarios (the format began with it; files of the other games say ``game:``)."""
     data = doc.data
     runners = [s for s in specs() if s.scenario is not None]
     name = data.get("game")
@@ -71,8 +98,9 @@ def _game_of(doc: YamlDoc) -> GameSpec:
         base = load_set(data["set"])
         name = base.rules
     if name is None:
-        if len(runners) == 1:
-            return runners[0]
+        keyed = [s for s in runners if s.scenario_cards_key and s.scenario_cards_key in data]
+        if keyed or runners:
+            return (keyed or runners)[0]
         raise ScenarioError(f"{doc.file}:1:1: say which game the scenario plays with 'game:' "
                             f"(one of: {', '.join(s.name for s in runners)})")
     line, col = doc.where(("game",)) if "game" in data else doc.where(("set",))
@@ -103,9 +131,12 @@ def run_scenario(path: str | Path) -> tuple[dict[str, Any], list[str]]:
     try:
         out, failed = spec.scenario(data, base, doc.file)
     except ScenarioError as exc:
-        raise ScenarioError(_located(doc, str(exc))) from None
+        msg = _located(doc, str(exc))
+        raise ScenarioError(_named(doc, msg) if msg == str(exc) else msg) from None
     except BoneyardError as exc:
-        raise ScenarioError(f"{doc.file}: {exc}") from None
+        raise ScenarioError(_named(doc, f"{doc.file}: {exc}")) from None
+    if "warnings" in out:
+        out["warnings"] = [_located(doc, w) for w in out["warnings"]]
     return out, [_located(doc, m) for m in failed]
 
 
@@ -117,14 +148,18 @@ def register(group: click.Group) -> None:
 
         FILE names its game (`game:`, or the rules of its `set:`), sets up a position (Day of
         the Dead: cards in each line, hand, deck and discard pile; turn, phase, priority,
-        scores; optional invented characters and switches), lists the choices to make and may
-        state facts under `expect:`. Every expectation that does not hold is printed and the
-        exit code is 1. Format: schema/scenario.schema.json; examples: tests/scenarios/;
-        rules and switches: docs/rules/.
+        scores; optional invented characters and switches. Grave Feast: hands, families with
+        their eaters, mashes, Devil Wives, graveyards, scores, discard and draw piles, markers,
+        scripted coins and phrases), lists the choices to make and may state facts under
+        `expect:`. Every expectation that does not hold is printed and the exit code is 1; a
+        position the rules cannot reach is warned about. Format: schema/scenario.schema.json;
+        examples: tests/scenarios/; rules and switches: docs/rules/.
         """
         if not Path(file).exists():
             raise click.UsageError(f"no scenario file '{file}'")
         out, failed = run_scenario(file)
         click.echo(json.dumps(out, indent=2))
+        for w in out.get("warnings", []):
+            click.echo(f"warning: {w}", err=True)
         if failed:
             raise ScenarioError("\n".join(failed))

@@ -15,6 +15,8 @@ from toy.spec import SPEC as TOY
     ("day-of-the-dead", None, {}, range(12)),
     ("grave-feast", 2, {}, range(6)),
     ("grave-feast", 5, {}, range(3)),
+    # issue 18: a looking Devil Wife's takes named cards of hands a sample had dealt anew
+    ("grave-feast", 4, {"rares": True}, range(4)),
 ])
 def test_shipped_games_pass_the_conformance_check(rules, players, options, seeds):
     spec = spec_of(rules)

@@ -22,7 +22,8 @@ CASES = {
     "random-seed7": ({}, 7, "random"),
     "greedy-seed11": ({}, 11, "greedy"),
     "all-switches-seed3": (
-        {"selection": "priority_first", "unearth_optional": True, "conversion_window": "any_loser_this_turn",
+        {"selection": "priority_first", "unearth_optional": False, "newcomer_uses_pending_effect": False,
+         "conversion_window": "any_loser_this_turn",
          "prev_spirit_enters_as": "active", "new_spirit_applies": "next_turn", "dig_source": "fighter_back",
          "score_basis": "won_this_turn", "tie_break": "chain"}, 3, "random"),
 }

@@ -50,7 +50,8 @@ def test_devil_wife_permanent_seduces_once_a_turn_and_refills():
 
 
 def test_devil_wife_from_hand_drops_and_steals_locked_cards():
-    s = arrange(game(2), hands=[["devil wife", "blood 1", "blood 3", "blood 5", "blood 7"],
+    # (instants_use_action off: her turn stays open to show the locked cards)
+    s = arrange(game(2, instants_use_action=False), hands=[["devil wife", "blood 1", "blood 3", "blood 5", "blood 7"],
                                 ["succubus", "zombie", "brains 1", "brains 2", "brains 3"]])
     play(s, "devil wife from the hand")
     play(s, "drop blood 1")
@@ -87,15 +88,24 @@ def test_exorcist_from_hand_explodes_visible_monsters_and_frees_even_humans():
         play(s, "exorcist from the hand")
         return s
 
-    s = blast()
+    s = blast(exorcist_hits_preachers=False)
     assert [[s.g.num[c] for c in f[5]] for f in s.fams[1]] == [[3, 5]]  # one family with a gap
     assert s.fams[1][0][4] == () and names(s, s.mash[1]) == ["preacher"]
     assert len(s.fams[0][0][4]) == 1 and names(s, s.mash[0]) == ["succubus"]  # owner untouched
     assert names(s, s.removed) == ["exorcist"]
     assert names(s, s.discard) == ["blood 2", "blood 4", "succubus", "vampire", "zombie"]
-    s = blast(exorcist_broken_family="split_singletons", exorcist_hits_preachers=True)
+    s = blast(exorcist_broken_family="split_singletons")  # preachers are monsters (GF-21)
     assert [[s.g.num[c] for c in f[5]] for f in s.fams[1]] == [[3], [5]]
-    assert s.mash[1] == []
+    assert s.mash[1] == [] and "preacher" in names(s, s.discard)
+
+
+def test_a_devil_wife_blasted_by_the_exorcist_is_removed_from_play():
+    """'By an Exorcist played from the hand. Remove her from play.' (not the discard pile,
+    so no recycle brings her back)"""
+    s = with_devil_wife(arrange(game(2), hands=[X5, ["exorcist", *X5[:4]]], turn_player=1), 0)
+    play(s, "exorcist from the hand")
+    assert s.dw[0] == [] and names(s, s.removed) == ["devil wife", "exorcist"]
+    assert "devil wife" not in names(s, s.discard)
 
 
 def test_gapped_family_fills_its_gap_and_feeds_only_gap_free():
@@ -145,23 +155,36 @@ def test_two_succubi_against_the_exorcist():
     s = arrange(game(3, coin_p_heads=1.0), hands=[hands[0], X5, hands[1]], mashes=[[], ["exorcist"], []])
     play(s, "seduce: succubus on the exorcist of P2")
     play(s, "second attacker succubus")
-    assert "exorcist" in names(s, s.hands[1]) and coins(s) == ["heads"]  # hiding in his cloister
+    # each succubus flips for the maelstrom (GF-22), then the Exorcist flips: hiding in his cloister
+    assert "exorcist" in names(s, s.hands[1]) and coins(s) == ["heads", "heads", "heads"]
     assert s.hidden and s.hidden[0][2] == 3
     s.tp = 1
     start_turn(s)
     assert not has(s, "discard exorcist") and not has(s, "mash exorcist")
-    s = arrange(game(3, coin_p_heads=0.0), hands=[hands[0], X5, hands[1]], mashes=[[], ["exorcist"], []])
+    s = arrange(game(3, coin_p_heads=0.0, maelstrom_vs_exorcist_attack=False),
+                hands=[hands[0], X5, hands[1]], mashes=[[], ["exorcist"], []])
     play(s, "seduce: succubus on the exorcist of P2")
     play(s, "second attacker succubus")
-    assert "exorcist" in names(s, s.discard)
+    assert "exorcist" in names(s, s.discard) and coins(s) == ["tails"]
+    # with the maelstrom a tails confuses the first succubus: she stays in the hand, unused
+    s = arrange(game(3, coin_p_heads=0.0), hands=[hands[0], X5, hands[1]], mashes=[[], ["exorcist"], []])
+    play(s, "seduce: succubus on the exorcist of P2")
+    assert "succubus" in names(s, s.hands[0]) and "exorcist" in names(s, s.mash[1])
+    assert coins(s) == ["tails"] and not has(s, "on the exorcist")
     # alone, the succubus fizzles (or, by the switch, goes back to her player's hand)
     hands[1] = X5
-    s = arrange(game(2), hands=hands, mashes=mashes)
+    s = arrange(game(2, maelstrom_vs_exorcist_attack=False), hands=hands, mashes=mashes)
     play(s, "seduce: succubus on the exorcist of P2")
     assert "succubus" in names(s, s.discard) and "exorcist" in names(s, s.mash[1])
-    s = arrange(game(2, single_succubus_vs_exorcist="return_to_hand"), hands=hands, mashes=mashes)
+    s = arrange(game(2, single_succubus_vs_exorcist="return_to_hand", maelstrom_vs_exorcist_attack=False),
+                hands=hands, mashes=mashes)
     play(s, "seduce: succubus on the exorcist of P2")
     assert "succubus" in names(s, s.hands[0]) and "succubus" not in names(s, s.discard)
+    # she may not try the same Exorcist again this turn (else a seat could loop for ever)...
+    assert not has(s, "on the exorcist")
+    play(s, "end play")  # (the attack was her play) P2's turn starts: P1 may answer
+    assert s.tp == 1 and s.current_player() == 0
+    assert has(s, "seduce: succubus on the exorcist of P2")  # ...but may in the next turn
 
 
 def test_two_preachers_against_the_devil_wife():
@@ -208,3 +231,22 @@ def test_switch_dw_family_take():
     play(s, "drop blood 8")
     play(s, "takes blood 3 from a family")
     assert sorted([s.g.num[c] for c in f[5]] for f in s.fams[1]) == [[2], [4, 5]]
+
+
+def test_switch_evil_preacher_vs_devil_wife():
+    """GF-26: evil preachers may negate the preachers attacking a Devil Wife (the default)."""
+    hands = [["preacher", *X5[1:]], ["preacher", *X5[1:]], ["preacher", "brains 1"]]
+    s = with_devil_wife(arrange(game(3), hands=hands), 1)
+    play(s, "preach: preacher on devil wife")
+    play(s, "pass")
+    play(s, "second attacker preacher")
+    assert s.current_player() == 1 and has(s, "evil preacher")
+    play(s, "evil preacher")
+    assert len(s.dw[1]) == 1 and coins(s) == []  # one preacher left: the attack fails
+    s = with_devil_wife(arrange(game(3, evil_preacher_vs_devil_wife=False, coin_p_heads=0.0),
+                                hands=hands), 1)
+    play(s, "preach: preacher on devil wife")
+    assert not has(s, "evil preacher")
+    play(s, "pass")
+    play(s, "second attacker preacher")  # resolves at once: tails, she dies
+    assert s.dw[1] == [] and coins(s) == ["tails"]

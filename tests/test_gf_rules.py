@@ -42,7 +42,7 @@ def fam(state, p, i=0):
 def test_basic_example_three_to_the_graveyard():
     """'starts a brains family by laying down the 3-4 of brains. On her next turn, she draws the 5
     ... plays it along with a zombie ... Someone notes her score -- 3.'"""
-    # (a vampire to mash keeps her turn open after the feast: a turn with nothing left ends itself)
+    # (a vampire to mash would keep her turn open after the feast, were it not over: GF-07)
     s = arrange(game(2), hands=[["brains 3", "brains 4", "zombie", "blood 1", "vampire"], X5],
                 draw=["brains 9", "brains 5"])
     play(s, "start family brains 3-4")
@@ -55,7 +55,19 @@ def test_basic_example_three_to_the_graveyard():
     assert s.score == [3, 0]
     assert s.fams[0] == [] and len(s.grave[0]) == 3
     assert names(s, s.discard[-1:]) == ["zombie"]
-    assert s.current_player() == 0  # going to the graveyard does not end the turn
+    assert s.tp == 1  # "Her turn is now over." (GF-07, switch graveyard_ends_turn)
+
+
+def test_switch_graveyard_ends_turn():
+    hands = [["blood 5", "vampire", "brains 9", "brains 8", "brains 1"], X5]
+    for ends in (True, False):
+        s = arrange(game(2, graveyard_ends_turn=ends), hands=hands,
+                    families=[["blood 3 4 +vampire"], []])
+        play(s, "with blood 5, to the graveyard")
+        assert s.score == [3, 0]
+        assert s.tp == (1 if ends else 0)
+        if not ends:
+            assert has(s, "mash vampire")  # the turn goes on: more plays are offered
 
 
 def test_game_flow_example_steal_before_announcement_then_two_preachers():
@@ -111,8 +123,12 @@ def test_cathy_turn():
     assert sorted(names(s, s.hands[0])) == ["blood 9", "brains 2", "brains 3", "preacher", "vampire"]
     play(s, "start family brains 2-3")
     play(s, "mash preacher")
-    play(s, "mash vampire")  # nothing left to play: her turn ends by itself (no decision)
-    assert len(s.hands[0]) == 1 and s.current_player() == 1
+    play(s, "mash vampire")
+    # she could preach her own vampire (GF-E2: "on any player"), so ending is a choice
+    assert has(s, "preach: preacher") and len(s.hands[0]) == 1
+    play(s, "end play")
+    play(s, "pass")  # John's turn starts: she may answer (her own vampire is a target)
+    assert s.current_player() == 1
     play(s, "discard brains 7")
     assert len(s.hands[0]) == 5  # she drew 4
 
@@ -235,10 +251,10 @@ def test_switch_graveyard_any_time():
 def test_switch_instants_use_action():
     hands = [["succubus", "blood 9", "brains 9", "brains 8", "brains 1"], X5]
     fams = [[], ["blood 3 4"]]
-    s = arrange(game(2), hands=hands, families=fams)
+    s = arrange(game(2, instants_use_action=False), hands=hands, families=fams)
     play(s, "steals family #1")
     assert has(s, "discard")
-    s = arrange(game(2, instants_use_action=True), hands=hands, families=fams)
+    s = arrange(game(2), hands=hands, families=fams)  # the default: the steal was her play
     play(s, "steals family #1")
     assert not has(s, "discard") and has(s, "end play")
 
@@ -271,9 +287,21 @@ def test_switch_preacher_after_announce():
     s = arrange(game(2), hands=hands, families=fams)
     play(s, "with blood 5, to the graveyard")
     assert s.current_player() == 1 and has(s, "preach")
-    s = arrange(game(2, preacher_after_announce=False), hands=hands, families=fams)
+    s = arrange(game(2, preacher_after_announce=False, graveyard_ends_turn=False), hands=hands,
+                families=fams)
     play(s, "with blood 5, to the graveyard")
     assert s.score == [3, 0] and s.current_player() == 0
+
+
+def test_switch_preacher_own_eaters():
+    """GF-E2: "He can be played instantly, at any time, on any player." (yourself included)"""
+    hands = [["preacher", "blood 9", "brains 9", "brains 8", "brains 1"], X5]
+    fams = [["blood 3 4 +vampire"], []]
+    s = arrange(game(2), hands=hands, families=fams)
+    play(s, "preach: preacher")
+    assert s.fams[0][0][4] == () and names(s, s.discard) == ["preacher", "vampire"]
+    s = arrange(game(2, preacher_own_eaters=False), hands=hands, families=fams)
+    assert not has(s, "preach:")
 
 
 def test_switch_succubus_windows_speed_race():
@@ -304,8 +332,8 @@ def test_switch_race_model_probabilistic():
     fams = [["blood 3 4 5"], []]
     outcomes = set()
     for seed in range(12):
-        s = arrange(game(2, race_model="probabilistic", race_p=0.5), hands=hands, families=fams,
-                    seed=seed)
+        s = arrange(game(2, race_model="probabilistic", race_p=0.5, graveyard_ends_turn=False),
+                    hands=hands, families=fams, seed=seed)
         play(s, "to the graveyard")
         outcomes.add((s.score[0], s.current_player()))
     assert outcomes == {(3, 0), (0, 1)}  # won the race: scored; lost it: the thief may steal

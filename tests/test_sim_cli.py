@@ -105,7 +105,7 @@ def test_switches_change_the_content_hash_and_replay_follows(tmp_path):
         (["--rares"], "is a Grave Feast option"),
         (["--switch", "nonsense=1"], "no such switch"),
         (["--switch", "tie_break"], "NAME=VALUE"),
-        (["--switch", "unearth_optional=7"], "expected a value like False"),
+        (["--switch", "unearth_optional=7"], "expected a value like True"),
     ],
 )
 def test_bad_options_are_one_clear_message(args, message):

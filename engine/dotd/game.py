@@ -216,8 +216,12 @@ class DotdState(Position):
                         continue
                 else:
                     stack.append((T_RESOLVE, i))
-                    if k2 and up[second][i]:  # pushed first runs last
+                    # pushed first runs last; without an effect of its own the second side still
+                    # gets its step if the first may replace its fighter (DD-08)
+                    if k2 and up[second][i]:
                         stack.append((T_USE, second, 1, c2))
+                    elif g.newcomer_pending and up[second][i]:
+                        stack.append((T_USE, second, 0, c2))
                     if up[first][i]:
                         stack.append((T_USE, first, 1, c1))
                     continue
@@ -234,6 +238,15 @@ class DotdState(Position):
             elif code == T_USE:
                 p, u, card = t[1], t[2], t[3]
                 i = self.fslot
+                if u <= 1 and lines[p][i] != card and g.newcomer_pending:
+                    # DD-08: replaced before its controller's effect step came ("both fighters
+                    # use their effects"): the newcomer uses its own at that step
+                    card = lines[p][i]
+                    u = 1
+                    if not g.has_effect[card]:
+                        continue
+                elif u == 0:  # a step kept only for a newcomer, and none came
+                    continue
                 if lines[p][i] != card or not up[p][i] or fx[F_NEG + p]:
                     continue
                 if u == 1 and g.ekind[card] != EK_ASKS:  # every use at once: it cannot stop for a decision

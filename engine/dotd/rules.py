@@ -43,9 +43,10 @@ from .effects import (
 SWITCHES: dict[str, tuple[Any, tuple[Any, ...]]] = {
     "selection": ("simultaneous", ("simultaneous", "priority_first")),  # DD-03
     "no_legal_card": ("play_any", ("play_any",)),  # DD-04
-    "unearth_optional": (False, (False, True)),  # DD-06
+    "unearth_optional": (True, (False, True)),  # DD-06
     "unearth_retrigger_on_spirit_replace": (False, (False, True)),  # DD-07
     "replacement_uses_effect_this_fight": (False, (False, True)),  # DD-08
+    "newcomer_uses_pending_effect": (True, (True, False)),  # DD-08
     "both_auto_lose": ("both_lose", ("both_lose", "compare_power")),  # DD-12
     "conversion_window": ("immediate", ("immediate", "any_loser_this_turn")),  # DD-15
     "max_conversions_per_turn": ("none", ("none", 1)),  # DD-15

@@ -41,7 +41,7 @@ class GameTables:
     __slots__ = (
         "card_set", "num_players", "record_events", "switches", "params", "turns", "hand_per_back",
         "back_limit", "final_free", "free_turn", "pu_bonus", "double_uses", "look_n", "fp_power", "simultaneous",
-        "unearth_optional", "retrigger", "newcomer_uses", "both_lose", "any_loser", "max_conv",
+        "unearth_optional", "retrigger", "newcomer_uses", "newcomer_pending", "both_lose", "any_loser", "max_conv",
         "prev_active", "spirit_now", "dig_choose", "reshuffle", "score_won_only", "tie_chain",
         "characters", "char_ids", "n", "back", "power", "char", "effect", "has_effect", "ekind",
         "card_ids", "card_index", "deck_order",
@@ -76,6 +76,7 @@ class GameTables:
         self.unearth_optional = bool(sw["unearth_optional"])
         self.retrigger = bool(sw["unearth_retrigger_on_spirit_replace"])
         self.newcomer_uses = bool(sw["replacement_uses_effect_this_fight"])
+        self.newcomer_pending = bool(sw["newcomer_uses_pending_effect"]) and not self.newcomer_uses
         self.both_lose = sw["both_auto_lose"] == "both_lose"
         self.any_loser = sw["conversion_window"] == "any_loser_this_turn"
         self.max_conv = 1 if sw["max_conversions_per_turn"] == 1 else 1 << 30

@@ -13,6 +13,8 @@ import random
 from boneyard.engine.gf.constants import DEVIL_WIFE, OVER, PREACHER, Fam
 from boneyard.engine.gf.position import Position
 
+from boneyard.errors import RulesError
+
 NONE_BLOCKED: frozenset[int] = frozenset()
 
 
@@ -130,7 +132,11 @@ def maelstrom(s: Position, p: int) -> bool:
 
 
 def flip(s: Position, why: str) -> bool:
-    """A logged coin flip from the state's seeded RNG; True is heads."""
+    """A logged coin flip from the state's seeded RNG (or a scenario's script); True is heads."""
+    if s.scripted is not None:
+        heads = scripted(s, 0, why) == "heads"
+        s.note(("coin", why, "heads" if heads else "tails"))
+        return heads
     heads = s.rng.random() < s.g.p_heads
     s.note(("coin", why, "heads" if heads else "tails"))
     return heads
@@ -150,10 +156,27 @@ def confused_attempt(s: Position, p: int, card: int, why: str) -> bool:
 def flub(s: Position) -> bool:
     """Did the player misspeak (the ``phrase_error_rate`` switch)?"""
     r = s.g.flub_rate
+    if s.scripted is not None and r > 0.0:
+        if scripted(s, 1, "phrase") != "flub":
+            return False
+        s.stats["flubs"] += 1
+        return True
     if r > 0.0 and s.rng.random() < r:
         s.stats["flubs"] += 1
         return True
     return False
+
+
+def scripted(s: Position, k: int, why: str) -> str:
+    """The next scripted outcome (a scenario's ``coins``: k=0, ``phrases``: k=1, in order); an
+    unscripted phrase is said right, an unscripted coin is a mistake in the scenario."""
+    assert s.scripted is not None
+    seq = s.scripted[k]
+    if seq:
+        return seq.pop(0)
+    if k == 1:
+        return "ok"
+    raise RulesError(f"a coin is flipped ({why}) but the scenario's coins are used up")
 
 
 def note_rares(s: Position) -> None:

@@ -57,10 +57,12 @@ PREACH_DW: Final = 20
 SUCC_EXO: Final = 21
 JOIN_ATTACK: Final = 22
 TRIM: Final = 23
+EVIL_ATTACK: Final = 24
 OP_NAMES: Final[tuple[str, ...]] = (
     "end", "discard", "start", "extend", "join", "attach", "mash", "announce", "steal_family",
     "steal_mash", "preach", "pass", "counter", "done", "dw_place", "dw_seduce", "dw_hand",
     "dw_drop", "dw_take", "exorcist", "preach_dw", "succubus_exorcist", "join_attack", "trim",
+    "evil_attack",
 )  # fmt: skip
 
 M10: Final = 1023

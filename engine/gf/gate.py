@@ -77,7 +77,8 @@ class GateAgent(GreedyAgent):
         best_score = -1e9
         for a in legal:
             op = unpack(a)[0]
-            v = ctx.score(a) + bias[op] + rare_pref.get(a, 0.0) + rng.random() * 1e-3
+            b = bias[op] if op < len(bias) else 0.0  # a move newer than the tuning: no bias
+            v = ctx.score(a) + b + rare_pref.get(a, 0.0) + rng.random() * 1e-3
             if v > best_score:
                 best, best_score = a, v
         return best

@@ -86,6 +86,8 @@ def announce_moves(s: Position, p: int, moves: list[int]) -> None:
 def main_moves(s: Position, p: int) -> list[int]:
     """The turn player's moves; the common case (no rares) kept to a handful of bytecodes."""
     g = s.g
+    if s.fed:
+        return [END]  # GF-07: a feast on your own turn ends it
     if g.rares:
         return main_moves_general(s, p)
     hand = s.hands[p]
@@ -359,7 +361,7 @@ def instant_moves(s: Position, p: int, moves: list[int], fs: int = -2, fp: int =
         ok_ann = g.preach_after_announce
         no_eater = g.eaters.isdisjoint
         one = PREACH | pre[0] << 5 if len(pre) == 1 else -1
-        for q in others:
+        for q in g.preach_seats[p]:
             fq = fams[q]
             if fq:
                 for f in fq:

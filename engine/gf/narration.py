@@ -17,6 +17,7 @@ from boneyard.engine.gf.constants import (
     DW_SEDUCE,
     DW_TAKE,
     END,
+    EVIL_ATTACK,
     EXO_HAND,
     EXTEND,
     FOOD_NAMES,
@@ -120,6 +121,8 @@ def describe_rare(s: Position, op: int, x: int, y: int, z: int) -> str:
         return f"seduce: {card_name(s, x)} on the exorcist of P{y + 1}"
     if op == JOIN_ATTACK:
         return f"second attacker {card_name(s, x)}"
+    if op == EVIL_ATTACK:
+        return f"evil preacher {card_name(s, x)} negates a preacher on the devil wife"
     if op == TRIM:
         return f"discard {card_name(s, x)} (down to 4)"
     return f"action {op}"

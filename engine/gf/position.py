@@ -40,7 +40,8 @@ class Position:
         "_rng", "_rng_owned", "_rng_seed", "_log_owned",
         "follow", "flubbed", "touched", "next_fid", "result", "capped", "stats", "log",
         "last_feast", "_legal", "dw", "locked", "confused", "hidden", "dw_used", "attack",
-        "skip", "trim", "steal_left", "dw_card", "held_rare", "first",
+        "skip", "trim", "steal_left", "dw_card", "held_rare", "first", "rebuffed", "fed",
+        "scripted",
     )  # fmt: skip
 
     # The slots' types: documentation, and what mypyc compiles to plain C fields (setup.py).
@@ -82,13 +83,16 @@ class Position:
     confused: list[tuple[int, int]]
     hidden: list[list[int]]
     dw_used: bool
-    attack: list[Any] | None  # [kind attacked, its card, its owner, the attackers' cards]
+    attack: list[Any] | None  # [kind attacked, its card, owner, attackers' cards, evil preachers]
     skip: list[int]
     trim: list[int]
     steal_left: int
     dw_card: int
     held_rare: dict[int, set[int]]
     first: int  # who played the first turn
+    rebuffed: list[tuple[int, int]]  # (succubus, exorcist): a lone attack returned this turn
+    fed: bool  # the turn player fed a family this turn (graveyard_ends_turn: the turn is over)
+    scripted: list[list[str]] | None  # a scenario's coins and phrases, in order (board.flip)
 
     @property
     def rng(self) -> random.Random:

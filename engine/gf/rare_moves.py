@@ -18,6 +18,7 @@ from boneyard.engine.gf.constants import (
     DW_SEDUCE,
     DW_STEAL,
     DW_TAKE,
+    EVIL_ATTACK,
     EXO_HAND,
     EXORCIST,
     JOIN_ATTACK,
@@ -52,7 +53,14 @@ def moves(s: Position) -> list[int]:
         p = s.queue[0]
         assert s.attack is not None  # the ATTACK phase has one pending
         kind = SUCCUBUS if s.attack[0] == EXORCIST else PREACHER
-        return [PASS] + [JOIN_ATTACK | c << 5 for c in usable(s, p, kind)]
+        cards = usable(s, p, kind)
+        if kind == PREACHER and s.g.evil_vs_dw:  # GF-26: the attack is a chain of preachers
+            net = len(s.attack[3]) - len(s.attack[4])
+            out = [PASS] + [JOIN_ATTACK | c << 5 for c in cards] if net < 2 else [PASS]
+            if net > 0:
+                out += [EVIL_ATTACK | c << 5 for c in cards]
+            return out
+        return [PASS] + [JOIN_ATTACK | c << 5 for c in cards]
     if ph == DW_STEAL:
         p = s.actor
         if s.dw_card >= 0:  # a card was dropped: take one
@@ -147,5 +155,7 @@ def instant_moves(s: Position, p: int, moves: list[int], succ: list[int], pre: l
             for pr in pre:
                 moves.append(PREACH_DW | pr << 5 | w << 15)
         if succ and not g.exorcists.isdisjoint(s.mash[q]):
+            exo = next(c for c in s.mash[q] if c in g.exorcists)
             for sc in succ:
-                moves.append(SUCC_EXO | sc << 5 | q << 15)
+                if (sc, exo) not in s.rebuffed:  # GF-23: a returned succubus tries him once a turn
+                    moves.append(SUCC_EXO | sc << 5 | q << 15)

@@ -39,6 +39,7 @@ from boneyard.engine.gf.constants import (
     DW_PLACE,
     DW_SEDUCE,
     DW_STEAL,
+    EVIL_ATTACK,
     EXO_HAND,
     EXORCIST,
     MAIN,
@@ -80,20 +81,39 @@ def apply(s: Position, a: int) -> None:
     if ph == ATTACK:
         attack = s.attack
         assert attack is not None  # the ATTACK phase has one pending
+        kind = SUCCUBUS if attack[0] == EXORCIST else PREACHER
+        if op != PASS and kind == SUCCUBUS and s.g.maelstrom_attack and confused_attempt(
+                s, s.queue[0], x, "second succubus on the exorcist"):
+            op = PASS  # GF-22: confused, she stays where she was; the next player is asked
+        chained = attack[0] == DEVIL_WIFE and s.g.evil_vs_dw  # GF-26: evil preachers answer
         if op == PASS:
             q = s.queue
             q.pop(0)
-            kind = SUCCUBUS if attack[0] == EXORCIST else PREACHER
             while q and not usable(s, q[0], kind):
                 q.pop(0)
             if not q:
-                _attack_fizzles(s)
+                if chained and len(attack[3]) - len(attack[4]) >= 2:
+                    _resolve_attack(s, s.actor)
+                else:
+                    _attack_fizzles(s)
         else:
             p = s.queue[0]
             from_hand_or_mash(s, p, x)
             s.discard.append(x)
-            attack[3].append(x)
-            _resolve_attack(s, p)
+            if op == EVIL_ATTACK:
+                attack[4].append(x)  # negates one preacher of the attack
+            else:
+                attack[3].append(x)
+            if chained:  # the others may answer this card: an evil preacher, or a preacher again
+                q = [r for r in s.g.after[p] if usable(s, r, PREACHER)]
+                if q:
+                    s.queue = q
+                elif len(attack[3]) - len(attack[4]) >= 2:
+                    _resolve_attack(s, s.actor)
+                else:
+                    _attack_fizzles(s)
+            else:
+                _resolve_attack(s, p)
         return
     if ph == DW_STEAL:
         p = s.actor
@@ -150,13 +170,16 @@ def apply(s: Position, a: int) -> None:
         from_hand_or_mash(s, p, x)
         s.discard.append(x)
         owner = next(q for q in range(s.n) if y in s.dw[q])
-        _open_attack(s, p, [DEVIL_WIFE, y, owner, [x]], PREACHER)
+        _open_attack(s, p, [DEVIL_WIFE, y, owner, [x], []], PREACHER)
     elif op == SUCC_EXO:
         instant_used(s, p)
+        if s.g.maelstrom_attack and confused_attempt(s, p, x, "succubus on the exorcist"):
+            reask(s, p)  # GF-22: she is a monster attempting something
+            return
         from_hand_or_mash(s, p, x)
         s.discard.append(x)
         exo = next(c for c in s.mash[y] if s.g.kind[c] == EXORCIST)
-        _open_attack(s, p, [EXORCIST, exo, y, [x]], SUCCUBUS)
+        _open_attack(s, p, [EXORCIST, exo, y, [x], []], SUCCUBUS)
     else:
         raise ValueError(f"not a rares action: {a}")
 
@@ -176,7 +199,7 @@ def _open_attack(s: Position, p: int, attack: list[Any], kind: int) -> None:
 
 def _attack_fizzles(s: Position) -> None:
     assert s.attack is not None
-    kind, target, owner, cards = s.attack
+    kind, target, owner, cards, _evil = s.attack
     first = cards[0]
     s.attack = None
     s.queue = []
@@ -185,13 +208,14 @@ def _attack_fizzles(s: Position) -> None:
     if kind == EXORCIST and s.g.succ_return:
         s.discard.remove(first)  # GF-23 variant: the lone succubus goes back to her player
         s.hands[attacker].append(first)
+        s.rebuffed.append((first, target))  # ... and may not try this Exorcist again this turn
     _bump(s, "rare_attacks_fizzled")
     event(s, attacker)
 
 
 def _resolve_attack(s: Position, last: int) -> None:
     assert s.attack is not None
-    kind, target, owner, _cards = s.attack
+    kind, target, owner, _cards, _evil = s.attack
     s.attack = None
     s.queue = []
     s.phase = MAIN
@@ -329,7 +353,7 @@ def _exorcise(s: Position, p: int, exo: int) -> None:
             else:
                 keep.append(c)
         s.mash[q] = keep
-        s.discard.extend(s.dw[q])
+        s.removed.extend(s.dw[q])  # "By an Exorcist played from the hand. Remove her from play."
         s.dw[q] = []
         new = []
         for f in s.fams[q]:

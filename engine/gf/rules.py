@@ -40,10 +40,12 @@ SWITCHES: dict[str, tuple[Any, tuple[Any, ...] | tuple[float, float]]] = {
     "phrase_error_rate": (0.0, (0.0, 1.0)),
     "callout_rate": (1.0, (0.0, 1.0)),
     "graveyard_any_time": (True, (True, False)),
-    "instants_use_action": (False, (True, False)),
+    "graveyard_ends_turn": (True, (True, False)),
+    "instants_use_action": (True, (True, False)),
     "instants_from_mash": (True, (True, False)),
     "turn_start_window": (True, (True, False)),
     "preacher_after_announce": (True, (True, False)),
+    "preacher_own_eaters": (True, (True, False)),
     "succubus_window_fresh_attach": (True, (True, False)),
     "succubus_window_preattached": (False, (True, False)),
     "race_model": ("windows", ("windows", "probabilistic")),
@@ -51,11 +53,13 @@ SWITCHES: dict[str, tuple[Any, tuple[Any, ...] | tuple[float, float]]] = {
     "recycle": ("shuffle", ("shuffle", "flip_then_shuffle_corpses")),
     "out_of_turn_completion": (False, (True, False)),
     "coin_p_heads": (0.5, (0.0, 1.0)),
-    "exorcist_hits_preachers": (False, (True, False)),
+    "exorcist_hits_preachers": (True, (True, False)),
     "exorcist_broken_family": ("gapped", ("gapped", "split_singletons")),
     "maelstrom_scope": ("all", ("all", "opponents_only")),
+    "maelstrom_vs_exorcist_attack": (True, (True, False)),
     "single_succubus_vs_exorcist": ("fizzle", ("fizzle", "return_to_hand")),
     "dw_family_take": ("ends_only", ("ends_only", "any_and_split")),
+    "evil_preacher_vs_devil_wife": (True, (True, False)),
 }
 _RATES = {"phrase_error_rate", "callout_rate", "race_p", "coin_p_heads"}
 
@@ -164,10 +168,15 @@ class FeastRules:
         self.flub_rate: float = s["phrase_error_rate"]
         self.callout_rate: float = s["callout_rate"]
         self.gy_any_time: bool = s["graveyard_any_time"]
+        self.gy_ends_turn: bool = s["graveyard_ends_turn"]
         self.instants_use_action: bool = s["instants_use_action"]
         self.from_mash: bool = s["instants_from_mash"]
         self.turn_start_window: bool = s["turn_start_window"]
         self.preach_after_announce: bool = s["preacher_after_announce"]
+        self.preach_own: bool = s["preacher_own_eaters"]
+        #: whose eaters p's preacher may target (GF-E2: "on any player", p too by default)
+        self.preach_seats: list[tuple[int, ...]] = [
+            (p, *self.others[p]) if self.preach_own else self.others[p] for p in range(n)]
         self.window_fresh: bool = s["succubus_window_fresh_attach"]
         self.window_pre: bool = s["succubus_window_preattached"]
         self.race_prob: bool = s["race_model"] == "probabilistic"
@@ -178,8 +187,10 @@ class FeastRules:
         self.exo_hits_preachers: bool = s["exorcist_hits_preachers"]
         self.exo_split: bool = s["exorcist_broken_family"] == "split_singletons"
         self.maelstrom_all: bool = s["maelstrom_scope"] == "all"
+        self.maelstrom_attack: bool = s["maelstrom_vs_exorcist_attack"]
         self.succ_return: bool = s["single_succubus_vs_exorcist"] == "return_to_hand"
         self.dw_any: bool = s["dw_family_take"] == "any_and_split"
+        self.evil_vs_dw: bool = s["evil_preacher_vs_devil_wife"]
 
     def _build_tables(self) -> None:
         faces: list[FeastCard] = []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, cast
 
@@ -11,7 +12,7 @@ from boneyard.engine.gf import checks, convert, faces, listing
 from boneyard.engine.gf.cards import feast_set
 from boneyard.engine.gf.search import SEARCH
 from boneyard.engine.gf.summary import FeastSummary
-from boneyard.engine.spec import GameOption, GameSpec, Metrics
+from boneyard.engine.spec import GameOption, GameSpec, Metrics, ScenarioResult
 
 
 def _make_game(card_set: CardSet, num_players: int | None = None, **options: Any) -> Game:
@@ -38,6 +39,12 @@ def _metrics() -> Metrics:
     from boneyard.engine.gf import metrics
 
     return Metrics(metrics.tally, metrics.metrics)
+
+
+def _scenario(data: Mapping[str, Any], card_set: CardSet | None, where: str) -> ScenarioResult:
+    from boneyard.engine.gf.scenario import run
+
+    return run(data, card_set, where)
 
 
 def _rules_text(card_set: CardSet) -> dict[str, str]:
@@ -71,4 +78,7 @@ SPEC = GameSpec(
     bundled_set="grave-feast",
     summary_from_json=FeastSummary.from_json,
     gate=_gate,
+    scenario=_scenario,
+    scenario_help="schema/scenario.schema.json ($defs/feast), tests/scenarios/gf-*.yaml, "
+                  "docs/rules/grave-feast.md",
 )

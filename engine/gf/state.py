@@ -21,7 +21,7 @@ import random
 from typing import Any
 
 from boneyard.engine.gf.board import note_rares, shuffle
-from boneyard.engine.gf.constants import MAIN, OVER, PHASE_NAMES, Fam
+from boneyard.engine.gf.constants import DW_STEAL, MAIN, OVER, PHASE_NAMES, Fam
 from boneyard.engine.gf.effects import apply
 from boneyard.engine.gf.moves import legal_moves, main_moves
 from boneyard.engine.gf.narration import card_name, describe
@@ -105,6 +105,9 @@ class FeastState(Position):
         s.steal_left = 0
         s.dw_card = -1
         s.held_rare = {}  # rare card -> players who held it (metrics)
+        s.rebuffed = []
+        s.fed = False
+        s.scripted = None
         s.tp = s.first = rng.randrange(n)
         note_rares(s)
         start_turn(s)
@@ -154,13 +157,17 @@ class FeastState(Position):
         s.confused = self.confused[:]
         s.hidden = [h[:] for h in self.hidden]
         s.dw_used = self.dw_used
-        s.attack = None if self.attack is None else [*self.attack[:3], self.attack[3][:]]
+        a = self.attack
+        s.attack = None if a is None else [a[0], a[1], a[2], a[3][:], a[4][:]]
         s.skip = self.skip[:]
         s.trim = self.trim[:]
         s.steal_left = self.steal_left
         s.dw_card = self.dw_card
         s.held_rare = {k: set(v) for k, v in self.held_rare.items()} if self.held_rare else {}
         s.first = self.first
+        s.rebuffed = self.rebuffed[:]
+        s.fed = self.fed
+        s.scripted = self.scripted
         return s
 
     # --- core verbs ---------------------------------------------------------------------------
@@ -256,14 +263,22 @@ class FeastObservation:
             return []
         return s.legal_actions()
 
+    def looking(self) -> bool:
+        """True while this player's Devil Wife from the hand picks her takes: she "can look
+        through their hands" (GF-25), so the other hands are part of what the player knows."""
+        s = self._s
+        return s.phase == DW_STEAL and s.actor == self.player
+
     def determinize(self, rng: random.Random) -> FeastState:
-        """A full state: the other hands and the draw pile resampled from the unseen cards."""
+        """A full state: the other hands and the draw pile resampled from the unseen cards
+        (the hands a looking Devil Wife sees are kept: only the draw pile is unseen then)."""
         s = self._s.clone()
         p = self.player
         pool = list(s.draw)
         sizes = []
+        sighted = self.looking()
         for q in range(s.n):
-            if q != p:
+            if q != p and not sighted:
                 pool.extend(s.hands[q])
                 sizes.append((q, len(s.hands[q])))
         # Canonical order first: the pool's order must not depend on where the hidden cards
@@ -344,7 +359,7 @@ class FeastObservation:
     def to_json(self) -> dict[str, Any]:
         s = self._s
         g = s.g
-        return {
+        view: dict[str, Any] = {
             "player": self.player,
             "turn_player": s.tp,
             "turn": s.turn_no,
@@ -362,6 +377,9 @@ class FeastObservation:
             "chain": len(s.chain),
             "legal_actions": self.legal_actions()[:],  # plain data the caller owns
         }
+        if self.looking():
+            view["seen_hands"] = [[g.names[c] for c in h] for h in s.hands]
+        return view
 
 
 __all__ = ["FeastObservation", "FeastState"]

@@ -29,7 +29,10 @@ def start_turn(s: Position) -> None:
     if s.flubbed:
         s.flubbed = []
     s.dw_used = False
+    s.fed = False
     s.phase = MAIN
+    if s.rebuffed:
+        s.rebuffed = []
     if s.locked:
         s.locked = [x for x in s.locked if x[0] != p]
     if s.confused:
@@ -117,6 +120,7 @@ def end_turn(s: Position) -> None:
             p = 0
         s.tp = p
         s.played = False
+        s.fed = False
         if s.touched:
             s.touched = []
         if s.flubbed:

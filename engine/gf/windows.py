@@ -110,7 +110,7 @@ def can_respond(s: Position, p: int) -> bool:
     if preach:
         ok_ann = g.preach_after_announce
         no_eater = g.eaters.isdisjoint
-        for q in g.after[p]:
+        for q in g.preach_seats[p]:
             for f in fams[q]:  # some family of q is fed
                 if f[4] and (ok_ann or f[0] not in s.announced):
                     return True
@@ -145,6 +145,8 @@ def feast(s: Position, owner: int, i: int) -> None:
     s.stats["feasts"] += 1
     s.last_feast[owner] = (FOOD_NAMES[f[1]], len(f[5]), KIND_NAMES[g.kind[eaters[0]]])
     s.note(("feast", owner, len(f[5])))
+    if owner == s.tp and g.gy_ends_turn:
+        s.fed = True  # GF-07: "Her turn is now over." (main_moves offers only the end)
     if s.score[owner] >= g.win_score:
         win(s, owner)
         return

@@ -1,0 +1,132 @@
+"""Grave Feast scenarios (tests/scenarios/gf-*.yaml) run by `boneyard scenario`: the draft's four
+worked examples and every rare ability hold, and a wrong fact, a bad card or an unreachable
+position is reported at its line in the file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from boneyard.pipeline.cmd_scenario import run_scenario
+
+from boneyard.errors import ScenarioError
+
+SCENARIOS = Path(__file__).parent / "scenarios"
+FEAST = sorted(SCENARIOS.glob("gf-*.yaml"))
+
+
+def test_the_worked_examples_and_every_rare_ability_have_a_scenario():
+    names = {f.stem for f in FEAST}
+    examples = {"gf-example-three-to-the-graveyard", "gf-example-game-flow", "gf-example-cathy",
+                "gf-example-steal-and-complete"}
+    rares = {"gf-rare-devil-wife-permanent", "gf-rare-devil-wife-from-hand",
+             "gf-rare-devil-wife-takes-a-preacher", "gf-rare-devil-wife-two-preachers-tails",
+             "gf-rare-devil-wife-two-preachers-heads", "gf-rare-devil-wife-takes-the-exorcist",
+             "gf-rare-explosion", "gf-rare-exorcist-from-hand", "gf-rare-exorcist-in-mash",
+             "gf-rare-exorcist-self-loathing", "gf-rare-two-succubi-vs-exorcist",
+             "gf-rare-lone-succubus-returns", "gf-rare-devil-wife-evil-preacher"}
+    assert examples | rares <= names
+
+
+@pytest.mark.parametrize("path", FEAST, ids=lambda p: p.stem)
+def test_scenario_holds(path):
+    out, failed = run_scenario(path)
+    assert failed == []
+    assert "warnings" not in out
+    assert out["state"]["players"]
+
+
+def write(tmp_path, text):
+    f = tmp_path / "s.yaml"
+    f.write_text(text)
+    return f
+
+
+BASE = """game: grave-feast
+players:
+  - hand: [brains 3, brains 4, zombie, blood 1, vampire]
+  - hand: [blood 9, blood 8, blood 7, brains 9, brains 8]
+"""
+
+
+def test_a_wrong_fact_is_reported_at_its_line(tmp_path):
+    f = write(tmp_path, BASE + "steps:\n  - 'P1: start family brains 3-4'\n"
+                               "expect:\n  players:\n    - families: [brains 3 4 5]\n")
+    _, failed = run_scenario(f)
+    assert failed == [f"{f}:9:17: expect.players[0].families: expected ['brains 3 4 5'], "
+                      "got ['brains 3 4']"]
+
+
+def test_matchers_and_a_fact_after_a_step(tmp_path):
+    f = write(tmp_path, BASE + "steps:\n  - 'P1: start family brains 3-4'\n"
+                               "  - expect: {players: [{hand: {at_most: 2, absent: [zombie]}}]}\n")
+    _, failed = run_scenario(f)
+    assert len(failed) == 2 and all(":7:" in m for m in failed)
+    assert "at_most 2" in failed[0] and "absent ['zombie']" in failed[1]
+
+
+def test_a_step_that_matches_no_move_names_the_legal_ones(tmp_path):
+    f = write(tmp_path, BASE + "steps:\n  - 'P1: start family blood 1-2'\n")
+    with pytest.raises(ScenarioError, match=r"s\.yaml:6:5: steps\[0\]: 0 legal moves match "
+                                            r"'start family blood 1-2'; legal: .*discard"):
+        run_scenario(f)
+    f = write(tmp_path, BASE + "steps:\n  - 'P2: discard blood 9'\n")
+    with pytest.raises(ScenarioError, match=r"steps\[0\]: P1 is to move, not P2"):
+        run_scenario(f)
+
+
+def test_setup_mistakes_are_located(tmp_path):
+    f = write(tmp_path, BASE.replace("zombie, blood 1", "zombie, blood 10"))
+    with pytest.raises(ScenarioError, match=r"s\.yaml:3:\d+: .*blood 10"):
+        run_scenario(f)  # the schema-free name check of the engine, or the schema's pattern
+    f = write(tmp_path, BASE + "    locked: [succubus]\n")
+    with pytest.raises(ScenarioError, match=r"s\.yaml:5:14: players\[1\]\.locked\[0\]: no "
+                                            r"'succubus' in this player's hand"):
+        run_scenario(f)
+    f = write(tmp_path, BASE + "switches: {no_such_switch: true}\n")
+    with pytest.raises(ScenarioError, match=r"s\.yaml:5:\d+: switches: .*no_such_switch"):
+        run_scenario(f)
+    f = write(tmp_path, BASE.replace("  - hand: [blood 9", "  - families: [blood 3 x]\n    hand: [blood 9"))
+    with pytest.raises(ScenarioError, match=r"s\.yaml:4:16: players item 2 families item 1 'blood 3 x'"):
+        run_scenario(f)
+
+
+def test_scripted_coins_must_cover_every_flip(tmp_path):
+    f = write(tmp_path, "game: grave-feast\nparams: {rares: true}\nplayers:\n"
+                        "  - hand: [vampire, blood 8]\n    families: [blood 3 4 5]\n"
+                        "    mash: [exorcist]\n  - hand: [blood 9]\n"
+                        "steps:\n  - 'P1: attach vampire'\n")
+    with pytest.raises(ScenarioError, match=r"steps\[0\]: a coin is flipped \(maelstrom: attach"):
+        run_scenario(f)
+    out, failed = run_scenario(write(tmp_path, f.read_text() + "coins: [heads]\n"))
+    assert failed == [] and out["state"]["coins"] == ["heads"]
+
+
+def test_an_unreachable_position_is_warned_about(tmp_path):
+    f = write(tmp_path, BASE.replace("  - hand: [blood 9", "  - families: [blood 3 4 +zombie]\n"
+                                                          "    hand: [blood 9"))
+    out, failed = run_scenario(f)
+    assert failed == []
+    assert out["warnings"] == [f"{f}:4:16: players[1].families[0]: a blood family fed by the wrong "
+                               "eater (a position the rules cannot reach)"]
+
+
+def test_copies_are_told_apart_by_their_id(tmp_path):
+    f = write(tmp_path, BASE.replace("blood 9, blood 8", "blood 9, blood 9")
+              + "turn: 2\nsteps:\n  - 'P2: discard blood 9'\n")
+    out, _ = run_scenario(f)
+    first = out["steps"][0]["did"]  # 'P2: discard blood 9#N'
+    other = next(t for t in ("blood 9#16", "blood 9#17") if t not in first)
+    f2 = write(tmp_path, f.read_text().replace("'P2: discard blood 9'", f"'P2: discard {other}'"))
+    out, _ = run_scenario(f2)
+    assert out["steps"][0]["did"] == f"P2: discard {other}"
+
+
+def test_a_players_view_hides_the_other_hands(tmp_path):
+    f = write(tmp_path, BASE + "expect:\n  view: {player: 2, hand_sizes: [5, 5], "
+                               "hand: [blood 9, blood 8, blood 7, brains 9, brains 8]}\n")
+    _, failed = run_scenario(f)
+    assert failed == []
+    f = write(tmp_path, BASE + "expect:\n  view: {player: 2, hands: [[zombie]]}\n")
+    _, failed = run_scenario(f)
+    assert failed and "got None" in failed[0]  # no such key: another hand is never shown
