@@ -22,7 +22,7 @@ from boneyard.errors import Problem
 if TYPE_CHECKING:
     from boneyard.engine.agents.evaluators import SearchSettings
     from boneyard.engine.cards import CardSet
-    from boneyard.engine.core import Agent, Game
+    from boneyard.engine.core import Agent, Game, State
     from boneyard.engine.faces import Deck, RulesRuns
     from boneyard.engine.stats import Metric, Tally
 
@@ -127,6 +127,9 @@ class GameSpec:
     scenario_help: str = ""  # where the scenario format and the rulings are documented
     units: Callable[[CardSet], list[tuple[str, str]]] = lambda cs: []  # (id, name) gated one by one
     stand_in: Callable[[CardSet, str, Mapping[str, Any]], CardSet] | None = None
+    # ``simulate --check``: what is wrong with a state (cards conserved, scores in bounds...),
+    # [] when sound; run on every state of every game, so it reads public fields only
+    invariants: Callable[[State], list[str]] | None = None
 
 
 ScenarioResult = tuple[dict[str, Any], list[str]]

@@ -11,7 +11,7 @@ from typing import Any, cast
 from boneyard.engine.agents.evaluators import SearchSettings
 from boneyard.engine.cards import CardSet
 from boneyard.engine.core import Agent, Game
-from boneyard.engine.dotd import checks, convert, faces, listing
+from boneyard.engine.dotd import checks, convert, faces, invariants, listing
 from boneyard.engine.hashing import content_hash
 from boneyard.engine.spec import GameSpec, Metrics, ScenarioResult
 
@@ -104,4 +104,5 @@ SPEC = GameSpec(
     scenario_help="rules and switches: docs/rules/day-of-the-dead.md",
     units=_units,
     stand_in=_stand_in,
+    invariants=invariants.invariants,  # simulate --check
 )

@@ -7,7 +7,7 @@ from typing import Any, cast
 
 from boneyard.engine.cards import CardSet
 from boneyard.engine.core import Agent, Game
-from boneyard.engine.gf import checks, convert, faces, listing
+from boneyard.engine.gf import checks, convert, faces, invariants, listing
 from boneyard.engine.gf.search import SEARCH
 from boneyard.engine.spec import GameOption, GameSpec, Metrics
 
@@ -60,4 +60,5 @@ SPEC = GameSpec(
     options=(GameOption("rares", "shuffle in the rares.", flag=True),
              GameOption("decks", "decks (1 or 2).", low=1, high=2)),
     bundled_set="grave-feast",
+    invariants=invariants.invariants,  # simulate --check
 )
