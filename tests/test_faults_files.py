@@ -324,3 +324,71 @@ def test_a_full_disk_in_a_command_names_the_file(monkeypatch, capsys, tmp_path):
                        "--json", str(out)], capsys)
     assert code == 1 and f"{out}: No space left on device" in err, err
     assert list(tmp_path.iterdir()) == []
+
+
+# --- odd inputs: NUL bytes, long paths, FIFOs, scenarios -------------------------------------
+
+SCENARIO = Path(__file__).parent / "scenarios" / "rulebook-fight.yaml"
+
+
+def test_a_nul_byte_in_a_card_file_is_located(tmp_path, capsys):
+    folder = tmp_path / "set"
+    shutil.copytree(CARDS / "day-of-the-dead", folder)
+    raw = (folder / "characters.yaml").read_bytes()
+    cut = raw.index(b"\n", 100) + 3
+    (folder / "characters.yaml").write_bytes(raw[:cut] + b"\x00" + raw[cut:])
+    line = raw[:cut].count(b"\n") + 1
+    code, err = _main(["validate", str(folder)], capsys)
+    assert code == 1 and "Traceback" not in err
+    res = CliRunner().invoke(cli, ["validate", str(folder)])
+    assert f"characters.yaml:{line}:3: character 0x0000 is not allowed" in res.output, res.output
+
+
+@pytest.mark.parametrize("command", ["validate", "simulate", "render", "build"])
+def test_a_5000_character_path_is_one_message(command, capsys, tmp_path):
+    long = str(tmp_path / ("a" * 5000))
+    code, err = _main([command, long], capsys)
+    assert code in (1, 2) and "Traceback" not in err
+    assert len([line for line in err.splitlines() if line.strip()]) == 1, err
+
+
+def test_a_fifo_card_file_or_scenario_does_not_hang(tmp_path):
+    fifo = tmp_path / "scenario.yaml"
+    os.mkfifo(fifo)
+    started = time.perf_counter()
+    res = CliRunner().invoke(cli, ["scenario", str(fifo)])
+    assert time.perf_counter() - started < 5
+    assert res.exit_code == 1 and "scenario.yaml:1:1: not a regular file" in str(res.exception)
+    folder = tmp_path / "set"
+    shutil.copytree(CARDS / "day-of-the-dead", folder)
+    (folder / "characters.yaml").unlink()
+    os.mkfifo(folder / "characters.yaml")
+    started = time.perf_counter()
+    res = CliRunner().invoke(cli, ["validate", str(folder)])
+    assert time.perf_counter() - started < 5
+    assert res.exit_code == 1 and "card file 'characters.yaml'" in res.output, res.output
+
+
+def _scenario(tmp_path: Path, old: str, new: str) -> tuple[Path, str]:
+    text = SCENARIO.read_text()
+    assert old in text
+    path = tmp_path / "s.yaml"
+    path.write_text(text.replace(old, new, 1))
+    res = CliRunner().invoke(cli, ["scenario", str(path)])
+    assert res.exit_code == 1
+    return path, str(res.exception)
+
+
+def test_scenario_errors_for_unknown_switches_and_cards_have_line_and_column(tmp_path):
+    path, msg = _scenario(tmp_path, "turn: 1\n", "switches: {no_such: 3}\nturn: 1\n")
+    line = path.read_text().splitlines().index("switches: {no_such: 3}") + 1
+    assert msg.startswith(f"{path}:{line}:12: unknown Day of the Dead switch 'no_such'"), msg
+    path, msg = _scenario(tmp_path, "line: [oaf@double]", "line: [ogre@double]")
+    line = next(i for i, t in enumerate(path.read_text().splitlines(), 1) if "ogre@double" in t)
+    assert msg.startswith(f"{path}:{line}:12: ") and "no card 'ogre@double'" in msg, msg
+
+
+def test_duplicate_invented_ids_in_a_scenario_are_reported(tmp_path):
+    path, msg = _scenario(tmp_path, "{id: nemesis, name: Nemesis", "{id: oaf, name: Nemesis")
+    assert msg == (f"{path}:10:10: invented card id 'oaf' is used twice (first at line 8); "
+                   "give each card its own id"), msg
