@@ -406,3 +406,60 @@ def load_set_cached():
     if "dotd" not in _CACHE:
         _CACHE["dotd"] = load_set("day-of-the-dead")
     return _CACHE["dotd"]
+
+
+def test_a_worker_lost_without_a_nanny_has_its_blocks_rerun(tmp_path):
+    """Two `dask worker --no-nanny` processes; one is killed mid-run (SIGKILL): its blocks run
+    on the other and the report is the local one."""
+    import os
+    import signal
+    import subprocess
+
+    import dask
+    from distributed import Client, LocalCluster
+
+    cs = load_set("day-of-the-dead")
+    local = simulate(cs, ["random"], 600, 4, jobs=1)
+    with LocalCluster(n_workers=0, processes=True, dashboard_address=None) as lc:
+        workers = [subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker",
+                                     lc.scheduler_address, "--no-nanny", "--nthreads", "1",
+                                     "--no-dashboard"], stdout=subprocess.DEVNULL,
+                                    stderr=subprocess.DEVNULL) for _ in range(2)]
+        try:
+            with Client(lc.scheduler_address) as client:
+                client.wait_for_workers(2, timeout=60)
+            killed: list[int] = []
+
+            def kill_one(done: int, total: int) -> None:
+                if not killed and done < total:
+                    os.kill(workers[0].pid, signal.SIGKILL)
+                    killed.append(done)
+
+            with dask.config.set({"distributed.comm.timeouts.connect": "3s"}):
+                remote = simulate(cs, ["random"], 600, 4, scheduler=lc.scheduler_address,
+                                  progress=kill_one)
+        finally:
+            for w in workers:
+                w.kill()
+                w.wait()
+    assert killed and killed[0] < 600
+    assert not remote.partial and remote.to_json() == local.to_json()
+
+
+def test_killing_the_main_simulate_process_leaves_workers_quiet():
+    """SIGKILL the parent of two workers mid-run: they leave within seconds, without a
+    BrokenPipeError traceback (they share its stderr, so anything they print is seen here)."""
+    import subprocess
+
+    proc = subprocess.Popen([sys.executable, "-c", "from boneyard.pipeline.cli import main; main()",
+                             "simulate", "day-of-the-dead", "-n", "1000000", "--jobs", "2", "-q"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    time.sleep(4)
+    assert proc.poll() is None  # still playing
+    proc.kill()
+    proc.wait()
+    started = time.perf_counter()
+    err = proc.stderr.read().decode()  # EOF once every worker holding the pipe has gone
+    proc.stderr.close()
+    assert time.perf_counter() - started < 15
+    assert "Traceback" not in err and "BrokenPipe" not in err, err

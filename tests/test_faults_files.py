@@ -392,3 +392,15 @@ def test_duplicate_invented_ids_in_a_scenario_are_reported(tmp_path):
     path, msg = _scenario(tmp_path, "{id: nemesis, name: Nemesis", "{id: oaf, name: Nemesis")
     assert msg == (f"{path}:10:10: invented card id 'oaf' is used twice (first at line 8); "
                    "give each card its own id"), msg
+
+
+@pytest.mark.parametrize("element, said", [
+    ("{name: t, type: text, x: 1, y: 1, w: 50, h: 20, text: '" + "x" * 5000 + "'}",
+     "text is too long (5000 characters, at most 4000)"),
+    ("{name: t, type: text, x: 1, y: 1, w: 50, h: 20, paragraphs: [" + "{text: a}, " * 60 + "]}",
+     "is too long"),
+])
+def test_template_sizes_have_schema_limits(tmp_path, element, said):
+    with pytest.raises(RenderError) as err:
+        load_template(_template(tmp_path, element))
+    assert f"{tmp_path / 'template.yaml'}:5:" in str(err.value) and said in str(err.value)

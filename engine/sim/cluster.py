@@ -151,8 +151,10 @@ def run_cluster(address: str, source: CardSet | Game, spec: RunSpec,
             try:
                 b, result = fut.result()
             except lost_kinds():  # the worker or the task was lost, not the game
+                if getattr(shared, "status", "finished") != "finished":  # the card set went too
+                    shared = client.scatter(source, broadcast=True, hash=False)
                 if tries[block[0]] < RETRIES:
-                    pending.add(submit(block))
+                    pending.add(submit(block))  # type: ignore[no-untyped-call]
                 else:
                     lost.append(block[0])
                 continue
@@ -161,7 +163,7 @@ def run_cluster(address: str, source: CardSet | Game, spec: RunSpec,
             take(b, result)
             tries.pop(b, None)
             for nxt in itertools.islice(todo, 1):
-                pending.add(submit(nxt))
+                pending.add(submit(nxt))  # type: ignore[no-untyped-call]
     finally:
         # closing the client releases the futures, and the scheduler drops their tasks; an
         # explicit cancel would only wait for the round trip
