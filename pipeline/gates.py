@@ -172,7 +172,8 @@ def judge(gate: Gate, m: Metric, scale: float = 1.0) -> str:
 STUCK_METRIC = "stuck_games"
 """Games of a run that hit the action cap (a run measures it only when it happened)."""
 
-STUCK_GATE = Gate(STUCK_METRIC, max=0.0, why="a game hit the action cap: the engine loops")
+STUCK_GATE = Gate(STUCK_METRIC, max=0.0, why="games hit the action cap: the engine loops "
+                  "(their seeds: playtest.json, runs[].stuck)")
 """Built into every playtest: any stuck game fails it, whatever the set's own gates say."""
 
 

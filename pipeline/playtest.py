@@ -424,7 +424,8 @@ def run_one(card_set: CardSet, run: Run, cfg: PlaytestConfig, progress: Progress
                        keep_games=True, scheduler=cfg.scheduler,
                        check=True if cfg.profile == CHECKED_PROFILE else None)
         stuck_count += res.stuck_count
-        stuck += [dict(s, batch=batch) for s in res.stuck][:max(0, STUCK_LISTED - len(stuck))]
+        stuck += [dict(s, batch=batch, run_seed=res.seed)  # simulate --seed run_seed replays it
+                  for s in res.stuck][:max(0, STUCK_LISTED - len(stuck))]
         summaries += res.summaries
         returns += res.returns
         seats += res.seats
@@ -469,8 +470,9 @@ def run_one(card_set: CardSet, run: Run, cfg: PlaytestConfig, progress: Progress
         "strength_notes": notes,
         "distributions": distributions(summaries, returns),
         "fair_share": _fair_share(players),
-        # only when it happened (games that hit the action cap: seed and seats, replayable
-        # with ``boneyard simulate --seed <batch seed>``), so a sound record keeps its bytes
+        # only when it happened (games that hit the action cap: game index, seed and seats,
+        # replayable with ``boneyard simulate --seed <run_seed> --log``), so a sound record
+        # keeps its bytes
         **({"stuck": {"games": stuck_count, "listed": stuck}} if stuck_count else {}),
     }
 
