@@ -4,6 +4,7 @@ cluster addresses and lost workers, tampered logs. Each test injects the fault i
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import random
 import socket
@@ -463,3 +464,34 @@ def test_killing_the_main_simulate_process_leaves_workers_quiet():
     proc.stderr.close()
     assert time.perf_counter() - started < 15
     assert "Traceback" not in err and "BrokenPipe" not in err, err
+
+
+def test_the_fast_profile_checks_invariants_and_the_default_one_does_not(tmp_path, monkeypatch):
+    import dataclasses
+
+    spec = dataclasses.replace(TOY_SPEC, invariants=lambda state: ["a planted fault"])
+    games.register(spec)
+    monkeypatch.delenv("BONEYARD_CHECK", raising=False)
+    try:
+        fast = CliRunner().invoke(cli, ["build", str(TOY_SET), "--fast", "--jobs", "1",
+                                        "--out", str(tmp_path / "a")])
+        assert isinstance(fast.exception, BrokenInvariant), fast.output
+        assert "at the deal: a planted fault" in str(fast.exception)
+        default = CliRunner().invoke(cli, ["build", str(TOY_SET), "--jobs", "1", "--out",
+                                           str(tmp_path / "b")])
+        assert default.exit_code == 0, default.output
+    finally:
+        games._SPECS.pop(spec.name, None)
+        games.GAMES.pop(spec.name, None)
+
+
+def test_simulate_prints_the_stuck_games_with_their_seeds():
+    from boneyard.pipeline.cmd_sim import print_result
+    from rich.console import Console
+
+    res = simulate(LoopGame(), ["random"], 30, 5, max_actions=20)
+    console = Console(file=io.StringIO(), width=200)
+    print_result(res, console)
+    out = console.file.getvalue()
+    assert f"STUCK: {res.stuck_count} game(s) hit the action cap" in out
+    assert f"seed {res.stuck[0]['seed']}" in out
