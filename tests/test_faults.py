@@ -47,6 +47,20 @@ TOY_SET = Path(__file__).parent / "toy" / "set"
 # --- a game that loops for some seeds --------------------------------------------------------
 
 
+class LoopSummary(dict):
+    """A finished game's facts, read as a mapping or by attribute (either way the simulator asks)."""
+
+    winner = property(lambda self: self["winner"])
+    draw = property(lambda self: self["winner"] is None)
+    scores = property(lambda self: ())
+    first_player = property(lambda self: 0)
+    turns = property(lambda self: self["turns"])
+    played = property(lambda self: ((), ()))
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(self)
+
+
 class LoopObservation:
     def __init__(self, state: LoopState, player: int) -> None:
         self._legal = state.legal_actions() if state.current_player() == player else []
@@ -86,8 +100,8 @@ class LoopState:
     def action_to_string(self, action: int) -> str:
         return f"add {action}"
 
-    def summary(self) -> dict[str, Any]:
-        return {"turns": self.turn}
+    def summary(self) -> LoopSummary:
+        return LoopSummary(turns=self.turn, winner=0 if self.player == 1 else 1)
 
 
 class LoopGame:
