@@ -2,15 +2,18 @@
 
     .venv/bin/python bench/bench_scale.py speed [--repeat 2]
     .venv/bin/python bench/bench_scale.py cluster [--games N]
-    .venv/bin/python bench/bench_scale.py memory --games 100000 [--set day-of-the-dead]
+    .venv/bin/python bench/bench_scale.py memory [--games N] [--stop 5] [--set day-of-the-dead]
 
 ``speed`` runs ``simulate`` (the path ``boneyard simulate`` takes: blocks, tallies, merge) for
 both games with random and with greedy agents on ``--jobs 1`` and ``--jobs 2`` and prints games/s
 and the scaling (2-process rate / 1-process rate; 2.0 is perfect on 2 cores). ``cluster`` runs
 the same games on local processes and on a Dask LocalCluster of as many single-thread worker
 processes on this machine (started beforehand, as a real cluster would be) and prints the
-overhead. ``memory`` plays N games and prints the peak resident memory of the main process and
-of the largest worker, to show that it does not grow with N. Wall times: run on a quiet machine.
+overhead. ``memory`` requests 10**5 and then 10**9 games (or ``--games N``), each in a fresh
+process, stops each run after ``--stop`` seconds with a programmatic Ctrl-C (the run ends partial,
+as ``simulate`` does), and prints the peak resident memory of the main process and of the largest
+worker: the same for both sizes, as the blocks are made as they are handed out. Wall times: run
+on a quiet machine.
 """
 
 from __future__ import annotations
@@ -76,33 +79,58 @@ def cluster(games: int, workers: int) -> None:
               f"  {'same report' if same else 'REPORTS DIFFER'}")
 
 
-def memory(set_name: str, games: int, jobs: int, players: int | None) -> None:
+def memory(set_name: str, sizes: list[int], jobs: int, players: int | None, stop: float) -> None:
+    """Each size in its own process, so each peak is its own."""
+    import subprocess
+
+    for games in sizes:
+        subprocess.run([sys.executable, __file__, "memory-one", "--games", str(games), "--jobs",
+                        str(jobs), "--set", set_name, "--stop", str(stop)]
+                       + (["--players", str(players)] if players else []), check=True)
+
+
+def memory_one(set_name: str, games: int, jobs: int, players: int | None, stop: float) -> None:
+    import signal
+    import threading
+
     cs = load_set(set_name)
     t = time.perf_counter()
-    res = simulate(cs, ["random"], games, 1, jobs=jobs, num_players=players)
+    timer = threading.Timer(stop, lambda: signal.raise_signal(signal.SIGINT)) if stop > 0 else None
+    if timer is not None:
+        timer.start()
+    try:
+        res = simulate(cs, ["random"], games, 1, jobs=jobs, num_players=players, interruptible=True)
+    finally:
+        if timer is not None:
+            timer.cancel()
     secs = time.perf_counter() - t
     main_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     child_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    print(f"{set_name}: {res.n:,} games in {secs:,.0f} s on {jobs} processes; peak resident memory: "
-          f"main process {main_mb:,.0f} MB, largest worker {child_mb:,.0f} MB", flush=True)
+    print(f"{set_name}: {games:,} games requested, {res.n:,} played in {secs:,.1f} s on {jobs} "
+          f"processes{' (stopped)' if res.partial else ''}; peak resident memory: main process "
+          f"{main_mb:,.0f} MB, largest worker {child_mb:,.0f} MB", flush=True)
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("what", choices=["speed", "cluster", "memory"])
+    ap.add_argument("what", choices=["speed", "cluster", "memory", "memory-one"])
     ap.add_argument("--games", type=int, default=None)
     ap.add_argument("--repeat", type=int, default=2)
     ap.add_argument("--scale", type=float, default=1.0, help="speed: multiply the game counts")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--set", default="day-of-the-dead")
     ap.add_argument("--players", type=int, default=None)
+    ap.add_argument("--stop", type=float, default=5.0, help="memory: stop each run after S seconds")
     args = ap.parse_args()
     if args.what == "speed":
         speed(args.repeat, args.scale)
     elif args.what == "cluster":
         cluster(args.games or 40_000, args.jobs)
+    elif args.what == "memory":
+        memory(args.set, [args.games] if args.games else [10**5, 10**9], args.jobs, args.players,
+               args.stop)
     else:
-        memory(args.set, args.games or 100_000, args.jobs, args.players)
+        memory_one(args.set, args.games or 10**5, args.jobs, args.players, args.stop)
     sys.stdout.flush()
 
 

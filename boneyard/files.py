@@ -4,16 +4,86 @@ A run that fails or is stopped halfway (an error, Ctrl-C, a full disk) never lea
 report, log or sheet over a good one: the target keeps its old content until the rename, and
 the temporary file is deleted. Shared by the engine (simulation logs) and the pipeline (records,
 reports, docs, PDFs and images), so it lives at the package root.
+
+A run killed outright (SIGKILL, a power cut) cannot delete its temporary files, so their names
+carry the writer's process id and the next write beside them removes those whose process is
+gone. Folders (card images, Tabletop Simulator sheets) are swapped in with one atomic exchange
+where the system has it (Linux ``renameat2``), so the folder is the old or the new one at every
+instant; elsewhere by two renames, and a folder lost between them is restored by the next run.
+Errors name the target file, not its temporary stand-in.
 """
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
+import errno
+import glob
 import os
+import shutil
 import tempfile
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO
+
+STALE_SECONDS = 3600.0
+"""A temporary file without a process id (older versions) is stale after this long."""
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's process: alive
+        return True
+    return True
+
+
+def _remove(path: Path) -> None:
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path, ignore_errors=True)
+    else:
+        with contextlib.suppress(FileNotFoundError):
+            path.unlink()
+
+
+def _pid_in(name: str, prefix: str) -> int | None:
+    head = name[len(prefix):].split(".", 1)[0]
+    return int(head) if head.isdigit() else None
+
+
+def sweep(target: Path) -> None:
+    """Remove the temporary files beside ``target`` left by writers that were killed."""
+    prefix = f".{target.name}."
+    try:
+        leftovers = glob.glob(glob.escape(str(target.parent / prefix)) + "*.tmp")
+    except OSError:
+        return
+    for name in leftovers:
+        path = Path(name)
+        pid = _pid_in(path.name, prefix)
+        try:
+            stale = not _alive(pid) if pid is not None else \
+                time.time() - path.lstat().st_mtime > STALE_SECONDS
+        except OSError:
+            continue
+        if stale:
+            _remove(path)
+
+
+def _named(exc: OSError, target: Path) -> OSError:
+    """``exc`` naming ``target`` (a full disk says which file could not be written)."""
+    if exc.filename not in (None, "") and Path(str(exc.filename)).name.startswith(f".{target.name}."):
+        exc.filename = None  # the temporary name means nothing to the reader
+    if exc.filename is None and exc.errno is not None:
+        named = type(exc)(exc.errno, exc.strerror or os.strerror(exc.errno), str(target))
+        return named
+    return exc
 
 
 @contextmanager
@@ -22,13 +92,24 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
     it holds replaces ``path`` when the block ends normally, and is deleted otherwise."""
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
-    fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    sweep(target)
+    try:
+        fd, name = tempfile.mkstemp(prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp",
+                                    dir=target.parent)
+    except OSError as exc:
+        raise _named(exc, target) from None
     os.close(fd)
     tmp = Path(name)
     try:
         yield tmp
         os.chmod(tmp, 0o644)  # mkstemp makes 0600; outputs are meant to be shared
         os.replace(tmp, target)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        named = _named(exc, target)
+        if named is exc:
+            raise
+        raise named from None
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
@@ -50,3 +131,79 @@ def write_atomic(path: str | Path, data: str | bytes) -> None:
     else:
         with atomic_open(path) as f:
             f.write(data)
+
+
+# --- folders -------------------------------------------------------------------------------
+
+_AT_FDCWD = -100
+_RENAME_EXCHANGE = 2
+
+
+def exchange(a: Path, b: Path) -> bool:
+    """Swap two paths in one atomic step (Linux ``renameat2``); False where it is not offered."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        fn = libc.renameat2
+    except (OSError, AttributeError):
+        return False
+    if fn(_AT_FDCWD, os.fsencode(str(a)), _AT_FDCWD, os.fsencode(str(b)), _RENAME_EXCHANGE) == 0:
+        return True
+    err = ctypes.get_errno()
+    if err in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP, errno.ENOTSUP):
+        return False  # the file system cannot: two renames instead
+    raise OSError(err, os.strerror(err), str(b))
+
+
+def _dir_leftovers(target: Path) -> dict[str, dict[int, Path]]:
+    found: dict[str, dict[int, Path]] = {"tmp": {}, "old": {}}
+    for kind in found:
+        prefix = f".{target.name}.{kind}-"
+        for name in glob.glob(glob.escape(str(target.parent / prefix)) + "*"):
+            pid = _pid_in(Path(name).name, prefix)
+            if pid is not None:
+                found[kind][pid] = Path(name)
+    return found
+
+
+def recover_dir(target: Path) -> None:
+    """Undo what a killed folder swap left: a target lost between the two renames comes back
+    from its old copy, and the temporary and old folders of dead writers are removed."""
+    left = _dir_leftovers(target)
+    for pid, old in sorted(left["old"].items()):
+        if _alive(pid):
+            continue
+        if not os.path.lexists(target):
+            os.replace(old, target)
+        else:
+            _remove(old)
+    for pid, tmp in left["tmp"].items():
+        if not _alive(pid):
+            _remove(tmp)
+
+
+@contextmanager
+def atomic_dir(path: str | Path) -> Iterator[Path]:
+    """A temporary folder next to ``path`` that replaces it only when fully written; at no
+    instant is there neither the old nor the new folder (see the module docstring)."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    recover_dir(target)
+    tmp = target.with_name(f".{target.name}.tmp-{os.getpid()}")
+    _remove(tmp)
+    tmp.mkdir(parents=True)
+    try:
+        yield tmp
+    except BaseException:
+        _remove(tmp)
+        raise
+    if os.path.lexists(target):
+        if exchange(tmp, target):
+            _remove(tmp)  # now the old folder
+            return
+        old = target.with_name(f".{target.name}.old-{os.getpid()}")
+        _remove(old)
+        os.replace(target, old)
+        os.replace(tmp, target)
+        _remove(old)
+    else:
+        os.replace(tmp, target)

@@ -22,7 +22,7 @@ from boneyard.errors import Problem
 if TYPE_CHECKING:
     from boneyard.engine.agents.evaluators import SearchSettings
     from boneyard.engine.cards import CardSet
-    from boneyard.engine.core import Agent, Game, Summary
+    from boneyard.engine.core import Agent, Game, State, Summary
     from boneyard.engine.faces import Deck, RulesRuns
     from boneyard.engine.stats import Metric, Tally
 
@@ -131,6 +131,9 @@ class GameSpec:
     effect_words: tuple[str, ...] = ()  # effect primitives, named in validation hints
     summary_from_json: Callable[[Mapping[str, Any]], Summary] | None = None  # a logged summary
     gate: Callable[[Game], Agent] | None = None  # the fast skilled player ``gate`` (None: greedy)
+    # ``simulate --check``: what is wrong with a state (cards conserved, scores in bounds...),
+    # [] when sound; run on every state of every game, so it reads public fields only
+    invariants: Callable[[State], list[str]] | None = None
 
 
 ScenarioResult = tuple[dict[str, Any], list[str]]

@@ -8,6 +8,7 @@ JSON for other tools. A SET is a name under ``cards/`` or the path of a set fold
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 from pathlib import Path
@@ -149,7 +150,7 @@ def _template_problems(card_set: CardSet) -> list[str]:
     """The set's own template.yaml, laid out for every card (nothing written, about a second):
     a broken template, text that does not fit or a character the font cannot draw is found by
     validate, not by the render at the end of a build."""
-    if not card_set.root or not (Path(card_set.root) / "template.yaml").is_file():
+    if not card_set.root or not os.path.lexists(Path(card_set.root) / "template.yaml"):
         return []
     from boneyard.pipeline.render.api import preflight_set
 

@@ -49,7 +49,7 @@ def _located(doc: YamlDoc, message: str) -> str:
         return message
     m = _PATH.match(message, len(head))
     if m is None or message[m.end():m.end() + 1] != ":":
-        return message
+        return _named_value(doc, message) or message
     path: list[str | int] = ["expect"] if m.group(1) else []
     for part in re.findall(r"\[(\d+)\]|\.?([A-Za-z_]\w*)", m.group(2)):
         path.append(int(part[0]) if part[0] else part[1])
@@ -59,7 +59,61 @@ def _located(doc: YamlDoc, message: str) -> str:
     if (m.group(1) or top) and doc.data is not None:
         line, col = doc.where(tuple(path))
         return f"{doc.file}:{line}:{col}: {message[len(head):]}"
-    return message
+    return _named_value(doc, message) or message
+
+
+_NAMED = re.compile(r"\b(switch|card) '([^']+)'")
+
+
+def _named_value(doc: YamlDoc, message: str) -> str | None:
+    """A message about an unknown switch or card located where the scenario writes it: the
+    switch's key under ``switches:``, else the first place the card id is written."""
+    m = _NAMED.search(message)
+    if m is None or not message.startswith(f"{doc.file}: "):
+        return None
+    kind, name = m.groups()
+    switches = doc.data.get("switches") if isinstance(doc.data, dict) else None
+    if kind == "switch" and isinstance(switches, dict) and name in switches:
+        where: tuple[str | int, ...] | None = ("switches", name)
+    else:
+        where = _find(doc.data, name)
+    if where is None:
+        return None
+    line, col = doc.where(where, key=kind == "switch")
+    return f"{doc.file}:{line}:{col}: {message[len(doc.file) + 2:]}"
+
+
+def _find(data: Any, value: str, path: tuple[str | int, ...] = ()) -> tuple[str | int, ...] | None:
+    """The path of the first string ``value`` in ``data`` (its position in the file)."""
+    if isinstance(data, str):
+        return path if data.strip().lower() == value.strip().lower() else None
+    items = data.items() if isinstance(data, dict) else enumerate(data) if isinstance(data, list) else ()
+    for k, v in items:
+        if k == "expect":
+            continue
+        found = _find(v, value, (*path, k))
+        if found is not None:
+            return found
+    return None
+
+
+def _duplicate_ids(doc: YamlDoc, key: str) -> list[str]:
+    """Invented cards that reuse an id: the later one would silently replace the first."""
+    cards = doc.data.get(key) if key and isinstance(doc.data, dict) else None
+    seen: dict[str, int] = {}
+    out = []
+    for i, card in enumerate(cards if isinstance(cards, list) else []):
+        cid = card.get("id") if isinstance(card, dict) else None
+        if not isinstance(cid, str):
+            continue
+        if cid in seen:
+            line, col = doc.where((key, i, "id"))
+            first = doc.where((key, seen[cid], "id"))[0]
+            out.append(f"{doc.file}:{line}:{col}: invented card id '{cid}' is used twice "
+                       f"(first at line {first}); give each card its own id")
+        else:
+            seen[cid] = i
+    return out
 
 
 def _named(doc: YamlDoc, message: str) -> str:
@@ -121,7 +175,7 @@ def run_scenario(path: str | Path) -> tuple[dict[str, Any], list[str]]:
     if not isinstance(doc.data, dict):
         raise ScenarioError(f"{doc.file}:1:1: a scenario is a mapping with at least 'players'")
     spec = _game_of(doc)
-    msgs = _schema_problems(doc, spec)
+    msgs = _schema_problems(doc, spec) or _duplicate_ids(doc, spec.scenario_cards_key)
     if msgs:
         raise ScenarioError("\n".join(msgs))
     data = doc.data

@@ -22,6 +22,7 @@ from boneyard.engine.agents import parse_spec
 from boneyard.engine.cards import CardSet
 from boneyard.engine.games import spec_of, specs
 from boneyard.engine.sim import SimResult, default_jobs, scheduler_address, simulate, transcript
+from boneyard.engine.sim.replay import record_problem
 from boneyard.engine.spec import GameOption
 from boneyard.engine.stats import Metric
 from boneyard.pipeline.load import load_set
@@ -167,6 +168,13 @@ def print_result(res: SimResult, console: Console) -> None:
     if res.partial:
         console.print(Text(f"PARTIAL: stopped after {res.n} of {res.requested} games "
                            f"({res.blocks_done} of {res.blocks} blocks)", style="bold red"))
+    if res.stuck_count:
+        seeds = ", ".join(f"game {s['game']} seed {s['seed']}" for s in res.stuck[:10])
+        more = f" and {res.stuck_count - 10} more" if res.stuck_count > 10 else ""
+        console.print(Text(f"STUCK: {res.stuck_count} game(s) hit the action cap and are left out "
+                           f"of every figure (an engine fault): {seeds}{more}", style="bold red"))
+    for note in res.notes:
+        console.print(Text(f"note: {note}", style="bold red"))
     for t in metric_tables(res.metrics):
         console.print(t)
 
@@ -274,10 +282,14 @@ def chosen_options(card_set: CardSet, given: dict[str, Any]) -> dict[str, Any]:
 @click.option("--switch", "switches", multiple=True, metavar="NAME=VALUE",
               help="Override a rules switch of game.yaml (repeatable).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar or timing lines on stderr.")
+@click.option("--check", is_flag=True, default=None,
+              help="Check the game's invariants (cards conserved, legal moves, scores in bounds) "
+                   "at every step; a break names the seed and the step [default: on when "
+                   "BONEYARD_CHECK=1].")
 def simulate_cmd(set_name: str, n: int, agents: str, seed: int, players: int | None,
                  jobs: int | None, scheduler: str | None, json_path: str | None,
                  log_path: str | None, show: int, switches: tuple[str, ...], quiet: bool,
-                 **engine_options: Any) -> None:
+                 check: bool | None, **engine_options: Any) -> None:
     """Playtest SET by simulating games between AI players.
 
     Ctrl-C stops within a second: the finished blocks of games are kept and the report (and
@@ -285,7 +297,7 @@ def simulate_cmd(set_name: str, n: int, agents: str, seed: int, players: int | N
     """
     try:
         partial = _simulate(set_name, n, agents, seed, players, jobs, scheduler, json_path,
-                            log_path, show, switches, quiet, engine_options)
+                            log_path, show, switches, quiet, engine_options, check)
     except BoneyardError as exc:
         raise Failed(exc) from None
     if partial:
@@ -295,7 +307,7 @@ def simulate_cmd(set_name: str, n: int, agents: str, seed: int, players: int | N
 def _simulate(set_name: str, n: int, agents: str, seed: int, players: int | None,
               jobs: int | None, scheduler: str | None, json_path: str | None,
               log_path: str | None, show: int, switches: tuple[str, ...], quiet: bool,
-              engine_options: dict[str, Any]) -> bool:
+              engine_options: dict[str, Any], check: bool | None = None) -> bool:
     specs = parse_agents(agents)
     output_targets(json=json_path, log=log_path)
     card_set = apply_switches(load_set(set_name), switches)
@@ -304,7 +316,7 @@ def _simulate(set_name: str, n: int, agents: str, seed: int, players: int | None
     err = Console(stderr=True)
     run = functools.partial(simulate, card_set, specs, n, seed, jobs=jobs, num_players=players,
                             options=options, log=log_path, keep=show, scheduler=scheduler,
-                            interruptible=True)
+                            interruptible=True, check=check)
     if err.is_terminal and not quiet:
         with progress_bar(err) as bar:
             task = bar.add_task("games", total=n)
@@ -319,6 +331,8 @@ def _simulate(set_name: str, n: int, agents: str, seed: int, players: int | None
     console = _console()
     print_result(res, console)
     for rec in res.records[:show]:
+        if rec.get("stuck"):
+            continue
         click.echo("")
         for line in transcript(card_set, rec):
             click.echo(line)
@@ -337,7 +351,9 @@ def _simulate(set_name: str, n: int, agents: str, seed: int, players: int | None
 def read_record(path: str | Path, index: int) -> dict[str, Any]:
     """The record of game ``index`` in a ``--log`` file (errors name the file and line)."""
     seen: list[int] = []
-    with open(path, encoding="utf-8") as f:
+    if not Path(path).is_file():
+        raise BoneyardError(f"{path}: not a regular file (give the file simulate --log wrote)")
+    with open(path, encoding="utf-8", errors="replace") as f:
         for lineno, line in enumerate(f, 1):
             if not line.strip():
                 continue
@@ -345,8 +361,13 @@ def read_record(path: str | Path, index: int) -> dict[str, Any]:
                 rec = json.loads(line)
             except json.JSONDecodeError as exc:
                 raise BoneyardError(f"{path}:{lineno}:{exc.colno}: not a JSON game record ({exc.msg})") from None
+            except RecursionError:
+                raise BoneyardError(f"{path}:{lineno}:1: not a game record (nested too deeply)") from None
             if not isinstance(rec, dict) or "actions" not in rec or "seed" not in rec:
                 raise BoneyardError(f"{path}:{lineno}:1: not a game record (written by boneyard simulate --log?)")
+            problem = record_problem(rec)
+            if problem is not None:
+                raise BoneyardError(f"{path}:{lineno}:1: not a game record ({problem})")
             if rec.get("game") == index:
                 return rec
             seen.append(rec.get("game", -1))

@@ -169,14 +169,32 @@ def judge(gate: Gate, m: Metric, scale: float = 1.0) -> str:
     return PASS
 
 
+STUCK_METRIC = "stuck_games"
+"""Games of a run that hit the action cap (a run measures it only when it happened)."""
+
+STUCK_GATE = Gate(STUCK_METRIC, max=0.0, why="games hit the action cap: the engine loops "
+                  "(their seeds: playtest.json, runs[].stuck)")
+"""Built into every playtest: any stuck game fails it, whatever the set's own gates say."""
+
+
+def stuck_metric(count: int, games: int) -> Metric:
+    """``stuck_games`` of a run: an exact count (its interval is the count itself)."""
+    return Metric(STUCK_METRIC, float(count), float(count), float(count), games, "game", None, "games")
+
+
 def evaluate(gates: Sequence[Gate], runs: Mapping[str, Sequence[Metric]]) -> list[GateResult]:
     """Every gate against every matching metric of every run it applies to.
 
     ``runs`` maps a run label ("main", or "p2"/"p4" for player counts) to that run's metrics. A
     gate that matches several metrics in a run judges them at family-wise 95% (see
-    :func:`family_scale`).
+    :func:`family_scale`). A run that measured stuck games (``stuck_games``) also fails the
+    built-in :data:`STUCK_GATE`: a looping engine never passes a build.
     """
     results: list[GateResult] = []
+    for label, metrics in runs.items():
+        for m in metrics:
+            if m.name == STUCK_METRIC and m.value > 0:
+                results.append(GateResult(STUCK_GATE, FAIL, label, m))
     for gate in gates:
         matched = False
         for label, metrics in runs.items():

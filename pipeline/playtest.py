@@ -23,8 +23,8 @@ from boneyard.engine.agents import make_agent, parse_spec
 from boneyard.engine.agents.mcts import DEFAULT_BUDGET
 from boneyard.engine.cards import CardSet
 from boneyard.engine.games import make_game, spec_of
-from boneyard.engine.sim import default_jobs as sim_default_jobs
 from boneyard.engine.sim import (
+    STUCK_LISTED,
     game_metrics,
     game_seed,
     hash_seed,
@@ -33,15 +33,18 @@ from boneyard.engine.sim import (
     seat_agents,
     simulate,
 )
+from boneyard.engine.sim import default_jobs as sim_default_jobs
 from boneyard.engine.stats import Metric, diff_proportions, mean_metric, proportion_metric
 from boneyard.engine.stats import lead_story as stats_lead_story
-from boneyard.pipeline.gates import PASS, evaluate, gated_metrics, outliers
+from boneyard.pipeline.gates import PASS, evaluate, gated_metrics, outliers, stuck_metric
 from boneyard.pipeline.playtest_config import PlaytestConfig, Run
 
 from boneyard import __version__
 from boneyard.errors import GateError
 
 RECORD_FORMAT = 1
+CHECKED_PROFILE = "fast"
+"""The CI profile: its games run with the engines' invariant checks (``simulate --check``)."""
 Progress = Callable[[str, int, int], None]
 
 
@@ -386,6 +389,8 @@ def run_one(card_set: CardSet, run: Run, cfg: PlaytestConfig, progress: Progress
     batch, started = 0, time.perf_counter()
     first_summaries: list[dict[str, Any]] = []
     first_returns: list[list[float]] = []
+    stuck: list[dict[str, Any]] = []
+    stuck_count = 0
     run_gates = [g for g in cfg.gates if g.run in (None, run.label)]
     while True:
         n = cfg.games if batch == 0 else min(cfg.games, cfg.cap - len(returns))
@@ -397,13 +402,19 @@ def run_one(card_set: CardSet, run: Run, cfg: PlaytestConfig, progress: Progress
 
         res = simulate(card_set, specs, n, batch_seed(cfg.seed, run.label, batch), jobs=cfg.jobs,
                        num_players=run.players, options=run.options, progress=prog,
-                       keep_games=True, scheduler=cfg.scheduler)
+                       keep_games=True, scheduler=cfg.scheduler,
+                       check=True if cfg.profile == CHECKED_PROFILE else None)
+        stuck_count += res.stuck_count
+        stuck += [dict(s, batch=batch, run_seed=res.seed)  # simulate --seed run_seed replays it
+                  for s in res.stuck][:max(0, STUCK_LISTED - len(stuck))]
         summaries += res.summaries
         returns += res.returns
         seats += res.seats
         if batch == 0:
             first_summaries, first_returns = list(res.summaries), list(res.returns)
         metrics = _measure(card_set, summaries, returns, seats, players)
+        if stuck_count:
+            metrics.append(stuck_metric(stuck_count, len(returns) + stuck_count))
         batch += 1
         if cfg.precision is None or len(returns) >= cfg.cap:
             break
@@ -440,6 +451,10 @@ def run_one(card_set: CardSet, run: Run, cfg: PlaytestConfig, progress: Progress
         "strength_notes": notes,
         "distributions": distributions(summaries, returns),
         "fair_share": _fair_share(players),
+        # only when it happened (games that hit the action cap: game index, seed and seats,
+        # replayable with ``boneyard simulate --seed <run_seed> --log``), so a sound record
+        # keeps its bytes
+        **({"stuck": {"games": stuck_count, "listed": stuck}} if stuck_count else {}),
     }
 
 

@@ -301,6 +301,10 @@ def art_problem(root: Path, rel: str) -> str | None:
             with Image.open(target) as img:
                 fmt = img.format
                 img.verify()
+            with Image.open(target) as img:  # verify() reads headers only: decode, to find a
+                if img.format == "JPEG":     # truncated file (a JPEG at 1/8 scale: cheap)
+                    img.draft("RGB", (max(1, img.width // 8), max(1, img.height // 8)))
+                img.load()
     except (Image.DecompressionBombError, Image.DecompressionBombWarning):
         return f"art file {rel!r} has too many pixels"
     except Exception:  # Pillow raises many kinds on a broken file; all mean "not an image"

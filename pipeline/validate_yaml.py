@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -217,7 +218,12 @@ def read_yaml(path: str | os.PathLike[str]) -> tuple[YamlDoc, list[Problem]]:
         return [Problem(doc.file, line, col, message, hint=hint)]
 
     try:
-        size = p.stat().st_size
+        st = p.stat()
+        size = st.st_size
+        if not stat.S_ISREG(st.st_mode) and not stat.S_ISDIR(st.st_mode):
+            # a FIFO or a device would block the read (or never end): not a YAML file
+            return doc, problem(1, 1, "not a regular file (a pipe or a device?)",
+                                "give a YAML file")
         if size > MAX_FILE_BYTES:
             return doc, problem(1, 1, f"file is {size} bytes, over the limit of "
                                       f"{MAX_FILE_BYTES} bytes", "card files are small text; "

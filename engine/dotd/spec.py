@@ -10,7 +10,7 @@ from typing import Any, cast
 
 from boneyard.engine.cards import CardSet
 from boneyard.engine.core import Agent, Game
-from boneyard.engine.dotd import checks, convert, docs, faces, listing
+from boneyard.engine.dotd import checks, convert, docs, faces, invariants, listing
 from boneyard.engine.dotd.cards import dotd_set
 from boneyard.engine.dotd.effects import PRIMITIVES
 from boneyard.engine.dotd.search import SEARCH
@@ -120,4 +120,5 @@ SPEC = GameSpec(
     effect_words=PRIMITIVES,
     summary_from_json=DotdSummary.from_json,
     gate=_gate,
+    invariants=invariants.invariants,  # simulate --check
 )

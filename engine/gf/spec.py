@@ -8,7 +8,7 @@ from typing import Any, cast
 
 from boneyard.engine.cards import CardSet
 from boneyard.engine.core import Agent, Game
-from boneyard.engine.gf import checks, convert, faces, listing
+from boneyard.engine.gf import checks, convert, faces, invariants, listing
 from boneyard.engine.gf.cards import feast_set
 from boneyard.engine.gf.search import SEARCH
 from boneyard.engine.gf.summary import FeastSummary
@@ -81,4 +81,5 @@ SPEC = GameSpec(
     scenario=_scenario,
     scenario_help="schema/scenario.schema.json ($defs/feast), tests/scenarios/gf-*.yaml, "
                   "docs/rules/grave-feast.md",
+    invariants=invariants.invariants,  # simulate --check
 )

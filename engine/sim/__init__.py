@@ -42,15 +42,25 @@ from typing import Any
 from boneyard.engine.cards import freeze
 from boneyard.engine.sim.cluster import CONNECT_TIMEOUT, cluster_block, scheduler_address
 from boneyard.engine.sim.local import default_jobs
-from boneyard.engine.sim.play import MAX_ACTIONS, RunSpec, make_record, play_block, play_game
+from boneyard.engine.sim.play import (
+    MAX_ACTIONS,
+    BrokenInvariant,
+    RunSpec,
+    StuckGame,
+    make_record,
+    play_block,
+    play_game,
+)
 from boneyard.engine.sim.replay import ReplayError, replay, transcript
-from boneyard.engine.sim.run import SimResult, map_tasks, simulate
+from boneyard.engine.sim.run import STUCK_LISTED, SimResult, map_tasks, simulate
 from boneyard.engine.sim.seeds import (
     agent_seed,
+    block_count,
     block_size,
     blocks_of,
     game_seed,
     hash_seed,
+    iter_blocks,
     seat_agents,
 )
 from boneyard.engine.sim.tally import game_metrics, tally_game, tally_metrics
@@ -58,6 +68,11 @@ from boneyard.engine.sim.tally import game_metrics, tally_game, tally_metrics
 __all__ = [
     "CONNECT_TIMEOUT",
     "MAX_ACTIONS",
+    "STUCK_LISTED",
+    "BrokenInvariant",
+    "StuckGame",
+    "block_count",
+    "iter_blocks",
     "ReplayError",
     "RunSpec",
     "SimResult",

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import hashlib
+import itertools
 import json
 import os
+import socket
+import urllib.parse
+from collections.abc import Iterable
 from typing import Any
 
 from boneyard.engine.cards import CardSet
@@ -34,8 +40,15 @@ def cluster_block(source: CardSet | Game, spec: RunSpec, block: tuple[int, int, 
     return b, play_block(game, spec, start, stop)
 
 
-CONNECT_TIMEOUT = 15.0
-"""Seconds to wait for a Dask scheduler before saying it cannot be reached."""
+CONNECT_TIMEOUT = 4.0
+"""Seconds to wait for a Dask scheduler before saying it cannot be reached (the whole attempt,
+check and handshake, stays within 5 s)."""
+
+RETRIES = 2
+"""Times a block lost with its worker is resubmitted before the run ends partial without it."""
+
+WINDOW = 256
+"""Blocks submitted ahead of the finished ones: enough for a big cluster, memory flat in n."""
 
 
 def scheduler_address(scheduler: str | None) -> str | None:
@@ -44,8 +57,40 @@ def scheduler_address(scheduler: str | None) -> str | None:
     return address.strip() or None if address else None
 
 
+def _unreachable(address: str, why: str) -> RulesError:
+    return RulesError(
+        f"cannot reach the Dask scheduler at {address} ({why}); start one with "
+        f"`dask scheduler` and workers with `dask worker tcp://HOST:8786`, or drop --scheduler"
+    )
+
+
+def parse_address(address: str) -> tuple[str, int]:
+    """(host, port) of a ``tcp://HOST:PORT`` (or ``HOST:PORT``) address; one clear message for
+    anything else, before any network wait."""
+    scheme, sep, rest = address.partition("://")
+    if not sep:
+        scheme, rest = "tcp", address
+    if scheme != "tcp":
+        raise RulesError(f"--scheduler {address}: only tcp://HOST:PORT addresses are supported "
+                         f"(got scheme '{scheme}')")
+    try:
+        parts = urllib.parse.urlsplit(f"tcp://{rest}")
+        host, port = parts.hostname, parts.port
+    except ValueError as exc:
+        raise RulesError(f"--scheduler {address}: not an address ({exc}); write tcp://HOST:PORT") from None
+    if not host or parts.path not in ("", "/") or parts.query or parts.fragment:
+        raise RulesError(f"--scheduler {address}: not an address; write tcp://HOST:PORT")
+    return host, 8786 if port is None else port
+
+
 def connect(address: str) -> Any:
-    """A Dask client for ``address``, or one clear message saying why there is none."""
+    """A Dask client for ``address``, or one clear message saying why there is none (within
+    :data:`CONNECT_TIMEOUT`: a refused port or a host that does not answer is told at once)."""
+    host, port = parse_address(address)
+    try:
+        socket.create_connection((host, port), timeout=CONNECT_TIMEOUT).close()
+    except OSError as exc:
+        raise _unreachable(address, exc.strerror or str(exc) or type(exc).__name__) from None
     try:
         from distributed import Client
     except ImportError:
@@ -54,34 +99,73 @@ def connect(address: str) -> Any:
             "(pip install 'boneyard[cluster]')"
         ) from None
     try:
-        return Client(address, timeout=f"{CONNECT_TIMEOUT}s", set_as_default=False)  # type: ignore[no-untyped-call]
-    except (OSError, TimeoutError, ValueError) as exc:
-        raise RulesError(
-            f"cannot reach the Dask scheduler at {address} ({exc}); start one with "
-            f"`dask scheduler` and workers with `dask worker {address}`, or drop --scheduler"
-        ) from None
+        return Client(f"tcp://{host}:{port}" if "://" not in address else address,
+                      timeout=f"{CONNECT_TIMEOUT}s", set_as_default=False)  # type: ignore[no-untyped-call]
+    except Exception as exc:
+        raise _unreachable(address, str(exc) or type(exc).__name__) from None
+
+
+def lost_kinds() -> tuple[type[BaseException], ...]:
+    """What a task raises when its worker, not its game, failed: rerun it elsewhere."""
+    kinds: list[type[BaseException]] = [concurrent.futures.CancelledError, asyncio.CancelledError,
+                                         OSError, TimeoutError]
+    try:
+        from distributed.scheduler import KilledWorker
+
+        kinds.append(KilledWorker)
+    except ImportError:
+        pass
+    return tuple(kinds)
 
 
 def run_cluster(address: str, source: CardSet | Game, spec: RunSpec,
-                 blocks: list[tuple[int, int, int]], take: Take) -> None:
-    """The blocks as tasks on a Dask cluster; a task lost with its worker is rerun by Dask."""
+                blocks: Iterable[tuple[int, int, int]], take: Take) -> list[int]:
+    """The blocks as tasks on a Dask cluster, a window of them at a time.
+
+    A task lost with its worker (a worker without a nanny killed, a cancelled future) is
+    resubmitted :data:`RETRIES` times; a block still lost then is given up and its index
+    returned, so the run ends partial with every finished block kept.
+    """
     from distributed import as_completed
 
     client = connect(address)
-    futures: list[Any] = []
+    lost: list[int] = []
     try:
         token = hashlib.sha256(os.urandom(16)).hexdigest()[:12]  # task names only, not results
         shared = client.scatter(source, broadcast=True, hash=False)
-        futures = [client.submit(cluster_block, shared, spec, block, key=f"boneyard-{token}-{block[0]}",
-                                 pure=False) for block in blocks]
-        for fut in as_completed(futures, loop=client.loop):  # type: ignore[no-untyped-call]
-            b, result = fut.result()
-            fut.release()
+        todo = iter(blocks)
+        tries: dict[int, int] = {}
+        by_future: dict[Any, tuple[int, int, int]] = {}
+
+        def submit(block: tuple[int, int, int]) -> Any:
+            n = tries[block[0]] = tries.get(block[0], -1) + 1
+            fut = client.submit(cluster_block, shared, spec, block, pure=False,
+                                key=f"boneyard-{token}-{block[0]}-{n}")
+            by_future[fut] = block
+            return fut
+
+        pending = as_completed([submit(b) for b in itertools.islice(todo, WINDOW)],
+                               loop=client.loop)  # type: ignore[no-untyped-call]
+        for fut in pending:
+            block = by_future.pop(fut)
+            try:
+                b, result = fut.result()
+            except lost_kinds():  # the worker or the task was lost, not the game
+                if getattr(shared, "status", "finished") != "finished":  # the card set went too
+                    shared = client.scatter(source, broadcast=True, hash=False)
+                if tries[block[0]] < RETRIES:
+                    pending.add(submit(block))  # type: ignore[no-untyped-call]
+                else:
+                    lost.append(block[0])
+                continue
+            finally:
+                fut.release()
             take(b, result)
-    except BaseException:
+            tries.pop(b, None)
+            for nxt in itertools.islice(todo, 1):
+                pending.add(submit(nxt))  # type: ignore[no-untyped-call]
+    finally:
         # closing the client releases the futures, and the scheduler drops their tasks; an
         # explicit cancel would only wait for the round trip
-        futures.clear()
-        raise
-    finally:
         client.close(timeout=2)
+    return lost

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing
 import os
+import queue
 import signal
 import threading
+import time
+from collections.abc import Iterable
 from typing import Any
 
 from boneyard.engine.cards import CardSet
@@ -19,12 +23,28 @@ _WORKER: dict[str, Any] = {}
 def _init_worker(source: CardSet | Game, spec: RunSpec, quiet_interrupt: bool) -> None:
     if quiet_interrupt:  # Ctrl-C reaches the whole process group: the parent alone handles it
         signal.signal(signal.SIGINT, signal.SIG_IGN)
+    quiet_orphan()
     _WORKER.update(game=build_game(source, spec.num_players, spec.options), spec=spec)
 
 
 def _run_block(block: tuple[int, int, int]) -> tuple[int, dict[str, Any]]:
     b, start, stop = block
     return b, play_block(_WORKER["game"], _WORKER["spec"], start, stop)
+
+
+def quiet_orphan() -> None:
+    """In a worker: when the parent dies (killed), leave quietly. Python ignores SIGPIPE, so a
+    worker writing its result to the dead parent's pipe would print a BrokenPipeError traceback;
+    with the default action it just ends, and a watchdog ends a worker orphaned mid-block."""
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="boneyard-orphan-watch", daemon=True).start()
 
 
 def mp_context() -> Any:
@@ -46,17 +66,42 @@ def default_jobs() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def run_local(source: CardSet | Game, built: Game, spec: RunSpec, blocks: list[tuple[int, int, int]],
-               jobs: int, take: Take) -> None:
-    if jobs == 1 or len(blocks) == 1:
+WINDOW = 4
+"""Blocks in flight per worker: enough to keep each busy, few enough that memory stays flat."""
+
+
+def run_local(source: CardSet | Game, built: Game, spec: RunSpec,
+              blocks: Iterable[tuple[int, int, int]], nblocks: int, jobs: int, take: Take) -> None:
+    """The blocks in-process or on ``jobs`` worker processes, handed out a few at a time (a
+    pool's own imap would queue every block of a 10**12-game run up front)."""
+    if jobs == 1 or nblocks == 1:
         for b, start, stop in blocks:
             take(b, play_block(built, spec, start, stop))
         return
     ctx = mp_context()
-    pool = ctx.Pool(min(jobs, len(blocks)), _init_worker, (source, spec, True))
+    workers = min(jobs, nblocks)
+    pool = ctx.Pool(workers, _init_worker, (source, spec, True))
+    done: queue.SimpleQueue[tuple[bool, Any]] = queue.SimpleQueue()
+    todo = iter(blocks)
+    in_flight = 0
+
+    def submit(count: int) -> int:
+        sent = 0
+        for block in itertools.islice(todo, count):
+            pool.apply_async(_run_block, (block,), callback=lambda r: done.put((True, r)),
+                             error_callback=lambda e: done.put((False, e)))
+            sent += 1
+        return sent
+
     try:
-        for b, result in pool.imap_unordered(_run_block, blocks):
-            take(b, result)
+        in_flight = submit(workers * WINDOW)
+        while in_flight:
+            ok, value = done.get()
+            in_flight -= 1
+            if not ok:
+                raise value
+            take(*value)
+            in_flight += submit(1)
         pool.close()
     except BaseException:
         pool.terminate()  # at once: a stop must not wait for blocks in flight

@@ -22,17 +22,56 @@ from boneyard.errors import RulesError
 MAX_ACTIONS = 1_000_000
 """A game longer than this is a broken engine, not a long game."""
 
+Check = Callable[[State], list[str]]
+"""A game's invariants (``GameSpec.invariants``): what is wrong with a state, nothing if sound."""
+
 Take = Callable[[int, dict[str, Any]], None]
 """Where a runner hands each finished block: (block index, what :func:`play_block` returned)."""
 
 
+class StuckGame(RulesError):
+    """A game that hit the action cap: an engine fault (a loop), not a long game.
+
+    It carries the actions so far, so a run can record the game (seed, replayable) and go on.
+    """
+
+    def __init__(self, seed: int, actions: list[int], cap: int) -> None:
+        super().__init__(f"game from seed {seed} did not end after {cap} actions")
+        self.seed, self.actions, self.cap = seed, actions, cap
+
+    def __reduce__(self) -> tuple[Any, ...]:  # crosses process boundaries like any error
+        return StuckGame, (self.seed, self.actions, self.cap)
+
+
+class BrokenInvariant(RulesError):
+    """``--check``: a state broke the game's invariants (or an agent chose an illegal action)."""
+
+
+def generic_problems(state: State, num_players: int) -> list[str]:
+    """What any game must keep: a seat to move while it runs, returns in 0..1 summing to at most
+    1 once it is over."""
+    if state.is_terminal():
+        r = list(state.returns())
+        if len(r) != num_players or any(not 0.0 <= x <= 1.0 for x in r) or sum(r) > 1.0 + 1e-9:
+            return [f"returns {r} are not {num_players} shares of one win"]
+        return []
+    p = state.current_player()
+    if not 0 <= p < num_players:
+        return [f"player {p} to move in a {num_players}-player game"]
+    return []
+
+
 def play_game(
-    game: Game, agents: Sequence[Agent], seed: int, texts: list[str] | None = None
+    game: Game, agents: Sequence[Agent], seed: int, texts: list[str] | None = None,
+    check: Check | None = None, max_actions: int = MAX_ACTIONS,
 ) -> tuple[State, list[int]]:
     """Play one game from ``seed``; returns the final state and the actions taken.
 
     Each agent sees only ``state.observation(seat)`` and draws from its own seeded stream. When
-    ``texts`` is given, the readable form of every action is appended to it.
+    ``texts`` is given, the readable form of every action is appended to it. ``check`` (the
+    game's invariants) runs on every state, and each chosen action is checked legal, raising
+    :class:`BrokenInvariant` with the seed and the step. A game still running after
+    ``max_actions`` raises :class:`StuckGame`.
     """
     state = game.new_initial_state(seed)
     rngs = [random.Random(agent_seed(seed, k)) for k in range(len(agents))]
@@ -40,19 +79,45 @@ def play_game(
     # object per decision: the same choice, at a fraction of the cost
     legal_only = [getattr(a, "legal_only", False) for a in agents]
     actions: list[int] = []
+    if check is not None:
+        _checked(game, state, check, seed, actions)
     while not state.is_terminal():
         p = state.current_player()
         if legal_only[p]:
             action = agents[p].choose_legal(state.legal_actions(), rngs[p])  # type: ignore[attr-defined]
         else:
             action = agents[p].choose(state.observation(p), rngs[p])
+        if check is not None and action not in state.legal_actions():
+            raise BrokenInvariant(f"game from seed {seed}, step {len(actions) + 1}: player {p + 1} "
+                                  f"chose action {action}, which is not legal here")
         if texts is not None:
             texts.append(state.action_to_string(action))
         state.apply_action(action)
         actions.append(action)
-        if len(actions) > MAX_ACTIONS:
-            raise RulesError(f"game from seed {seed} did not end after {MAX_ACTIONS} actions")
+        if check is not None:
+            _checked(game, state, check, seed, actions)
+        if len(actions) >= max_actions and not state.is_terminal():
+            raise StuckGame(seed, actions, max_actions)
     return state, actions
+
+
+def _checked(game: Game, state: State, check: Check, seed: int, actions: list[int]) -> None:
+    problems = generic_problems(state, game.num_players) + check(state)
+    if problems:
+        where = f"after step {len(actions)} ({_last_move(game, seed, actions)})" if actions else "at the deal"
+        raise BrokenInvariant(f"game from seed {seed}, {where}: " + "; ".join(problems))
+
+
+def _last_move(game: Game, seed: int, actions: list[int]) -> str:
+    """The readable form of the last action, found by playing the game again up to it (only
+    when a check failed: naming every action of a checked run would cost more than the check)."""
+    try:
+        state = game.new_initial_state(seed)
+        for a in actions[:-1]:
+            state.apply_action(a)
+        return f"action {actions[-1]}: {state.action_to_string(actions[-1])}"
+    except Exception:
+        return f"action {actions[-1]}"
 
 
 def plain(value: Any) -> Any:
@@ -105,6 +170,17 @@ class RunSpec:
     keep: int = 0
     log: bool = False
     keep_games: bool = False
+    check: bool = False  # the game's invariants on every state (``simulate --check``)
+    max_actions: int = MAX_ACTIONS
+
+
+def invariants_of(game: Game) -> Check:
+    """The game's own invariants (its spec's), or none beyond the generic ones."""
+    from boneyard.engine.games import GAMES, spec_of
+
+    rules = getattr(card_set_of(game), "rules", None)
+    own = spec_of(rules).invariants if rules in GAMES else None
+    return own if own is not None else (lambda state: [])
 
 
 def build_game(spec: CardSet | Game, num_players: int | None, options: Mapping[str, Any]) -> Game:
@@ -118,7 +194,9 @@ def build_game(spec: CardSet | Game, num_players: int | None, options: Mapping[s
 def play_block(game: Game, spec: RunSpec, start: int, stop: int) -> dict[str, Any]:
     """Play games ``start..stop-1`` of a run: the block's tally, plus records where wanted.
 
-    Everything returned is plain data (it crosses process and network boundaries).
+    Everything returned is plain data (it crosses process and network boundaries). A game that
+    hits the action cap is left out of the tally and listed under ``stuck`` (index, seed, seats;
+    its record, actions so far and ``"stuck": true``, goes to the log), and the block goes on.
     """
     cpu = time.process_time()
     engine = engine_metrics_module(getattr(card_set_of(game), "rules", None))
@@ -126,13 +204,21 @@ def play_block(game: Game, spec: RunSpec, start: int, stop: int) -> dict[str, An
     t = Tally()
     records: list[dict[str, Any]] = []
     rows: list[dict[str, Any]] = []
+    stuck: list[dict[str, Any]] = []
+    check = invariants_of(game) if spec.check else None
     for i in range(start, stop):
         seed = game_seed(spec.seed, i)
         seats = seat_agents(spec.agents, players, i)
         agents = [make_agent(s, game) for s in seats]
         want_record = spec.log or i < spec.keep
         texts: list[str] | None = [] if want_record else None
-        state, actions = play_game(game, agents, seed, texts)
+        try:
+            state, actions = play_game(game, agents, seed, texts, check, spec.max_actions)
+        except StuckGame as exc:
+            stuck.append({"game": i, "seed": seed, "seats": seats, "actions": len(exc.actions)})
+            if spec.log:
+                records.append(stuck_record(game, i, seed, seats, exc.actions, spec.options))
+            continue
         returns = list(state.returns())
         summary = state.summary()
         tally_game(t, engine, seats, returns, summary, players)
@@ -141,5 +227,28 @@ def play_block(game: Game, spec: RunSpec, start: int, stop: int) -> dict[str, An
                          "summary": plain(summary.to_json())})
         if want_record:
             records.append(make_record(game, i, seed, seats, state, actions, texts or [], spec.options))
-    return {"start": start, "games": stop - start, "tally": t.sums, "records": records,
-            "rows": rows, "cpu": time.process_time() - cpu}
+    return {"start": start, "games": stop - start - len(stuck), "tally": t.sums, "records": records,
+            "rows": rows, "stuck": stuck, "cpu": time.process_time() - cpu}
+
+
+def stuck_record(game: Game, index: int, seed: int, seats: Sequence[str], actions: Sequence[int],
+                 options: Mapping[str, Any]) -> dict[str, Any]:
+    """The log line of a game that hit the action cap: replaying it re-plays the actions and
+    checks the game is still running (``replay`` says it is stuck, as logged)."""
+    cs = card_set_of(game)
+    return {
+        "game": index,
+        "set": cs.name if cs else None,
+        "slug": cs.slug if cs else None,
+        "root": cs.root if cs else None,
+        "rules": cs.rules if cs else None,
+        "content_hash": cs.content_hash if cs else None,
+        "switches": plain(dict(cs.switches)) if cs else {},
+        "options": plain(dict(options)),
+        "num_players": game.num_players,
+        "seed": seed,
+        "agents": list(seats),
+        "actions": list(actions),
+        "moves": [],
+        "stuck": True,
+    }

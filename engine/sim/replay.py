@@ -16,6 +16,43 @@ class ReplayError(BoneyardError):
     """A logged game that does not replay: other card content, or another outcome."""
 
 
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def record_problem(record: Any) -> str | None:
+    """What makes ``record`` not a game record as ``simulate --log`` writes it (a tampered or
+    hand-made line), None when its fields have the right types."""
+    if not isinstance(record, Mapping):
+        return f"a record is a JSON object, got {type(record).__name__}"
+    need: list[tuple[str, Any, str]] = [
+        ("seed", _is_int, "a whole number"),
+        ("actions", lambda v: isinstance(v, list) and all(_is_int(a) for a in v),
+         "a list of whole numbers"),
+    ]
+    optional: list[tuple[str, Any, str]] = [
+        ("game", _is_int, "a whole number"),
+        ("num_players", lambda v: v is None or _is_int(v), "a whole number"),
+        ("switches", lambda v: isinstance(v, dict), "an object"),
+        ("options", lambda v: isinstance(v, dict), "an object"),
+        ("agents", lambda v: isinstance(v, list) and all(isinstance(a, str) for a in v),
+         "a list of agent names"),
+        ("returns", lambda v: v is None or (isinstance(v, list) and all(
+            isinstance(x, (int, float)) and not isinstance(x, bool) for x in v)), "a list of numbers"),
+        ("content_hash", lambda v: v is None or isinstance(v, str), "a string"),
+        ("stuck", lambda v: isinstance(v, bool), "true or false"),
+    ]
+    for key, ok, what in need:
+        if key not in record:
+            return f"no '{key}'"
+        if not ok(record[key]):
+            return f"'{key}' must be {what}"
+    for key, ok, what in optional:
+        if key in record and not ok(record[key]):
+            return f"'{key}' must be {what}"
+    return None
+
+
 def _replay_game(game: CardSet | Game, record: Mapping[str, Any]) -> Game:
     if not isinstance(game, CardSet):
         return game
@@ -57,6 +94,9 @@ def replay(
     When ``lines`` is given, a readable transcript is appended to it: each action with the
     player who chose it, followed by the events the state logged meanwhile (if it keeps any).
     """
+    problem = record_problem(record)
+    if problem is not None:
+        raise ReplayError(f"not a game record ({problem})")
     g = _replay_game(game, record)
     index = record.get("game")
     # An engine that logs events only on request (record_events, off for speed) logs them here.
@@ -105,6 +145,12 @@ def replay(
                 new[at:at] = [head]
                 last_turn = head.split(" (")[0]
             lines.extend(new)
+    if record.get("stuck"):  # logged as stuck at the action cap: the same actions, still running
+        if state.is_terminal():
+            raise ReplayError(f"game {index}: logged as stuck, but it ends after its {len(actions)} actions")
+        if lines is not None:
+            lines.append(f"stuck: still running after {len(actions)} actions (the action cap), as logged")
+        return state
     if not state.is_terminal():
         raise ReplayError(f"game {index}: the logged actions end before the game does")
     if list(state.returns()) != list(record.get("returns", [])):

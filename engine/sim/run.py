@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import signal
 import threading
 import time
@@ -12,13 +13,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
+import boneyard.engine.sim.play as play
 from boneyard.engine.agents import parse_spec
 from boneyard.engine.cards import CardSet
 from boneyard.engine.core import Game
 from boneyard.engine.sim.cluster import connect, run_cluster, scheduler_address
 from boneyard.engine.sim.local import default_jobs, mp_context, run_local
 from boneyard.engine.sim.play import RunSpec, build_game, card_set_of, plain
-from boneyard.engine.sim.seeds import blocks_of, seat_agents
+from boneyard.engine.sim.seeds import block_count, iter_blocks, seat_agents
 from boneyard.engine.sim.tally import tally_metrics
 from boneyard.engine.stats import Metric, Tally
 
@@ -30,8 +32,10 @@ from boneyard.files import atomic_open
 class SimResult:
     """What a run measured; equal for equal inputs whatever ``jobs`` or ``scheduler`` was.
 
-    ``n`` is the number of games played: fewer than ``requested`` only when the run was stopped
-    (``partial``), in which case the figures cover the blocks that finished. The per-game lists
+    ``n`` is the number of games played to the end: fewer than ``requested`` when the run was
+    stopped (``partial``), in which case the figures cover the blocks that finished, or when
+    games hit the action cap: those are counted in ``stuck_count`` and listed (game, seed,
+    seats; the first :data:`STUCK_LISTED`) in ``stuck``, outside every figure. The per-game lists
     (``seeds``, ``seats``, ``returns``, ``summaries``) are filled only with ``keep_games``.
     """
 
@@ -54,6 +58,9 @@ class SimResult:
     returns: list[list[float]] = field(default_factory=list)
     summaries: list[dict[str, Any]] = field(default_factory=list)
     records: list[dict[str, Any]] = field(default_factory=list)
+    stuck: list[dict[str, Any]] = field(default_factory=list)
+    stuck_count: int = 0
+    notes: list[str] = field(default_factory=list, compare=False)
     tally: Tally = field(default_factory=Tally, compare=False, repr=False)
     seconds: float = field(default=0.0, compare=False)
     cpu_seconds: float = field(default=0.0, compare=False)
@@ -82,7 +89,13 @@ class SimResult:
             "blocks": self.blocks,
             "blocks_done": self.blocks_done,
             "metrics": [m.to_json() for m in self.metrics],
+            # only when it happened, so a sound run's report is byte-identical to before
+            **({"stuck": {"games": self.stuck_count, "listed": self.stuck}} if self.stuck_count else {}),
         }
+
+
+STUCK_LISTED = 100
+"""How many stuck games a report lists by seed (all are counted)."""
 
 
 class Collector:
@@ -103,6 +116,8 @@ class Collector:
         self.cpu = 0.0
         self.records: list[dict[str, Any]] = []
         self.rows: list[dict[str, Any]] = []
+        self.stuck: list[dict[str, Any]] = []
+        self.stuck_count = 0
         self.busy = False  # folding a block: a Ctrl-C now waits until it is whole
         self.stop_pending = False
 
@@ -119,7 +134,7 @@ class Collector:
         self.busy = True
         try:
             self.pending[b] = result
-            self.done += result["games"]
+            self.done += result["games"] + len(result.get("stuck", ()))
             self.blocks_done += 1
             while self.next in self.pending:
                 self._fold(self.pending.pop(self.next))
@@ -140,6 +155,9 @@ class Collector:
         self.tally.merge(Tally(result["tally"]))
         self.cpu += result["cpu"]
         self.rows.extend(result["rows"])
+        stuck = result.get("stuck", [])
+        self.stuck_count += len(stuck)
+        self.stuck.extend(stuck[:max(0, STUCK_LISTED - len(self.stuck))])
         for rec in result["records"]:
             if self.log is not None:
                 self.log.write(json.dumps(rec, separators=(",", ":")) + "\n")
@@ -198,6 +216,8 @@ def simulate(
     keep_games: bool = False,
     scheduler: str | None = None,
     interruptible: bool = False,
+    check: bool | None = None,
+    max_actions: int | None = None,
 ) -> SimResult:
     """Play ``n`` games of ``game`` (a card set, or a ready Game) between ``agents``.
 
@@ -211,6 +231,10 @@ def simulate(
     ``keep``: keep the records of the first ``keep`` games in ``SimResult.records`` (for
     transcripts); ``keep_games``: keep every game's seed, seats, returns and summary.
     ``interruptible``: Ctrl-C returns the finished blocks as a partial result instead of raising.
+    ``check``: the game's invariants on every state (raises ``BrokenInvariant`` naming the seed
+    and the step); None: on when the environment sets ``BONEYARD_CHECK=1`` (the test suite and
+    CI do). A game still running after ``max_actions`` is counted as stuck and the run
+    goes on (see :class:`SimResult`); None: :data:`~boneyard.engine.sim.play.MAX_ACTIONS`.
     """
     if n < 1:
         raise RulesError(f"the number of games must be at least 1, got {n}")
@@ -228,10 +252,19 @@ def simulate(
     built = build_game(game, num_players, opts)
     players = built.num_players
     seat_agents(specs, players, 0)  # checks the agent count before any work
-    spec = RunSpec(tuple(specs), seed, num_players, opts, keep, log is not None, keep_games)
-    blocks = blocks_of(n)
+    if max_actions is None:
+        max_actions = play.MAX_ACTIONS  # looked up now, so a test can lower it
+    if max_actions < 1:
+        raise RulesError(f"max_actions must be at least 1, got {max_actions}")
+    if check is None:
+        check = os.environ.get("BONEYARD_CHECK", "") == "1"
+    spec = RunSpec(tuple(specs), seed, num_players, opts, keep, log is not None, keep_games,
+                   check, max_actions)
+    blocks = iter_blocks(n)  # made as they are handed out: memory flat in n
+    nblocks = block_count(n)
     address = scheduler_address(scheduler)
     collector = Collector(n, keep, progress)
+    notes: list[str] = []
     partial = False
     guard = interruptible and threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGINT, collector.interrupt) if guard else None
@@ -241,9 +274,13 @@ def simulate(
             collector.log = log_file
             try:
                 if address is not None:
-                    run_cluster(address, game, spec, blocks, collector.take)
+                    lost = run_cluster(address, game, spec, blocks, collector.take)
+                    if lost:
+                        notes.append(f"{len(lost)} block(s) of games were lost with their workers "
+                                     f"and given up after retries (blocks {', '.join(map(str, lost[:10]))})")
                 else:
-                    run_local(game if jobs > 1 else built, built, spec, blocks, jobs, collector.take)
+                    run_local(game if jobs > 1 else built, built, spec, blocks, nblocks, jobs,
+                              collector.take)
             except KeyboardInterrupt:
                 if not interruptible:
                     raise
@@ -264,10 +301,10 @@ def simulate(
         num_players=players,
         agents=specs,
         seed=seed,
-        n=collector.done,
+        n=collector.done - collector.stuck_count,
         requested=n,
         partial=partial or collector.done < n,
-        blocks=len(blocks),
+        blocks=nblocks,
         blocks_done=collector.blocks_done,
         metrics=tally_metrics(cs.rules if cs else None, collector.tally, players),
         seeds=[r["seed"] for r in rows],
@@ -275,6 +312,9 @@ def simulate(
         returns=[r["returns"] for r in rows],
         summaries=[r["summary"] for r in rows],
         records=collector.records,
+        stuck=collector.stuck,
+        stuck_count=collector.stuck_count,
+        notes=notes,
         tally=collector.tally,
         seconds=time.perf_counter() - started,
         cpu_seconds=collector.cpu,

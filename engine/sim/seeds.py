@@ -8,7 +8,7 @@ the cluster, which keeps the order tallies merge in, and so the reports, the sam
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from boneyard.errors import RulesError
 
@@ -52,7 +52,19 @@ def block_size(n: int) -> int:
     return max(1, min(1000, -(-n // 64)))
 
 
-def blocks_of(n: int) -> list[tuple[int, int, int]]:
-    """(block index, first game, end) for a run of ``n`` games."""
+def block_count(n: int) -> int:
+    """How many blocks :func:`blocks_of` yields for ``n`` games."""
+    return -(-n // block_size(n)) if n > 0 else 0
+
+
+def iter_blocks(n: int) -> Iterator[tuple[int, int, int]]:
+    """(block index, first game, end) for a run of ``n`` games, made as they are asked for: a
+    run of 10**12 games holds one block at a time, not a billion."""
     size = block_size(n)
-    return [(b, a, min(n, a + size)) for b, a in enumerate(range(0, n, size))]
+    for b, a in enumerate(range(0, n, size)):
+        yield b, a, min(n, a + size)
+
+
+def blocks_of(n: int) -> list[tuple[int, int, int]]:
+    """:func:`iter_blocks` as a list (for short runs and tests)."""
+    return list(iter_blocks(n))

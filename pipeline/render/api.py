@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -19,7 +18,7 @@ from boneyard.engine.faces import Deck, RulesRuns
 from boneyard.engine.games import GAMES, build_deck, spec_of
 
 from boneyard.errors import RenderError
-from boneyard.files import atomic_path
+from boneyard.files import atomic_dir, atomic_path
 from boneyard.paths import CARDS, OUTPUT
 
 from .colour import CmykProfile, find_cmyk_profile
@@ -97,6 +96,8 @@ def template_path(card_set: CardSet) -> Path:
         own = Path(card_set.root) / "template.yaml"
         if own.is_file():
             return own
+        if os.path.lexists(own):  # a FIFO, a folder, a broken link: never the bundled one instead
+            raise RenderError(f"{own}: not a regular file (template.yaml must be a YAML file)")
     bundled = spec_of(card_set.rules).bundled_set if card_set.rules in GAMES else ""
     if not bundled or not (CARDS / bundled / "template.yaml").is_file():
         raise RenderError(f"set {card_set.name!r} has no template.yaml")
@@ -277,7 +278,7 @@ def _write_outputs(card_set: CardSet, prep: Prepared, out: Path, options: Render
     if "png" in options.formats:
         target = out / f"png-{options.profile}"
         advance = task(f"card images ({options.profile})", len(deck.faces))
-        with _atomic_dir(target) as tmp:
+        with atomic_dir(target) as tmp:  # old or new folder at every instant
             write_face_pngs(tmp, deck, layouts, size, PROFILES[options.profile],
                             options.watermark, advance)
         result.files.append(target)
@@ -286,7 +287,7 @@ def _write_outputs(card_set: CardSet, prep: Prepared, out: Path, options: Render
         advance = task("Tabletop Simulator sheets", len(deck.fronts))
         rules_text = spec_of(card_set.rules).rules_text(card_set) if card_set.rules in GAMES \
             else {}
-        with _atomic_dir(target) as tmp:
+        with atomic_dir(target) as tmp:  # old or new folder at every instant
             write_tts(tmp, deck, layouts, size, options.watermark, advance, rules_text,
                       options.tts_base_url, target)
         result.files.append(target)
@@ -298,26 +299,3 @@ def _write_outputs(card_set: CardSet, prep: Prepared, out: Path, options: Render
             save_png(sheet, tmp)
         result.files.append(target)
     return result
-
-
-class _atomic_dir:
-    """A temporary folder next to ``target`` that replaces it only when fully written."""
-
-    def __init__(self, target: Path) -> None:
-        self.target = target
-        self.tmp = target.with_name(f".{target.name}.tmp-{os.getpid()}")
-
-    def __enter__(self) -> Path:
-        shutil.rmtree(self.tmp, ignore_errors=True)
-        self.tmp.mkdir(parents=True)
-        return self.tmp
-
-    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
-        if exc_type is not None:
-            shutil.rmtree(self.tmp, ignore_errors=True)
-            return
-        old = self.target.with_name(f".{self.target.name}.old-{os.getpid()}")
-        if self.target.exists():
-            os.replace(self.target, old)
-        os.replace(self.tmp, self.target)
-        shutil.rmtree(old, ignore_errors=True)

@@ -13,11 +13,12 @@ Problems are collected and raised together as one :class:`RenderError`, each as
 from __future__ import annotations
 
 import re
+import string
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from boneyard.pipeline.validate import schema_problems
+from boneyard.pipeline.validate import art_problem, schema_problems
 from boneyard.pipeline.validate_yaml import read_yaml
 
 from boneyard.errors import Problem, RenderError
@@ -33,6 +34,15 @@ _REQUIRED = {"text": ("text|paragraphs",), "image": ("art",), "emblem": ("emblem
 _GEOMETRY_KEYS = ("x", "y", "w", "h")
 _FONT_SIZES = (2.0, 144.0)  # points: below, unreadable; above, larger than any card's text
 DEFAULT_MIN_SIZE = 6.0  # points: the smallest text most print guides call readable on a card
+MAX_EXTENDS = 32  # layouts an extends chain may pass through: deeper is a mistake, not a design
+MAX_FORMAT_WIDTH = 200  # characters a {field:>N} may pad to: wider only costs render time
+# points a length may reach: larger than any card and paper, smaller than what slows a render
+_LIMITS: dict[str, tuple[float, float]] = {
+    "x": (-1440.0, 1440.0), "y": (-1440.0, 1440.0), "w": (0.0, 1440.0), "h": (0.0, 1440.0),
+    "stroke_width": (0.0, 72.0), "radius": (0.0, 720.0),
+}
+_PERCENT_LIMITS = {"x": (-200.0, 200.0), "y": (-200.0, 200.0), "w": (0.0, 200.0), "h": (0.0, 200.0)}
+_FORMAT_NUMBER = re.compile(r"\d+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +109,18 @@ def load_template(path: str | Path) -> Template:
         for idx, el in enumerate(spec.get("elements", [])):
             _check_values(el, lname, colours, font_ids, doc, ("layouts", lname, "elements", idx),
                           problems)
+    base = Path(path).resolve().parent
+    for lname, spec in raw_layouts.items():  # a fixed image (no {field}) is read now, not at render
+        for idx, el in enumerate(spec.get("elements", [])):
+            art = el.get("art")
+            if isinstance(art, str) and art and "{" not in art:
+                why = art_problem(base, art)
+                if why is not None and why.endswith("does not exist"):
+                    why = f"image file {art!r} not found"  # as the renderer words it
+                if why is not None:
+                    problems.append(doc.problem(("layouts", lname, "elements", idx, "art"),
+                                                f"layout {lname!r} element {el.get('name')!r}: "
+                                                f"{why.replace('art file', 'image', 1)}"))
     try:
         card = card_size(str(data.get("size", "poker")))
     except RenderError:
@@ -201,6 +223,12 @@ def _resolve(
     problems: list[Problem],
     chain: tuple[str, ...],
 ) -> tuple[dict[str, Any], ...] | None:
+    if len(chain) >= MAX_EXTENDS:
+        problems.append(doc.problem(("layouts", chain[0], "extends"),
+                                    f"layout {chain[0]!r} extends through more than "
+                                    f"{MAX_EXTENDS} layouts ({' -> '.join(chain[:4])} -> ...)",
+                                    hint=f"at most {MAX_EXTENDS} levels of 'extends'"))
+        return None
     if name in chain:
         problems.append(doc.problem(("layouts", name, "extends"),
                                     f"layout {name!r} extends itself through "
@@ -267,7 +295,9 @@ def _check_values(
     """The values an element writes: lengths, colours, fonts, emblem names."""
     bad = _reporter(el, layout, doc, where, problems)
     for key in (*_GEOMETRY_KEYS, "stroke_width", "radius", "size", "min_size"):
-        if key in el and not (isinstance(el[key], str) and el[key].endswith("%")):
+        if key in el and isinstance(el[key], str) and el[key].strip().endswith("%"):
+            _check_percent(el[key], key, bad)
+        elif key in el:
             try:
                 length = parse_length(el[key], key)
             except RenderError as exc:
@@ -276,6 +306,18 @@ def _check_values(
             if key in ("size", "min_size") and not _FONT_SIZES[0] <= length <= _FONT_SIZES[1]:
                 bad(key, f"{key} {length:g} pt is not a printable font size",
                     hint=f"between {_FONT_SIZES[0]:g} and {_FONT_SIZES[1]:g} pt")
+            elif key in _LIMITS and not _LIMITS[key][0] <= length <= _LIMITS[key][1]:
+                low, high = _LIMITS[key]
+                bad(key, f"{key} {length:g} pt is out of range", hint=f"between {low:g} and "
+                    f"{high:g} pt")
+    for key in ("text", "art", "emblem", "fill", "stroke", "colour", "accent"):
+        if isinstance(el.get(key), str):
+            _check_format(el[key], lambda m, h=None, k=key: bad(k, m, h))
+    for i, para in enumerate(el.get("paragraphs", [])):
+        for key in ("text", "colour"):
+            if isinstance(para.get(key), str):
+                _check_format(para[key], lambda m, h=None, i=i: bad("paragraphs",
+                                                                     f"paragraph {i + 1}: {m}", h))
     for key in ("fill", "stroke", "colour", "accent"):
         if key in el:
             _check_colour(el[key], colours, lambda m, k=key: bad(k, m))
@@ -292,6 +334,45 @@ def _check_values(
     if "emblem" in el and "{" not in str(el["emblem"]) and el["emblem"] not in EMBLEMS:
         bad("emblem", f"unknown emblem {el['emblem']!r}",
             hint=f"emblems are: {', '.join(sorted(EMBLEMS))}")
+
+
+def _check_percent(value: str, key: str, bad: Any) -> None:
+    """A percentage of the card, within what can be drawn (x and y may reach off the card)."""
+    try:
+        pct = float(value.strip()[:-1])
+    except ValueError:
+        bad(key, f"{key}: expected a percentage such as '50%', got {value!r}")
+        return
+    low, high = _PERCENT_LIMITS.get(key, (0.0, 100.0))
+    if not low <= pct <= high:
+        bad(key, f"{key} {pct:g}% is out of range", hint=f"between {low:g}% and {high:g}%")
+
+
+def _check_format(text: str, bad: Any) -> None:
+    """Braces that name card fields, with a format spec no wider than :data:`MAX_FORMAT_WIDTH`
+    and without nested fields: ``{power:>3000000}`` would otherwise pad every card's text to
+    three million characters, found only when the render crawls."""
+    if "{" not in text and "}" not in text:
+        return
+    try:
+        parts = list(string.Formatter().parse(text))
+    except ValueError as exc:
+        bad(f"bad braces in {text[:60]!r} ({exc})", "write {{ and }} for a literal brace")
+        return
+    for _literal, field_name, spec, _conversion in parts:
+        if field_name is None:
+            continue
+        if not field_name or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", field_name):
+            bad(f"{{{field_name}}} is not a card field name", "write {name}, {power}, ...")
+        if not spec:
+            continue
+        if "{" in spec:
+            bad(f"{{{field_name}:{spec}}}: a field inside a format spec is not supported")
+            continue
+        widest = max((int(n) for n in _FORMAT_NUMBER.findall(spec)), default=0)
+        if widest > MAX_FORMAT_WIDTH:
+            bad(f"{{{field_name}:{spec[:20]}}}: a width or precision of {widest} is too large",
+                f"at most {MAX_FORMAT_WIDTH}")
 
 
 def _length_or_none(el: dict[str, Any], key: str, of: float) -> float | None:

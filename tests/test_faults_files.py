@@ -1,0 +1,406 @@
+"""Issue 18, files and templates: a folder swap killed at any instant, temporaries of killed runs,
+a full disk, template values that passed validate but broke render, odd files where a template
+or a card file should be. Each test injects its fault."""
+
+from __future__ import annotations
+
+import errno
+import io
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+from boneyard.pipeline.cli import cli, main
+from boneyard.pipeline.render.template import MAX_EXTENDS, load_template
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from PIL import Image
+
+from boneyard import files
+from boneyard.errors import RenderError
+from boneyard.files import atomic_dir, atomic_path, recover_dir, sweep, write_atomic
+from boneyard.paths import CARDS
+
+DEAD_PID = 2**22 + 12345  # above the default pid_max: no process has it
+
+
+# --- the folder swap -------------------------------------------------------------------------
+
+
+def _fill(folder: Path, label: str) -> None:
+    for i in range(3):
+        (folder / f"card-{i}.png").write_text(f"{label} {i}")
+
+
+def _content(folder: Path) -> set[str]:
+    return {p.read_text() for p in folder.iterdir()}
+
+
+def test_a_folder_swap_replaces_the_folder_whole(tmp_path):
+    target = tmp_path / "tts"
+    with atomic_dir(target) as tmp:
+        _fill(tmp, "old")
+    with atomic_dir(target) as tmp:
+        _fill(tmp, "new")
+        assert _content(target) == {"old 0", "old 1", "old 2"}  # nothing visible while written
+    assert _content(target) == {"new 0", "new 1", "new 2"}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["tts"]
+    with pytest.raises(KeyboardInterrupt), atomic_dir(target) as tmp:
+        _fill(tmp, "half")
+        raise KeyboardInterrupt
+    assert _content(target) == {"new 0", "new 1", "new 2"}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["tts"]
+
+
+@pytest.mark.parametrize("exchange", [True, False])
+@pytest.mark.parametrize("instant", range(4))
+def test_a_swap_killed_at_any_instant_leaves_the_old_or_the_new_folder(tmp_path, monkeypatch,
+                                                                        exchange, instant):
+    """Kill the writer after its ``instant``-th file system step of the swap (fault injection),
+    as SIGKILL would: nothing after it runs. Then a next run recovers."""
+    target = tmp_path / "tts"
+    target.mkdir()
+    _fill(target, "old")
+    steps: list[str] = []
+
+    class Killed(BaseException):
+        pass
+
+    def step(name: str, real):
+        def run(*args, **kw):
+            if len(steps) == instant:
+                raise Killed
+            steps.append(name)
+            return real(*args, **kw)
+        return run
+
+    if not exchange:
+        monkeypatch.setattr(files, "exchange", lambda a, b: False)
+    else:
+        monkeypatch.setattr(files, "exchange", step("exchange", files.exchange))
+    monkeypatch.setattr(files.os, "replace", step("replace", os.replace))
+    monkeypatch.setattr(files, "_remove", step("remove", files._remove))
+    monkeypatch.setattr(files.os, "getpid", lambda: DEAD_PID)  # the writer's pid, "dead" after
+    try:
+        with atomic_dir(target) as tmp:
+            _fill(tmp, "new")
+    except Killed:
+        pass
+    monkeypatch.undo()
+    seen = _content(target) if target.exists() else None
+    if exchange:  # one atomic step: the folder is there at every instant
+        assert seen in ({"old 0", "old 1", "old 2"}, {"new 0", "new 1", "new 2"})
+    recover_dir(target)  # the next run's first step
+    assert _content(target) in ({"old 0", "old 1", "old 2"}, {"new 0", "new 1", "new 2"})
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["tts"]
+
+
+def test_a_real_kill_mid_swap_loop_never_loses_the_folder(tmp_path):
+    """A child process swaps a folder in over and over; SIGKILL at a random moment, 8 times."""
+    target = tmp_path / "png"
+    script = textwrap.dedent(f"""
+        import sys
+        from pathlib import Path
+        from boneyard.files import atomic_dir
+        target = Path({str(target)!r})
+        n = 0
+        while True:
+            n += 1
+            with atomic_dir(target) as tmp:
+                for i in range(20):
+                    (tmp / f"{{i}}.png").write_text(str(n))
+            if n == 1:
+                print("ready", flush=True)
+    """)
+    for k in range(8):
+        proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE)
+        assert proc.stdout is not None and proc.stdout.readline().strip() == b"ready"
+        time.sleep(0.01 * (k + 1))
+        proc.kill()
+        proc.wait()
+        proc.stdout.close()
+        assert target.is_dir() and len(list(target.iterdir())) == 20
+        recover_dir(target)
+        assert [p.name for p in tmp_path.iterdir()] == ["png"]
+
+
+# --- temporaries of killed runs, full disks --------------------------------------------------
+
+
+def test_temporaries_of_killed_writers_are_cleaned_by_the_next_write(tmp_path):
+    target = tmp_path / "report.json"
+    dead = tmp_path / f".report.json.{DEAD_PID}.abc123.tmp"
+    alive = tmp_path / f".report.json.{os.getppid()}.def456.tmp"  # a live writer's: kept
+    dead_dir = tmp_path / f".tts.tmp-{DEAD_PID}"
+    for p in (dead, alive):
+        p.write_text("half")
+    dead_dir.mkdir()
+    write_atomic(target, "{}")
+    assert not dead.exists() and alive.exists()
+    with atomic_dir(tmp_path / "tts") as tmp:
+        (tmp / "a").write_text("x")
+    assert not dead_dir.exists()
+    sweep(target)  # harmless when there is nothing to clean
+    assert sorted(p.name for p in tmp_path.iterdir()) == [alive.name, "report.json", "tts"]
+
+
+def test_a_full_disk_names_the_file(tmp_path):
+    def full(*args, **kw):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    target = tmp_path / "out" / "playtest.json"
+    with pytest.raises(OSError) as err, atomic_path(target) as tmp:
+        tmp.write_bytes(b"{")
+        full()
+    assert err.value.errno == errno.ENOSPC and err.value.filename == str(target)
+    assert str(target) in str(err.value)
+    assert list(target.parent.iterdir()) == []
+
+
+def test_a_full_disk_names_the_target_not_its_temporary(tmp_path, monkeypatch):
+    target = tmp_path / "games.jsonl"
+
+    class Full(io.StringIO):
+        def write(self, s):
+            raise OSError(errno.ENOSPC, "No space left on device", str(tmp_path / ".games.jsonl.1.x.tmp"))
+
+    with pytest.raises(OSError) as err, atomic_path(target):
+        Full().write("x")
+    assert err.value.filename == str(target)
+
+
+# --- templates -------------------------------------------------------------------------------
+
+
+BASE = """layouts:
+  front:
+    elements:
+      - {name: bg, type: rect, box: bleed, fill: "#000000"}
+"""
+
+
+def _template(tmp_path: Path, element: str) -> Path:
+    p = tmp_path / "template.yaml"
+    p.write_text(BASE + f"      - {element}\n")
+    return p
+
+
+@pytest.mark.parametrize("element, said", [
+    ("{name: t, type: text, x: 1, y: 1, w: 50, h: 20, text: x, size: .nan}", "not a number"),
+    ("{name: t, type: text, x: 1, y: 1, w: 50, h: 20, text: x, size: .inf}", "not a number"),
+    ("{name: r, type: rect, x: 1.0e+30, y: 1, w: 50, h: 20}", "x 1e+30 pt is out of range"),
+    ("{name: r, type: rect, x: 1, y: 1, w: -5, h: 20}", "w -5 pt is out of range"),
+    ("{name: r, type: rect, x: 1, y: 1, w: 50, h: 20, radius: -3}", "radius -3 pt is out of range"),
+    ("{name: r, type: rect, x: 1, y: 1, w: 50, h: 20, stroke: '#ffffff', stroke_width: 1000000}",
+     "stroke_width 1e+06 pt is out of range"),
+    ("{name: r, type: rect, x: 1, y: 1, w: 1000000%, h: 20}", "w 1e+06% is out of range"),
+    ("{name: t, type: text, x: 1, y: 1, w: 50, h: 20, text: '{power:>3000000}'}",
+     "a width or precision of 3000000 is too large"),
+    ("{name: t, type: text, x: 1, y: 1, w: 50, h: 20, text: '{power:.{n}f}'}", "inside a format spec"),
+    ("{name: t, type: text, x: 1, y: 1, w: 50, h: 20, text: 'a {power'}", "bad braces"),
+    ("{name: t, type: text, x: 1, y: 1, w: 50, h: 20, paragraphs: [{text: '{name:^999}'}]}",
+     "paragraph 1: {name:^999}"),
+])
+def test_template_values_that_would_break_render_are_located_errors(tmp_path, element, said):
+    path = _template(tmp_path, element)
+    started = time.perf_counter()
+    with pytest.raises(RenderError) as err:
+        load_template(path)
+    assert time.perf_counter() - started < 2
+    msg = str(err.value)
+    assert said in msg and f"{path}:5:" in msg, msg
+
+
+def test_a_deep_extends_chain_is_one_located_error(tmp_path):
+    lines = ["layouts:", "  l0:", "    elements:", "      - {name: bg, type: rect, box: bleed}"]
+    for i in range(1, 3000):
+        lines += [f"  l{i}:", f"    extends: l{i - 1}"]
+    path = tmp_path / "template.yaml"
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(RenderError) as err:
+        load_template(path)
+    msg = str(err.value)
+    assert f"more than {MAX_EXTENDS} layouts" in msg and f"{path}:" in msg
+    assert "Recursion" not in msg
+
+
+def test_a_chain_within_the_limit_resolves(tmp_path):
+    lines = ["layouts:", "  l0:", "    elements:", "      - {name: bg, type: rect, box: bleed}"]
+    for i in range(1, MAX_EXTENDS):
+        lines += [f"  l{i}:", f"    extends: l{i - 1}"]
+    path = tmp_path / "template.yaml"
+    path.write_text("\n".join(lines) + "\n")
+    assert load_template(path).layouts[f"l{MAX_EXTENDS - 1}"][0]["name"] == "bg"
+
+
+@given(st.text(alphabet="{}:>.<^0123456789powerxn!s", max_size=24))
+@settings(max_examples=200, deadline=None)
+def test_any_text_either_loads_or_is_a_located_error(text):
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / "template.yaml"
+        path.write_text(BASE + "      - {name: t, type: text, x: 1, y: 1, w: 50, h: 20, text: "
+                        + repr(text).replace("\\\\", "\\") + "}\n")
+        try:
+            load_template(path)
+        except RenderError as exc:
+            assert f"{path}:" in str(exc)
+
+
+def _image_template(tmp_path: Path, picture: bytes) -> Path:
+    (tmp_path / "logo.jpg").write_bytes(picture)
+    return _template(tmp_path, "{name: logo, type: image, x: 1, y: 1, w: 50, h: 20, art: logo.jpg}")
+
+
+def test_a_truncated_or_fake_template_image_is_refused_by_name(tmp_path):
+    buf = io.BytesIO()
+    Image.new("RGB", (400, 300), "red").save(buf, "JPEG")
+    whole = buf.getvalue()
+    load_template(_image_template(tmp_path, whole))  # a good one loads
+    for picture in (whole[: len(whole) // 2], b"this is not a picture"):
+        with pytest.raises(RenderError) as err:
+            load_template(_image_template(tmp_path, picture))
+        assert "'logo.jpg'" in str(err.value) and ":5:" in str(err.value), str(err.value)
+
+
+@pytest.mark.parametrize("kind", ["fifo", "dir"])
+def test_a_template_that_is_not_a_file_is_refused_not_replaced(tmp_path, kind, capsys):
+    folder = tmp_path / "set"
+    shutil.copytree(CARDS / "day-of-the-dead", folder)
+    (folder / "template.yaml").unlink()
+    if kind == "fifo":
+        os.mkfifo(folder / "template.yaml")
+    else:
+        (folder / "template.yaml").mkdir()
+    res = CliRunner().invoke(cli, ["validate", str(folder)])
+    assert res.exit_code == 1 and "template.yaml: not a regular file" in res.output, res.output
+    assert (folder / "template.yaml").exists()
+    code, err = _main(["render", str(folder), "--format", "png", "--force", "--out",
+                       str(tmp_path / "out")], capsys)
+    assert code == 1 and "template.yaml: not a regular file" in err and "Traceback" not in err
+
+
+def _main(args: list[str], capsys) -> tuple[int, str]:
+    """The console script as a designer runs it: (exit code, stderr)."""
+    with pytest.raises(SystemExit) as ex:
+        main(args)
+    return int(ex.value.code or 0), capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", ["build", "render"])
+def test_ctrl_c_in_build_and_render_exits_130(command, monkeypatch, capsys, tmp_path):
+    from boneyard.pipeline import cmd_build, cmd_render
+
+    def interrupted(*args, **kw):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cmd_build if command == "build" else cmd_render, "load_set", interrupted,
+                        raising=False)
+    import boneyard.pipeline.load as load
+
+    monkeypatch.setattr(load, "load_set", interrupted)
+    code, err = _main([command, "day-of-the-dead", "--out", str(tmp_path)], capsys)
+    assert code == 130 and "Interrupted." in err
+
+
+def test_a_full_disk_in_a_command_names_the_file(monkeypatch, capsys, tmp_path):
+    real = os.replace
+
+    def full(src, dst, *a, **kw):
+        if str(dst).endswith("r.json"):
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real(src, dst, *a, **kw)
+
+    monkeypatch.setattr(files.os, "replace", full)
+    out = tmp_path / "r.json"
+    code, err = _main(["simulate", "day-of-the-dead", "-n", "10", "--jobs", "1", "-q",
+                       "--json", str(out)], capsys)
+    assert code == 1 and f"{out}: No space left on device" in err, err
+    assert list(tmp_path.iterdir()) == []
+
+
+# --- odd inputs: NUL bytes, long paths, FIFOs, scenarios -------------------------------------
+
+SCENARIO = Path(__file__).parent / "scenarios" / "rulebook-fight.yaml"
+
+
+def test_a_nul_byte_in_a_card_file_is_located(tmp_path, capsys):
+    folder = tmp_path / "set"
+    shutil.copytree(CARDS / "day-of-the-dead", folder)
+    raw = (folder / "characters.yaml").read_bytes()
+    cut = raw.index(b"\n", 100) + 3
+    (folder / "characters.yaml").write_bytes(raw[:cut] + b"\x00" + raw[cut:])
+    line = raw[:cut].count(b"\n") + 1
+    code, err = _main(["validate", str(folder)], capsys)
+    assert code == 1 and "Traceback" not in err
+    res = CliRunner().invoke(cli, ["validate", str(folder)])
+    assert f"characters.yaml:{line}:3: character 0x0000 is not allowed" in res.output, res.output
+
+
+@pytest.mark.parametrize("command", ["validate", "simulate", "render", "build"])
+def test_a_5000_character_path_is_one_message(command, capsys, tmp_path):
+    long = str(tmp_path / ("a" * 5000))
+    code, err = _main([command, long], capsys)
+    assert code in (1, 2) and "Traceback" not in err
+    assert len([line for line in err.splitlines() if line.strip()]) == 1, err
+
+
+def test_a_fifo_card_file_or_scenario_does_not_hang(tmp_path):
+    fifo = tmp_path / "scenario.yaml"
+    os.mkfifo(fifo)
+    started = time.perf_counter()
+    res = CliRunner().invoke(cli, ["scenario", str(fifo)])
+    assert time.perf_counter() - started < 5
+    assert res.exit_code == 1 and "scenario.yaml:1:1: not a regular file" in str(res.exception)
+    folder = tmp_path / "set"
+    shutil.copytree(CARDS / "day-of-the-dead", folder)
+    (folder / "characters.yaml").unlink()
+    os.mkfifo(folder / "characters.yaml")
+    started = time.perf_counter()
+    res = CliRunner().invoke(cli, ["validate", str(folder)])
+    assert time.perf_counter() - started < 5
+    assert res.exit_code == 1 and "card file 'characters.yaml'" in res.output, res.output
+
+
+def _scenario(tmp_path: Path, old: str, new: str) -> tuple[Path, str]:
+    text = SCENARIO.read_text()
+    assert old in text
+    path = tmp_path / "s.yaml"
+    path.write_text(text.replace(old, new, 1))
+    res = CliRunner().invoke(cli, ["scenario", str(path)])
+    assert res.exit_code == 1
+    return path, str(res.exception)
+
+
+def test_scenario_errors_for_unknown_switches_and_cards_have_line_and_column(tmp_path):
+    path, msg = _scenario(tmp_path, "turn: 1\n", "switches: {no_such: 3}\nturn: 1\n")
+    line = path.read_text().splitlines().index("switches: {no_such: 3}") + 1
+    assert msg.startswith(f"{path}:{line}:12: unknown Day of the Dead switch 'no_such'"), msg
+    path, msg = _scenario(tmp_path, "line: [oaf@double]", "line: [ogre@double]")
+    line = next(i for i, t in enumerate(path.read_text().splitlines(), 1) if "ogre@double" in t)
+    assert msg.startswith(f"{path}:{line}:12: ") and "no card 'ogre@double'" in msg, msg
+
+
+def test_duplicate_invented_ids_in_a_scenario_are_reported(tmp_path):
+    path, msg = _scenario(tmp_path, "{id: nemesis, name: Nemesis", "{id: oaf, name: Nemesis")
+    assert msg == (f"{path}:10:10: invented card id 'oaf' is used twice (first at line 8); "
+                   "give each card its own id"), msg
+
+
+@pytest.mark.parametrize("element, said", [
+    ("{name: t, type: text, x: 1, y: 1, w: 50, h: 20, text: '" + "x" * 5000 + "'}",
+     "text is too long (5000 characters, at most 4000)"),
+    ("{name: t, type: text, x: 1, y: 1, w: 50, h: 20, paragraphs: [" + "{text: a}, " * 60 + "]}",
+     "is too long"),
+])
+def test_template_sizes_have_schema_limits(tmp_path, element, said):
+    with pytest.raises(RenderError) as err:
+        load_template(_template(tmp_path, element))
+    assert f"{tmp_path / 'template.yaml'}:5:" in str(err.value) and said in str(err.value)
