@@ -134,6 +134,14 @@ def make_record(
     actions: Sequence[int], texts: Sequence[str], options: Mapping[str, Any],
 ) -> dict[str, Any]:
     """The log line of one game (see the module docstring)."""
+    return {**_record_head(game, index, seed, seats, actions, options),
+            "moves": list(texts), "returns": list(state.returns()),
+            "summary": plain(summary_json(state))}
+
+
+def _record_head(game: Game, index: int, seed: int, seats: Sequence[str],
+                 actions: Sequence[int], options: Mapping[str, Any]) -> dict[str, Any]:
+    """What every log line starts with: which game of which set, and how it was played."""
     cs = card_set_of(game)
     return {
         "game": index,
@@ -148,9 +156,6 @@ def make_record(
         "seed": seed,
         "agents": list(seats),
         "actions": list(actions),
-        "moves": list(texts),
-        "returns": list(state.returns()),
-        "summary": plain(summary_json(state)),
     }
 
 
@@ -235,20 +240,4 @@ def stuck_record(game: Game, index: int, seed: int, seats: Sequence[str], action
                  options: Mapping[str, Any]) -> dict[str, Any]:
     """The log line of a game that hit the action cap: replaying it re-plays the actions and
     checks the game is still running (``replay`` says it is stuck, as logged)."""
-    cs = card_set_of(game)
-    return {
-        "game": index,
-        "set": cs.name if cs else None,
-        "slug": cs.slug if cs else None,
-        "root": cs.root if cs else None,
-        "rules": cs.rules if cs else None,
-        "content_hash": cs.content_hash if cs else None,
-        "switches": plain(dict(cs.switches)) if cs else {},
-        "options": plain(dict(options)),
-        "num_players": game.num_players,
-        "seed": seed,
-        "agents": list(seats),
-        "actions": list(actions),
-        "moves": [],
-        "stuck": True,
-    }
+    return {**_record_head(game, index, seed, seats, actions, options), "moves": [], "stuck": True}
