@@ -142,8 +142,12 @@ def _open_card_file(root: Path, game: YamlDoc, at: tuple[Any, ...], rel: Any, sp
         result.problems.append(game.problem(at, f"card file {rel!r} {why}"))
         return None
     if not target.is_file():
-        result.problems.append(game.problem(at, f"card file {rel!r} does not exist",
-                                            hint=f"create it next to {GAME_FILE} or fix the name"))
+        if target.exists():  # a folder, a FIFO, a device: reading it could block or mislead
+            result.problems.append(game.problem(at, f"card file {rel!r} is not a regular file",
+                                                hint="name a .yaml file"))
+        else:
+            result.problems.append(game.problem(at, f"card file {rel!r} does not exist",
+                                                hint=f"create it next to {GAME_FILE} or fix the name"))
         return None
     # a file read twice would make every card in it a duplicate of itself
     key = target.resolve()

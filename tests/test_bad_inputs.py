@@ -70,3 +70,14 @@ def test_a_back_defined_twice_is_one_located_problem(tmp_path):
                        '  - {id: unearth, name: Unearth,', '  - {id: double, name: Unearth,')
     assert any(p.startswith("game.yaml:13:") and "back 'double' is defined twice (each back once)" in p
                for p in problems), problems
+
+
+def test_a_card_file_that_is_a_fifo_is_named_as_such(tmp_path):
+    import os
+
+    folder = tmp_path / "gf"
+    shutil.copytree(CARDS / "grave-feast", folder)
+    (folder / "deck.yaml").unlink()
+    os.mkfifo(folder / "deck.yaml")
+    problems = [str(p).removeprefix(f"{folder}/") for p in check_set(folder).problems]
+    assert any("card file 'deck.yaml' is not a regular file" in p for p in problems), problems
