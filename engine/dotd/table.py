@@ -135,7 +135,7 @@ class DotdTable:
         zones = []
         for b in range(3):
             pile = obs.discards[b]
-            zones.append({"title": f"{_back_name(g, b)}: deck and discard pile",
+            zones.append({"title": f"{_back_name(g, b)} deck and discards",
                           "cards": ([_back(g, b, f"deck, {obs.deck_sizes[b]} cards")]
                                     if obs.deck_sizes[b] else [])
                           + [_face(g, c, "discarded") for c in pile[-6:]],

@@ -86,13 +86,15 @@ function drawBoard(t) {
     const box = el("section", {class: "area" + (area.seat === t.seat ? " mine" : ""),
                                "data-seat": area.seat === null ? null : String(area.seat)});
     box.append(el("h2", {}, area.title));
+    const zones = el("div", {class: "zones"});
+    box.append(zones);
     for (const zone of area.zones) {
       const z = el("div", {class: "zone"});
       z.append(el("h3", {}, zone.title, zone.text ? el("span", {class: "muted"}, " " + zone.text) : null));
       const row = el("div", {class: "cards"});
       for (const c of zone.cards) row.append(cardNode(c, moves));
       z.append(row);
-      box.append(z);
+      zones.append(z);
     }
     board.append(box);
   }
@@ -189,7 +191,7 @@ function draw(t) {
   }
   document.body.dataset.problems = "0";
   $("game").textContent = t.game;
-  $("set").textContent = t.set;
+  $("set").textContent = t.set && t.set !== t.game ? t.set : "";
   $("status").textContent = t.status;
   $("turn").textContent = t.turn + (t.seed !== null && t.seed !== undefined ? " (seed " + t.seed + ")" : "");
   drawSeats(t);
