@@ -24,9 +24,11 @@ legal move can point at it).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Protocol
 
-from boneyard.engine.core import Observation
+from boneyard.engine.cards import CardSet
+from boneyard.engine.core import Observation, State
 
 
 class TableView(Protocol):
@@ -52,4 +54,10 @@ class TableView(Protocol):
         """What happened since event ``start`` (fights, reveals, coin flips, steals) in words
         the observing seat may read, and the new event count to pass next time; ``start`` is -1
         at the deal (how the game opened: who holds priority, who plays first)."""
+        ...
+
+    def scenario(self, data: Mapping[str, Any], card_set: CardSet, where: str) -> State:
+        """The position a schema-valid scenario file (``data``, read from ``where``) describes,
+        its steps played, on ``card_set`` (plus the cards the file invents), for the table to
+        go on from; ScenarioError names a problem as ``where: path: message``."""
         ...

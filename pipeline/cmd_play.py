@@ -65,7 +65,8 @@ def open_page(url: str) -> bool:
 @click.option("--open/--no-open", "open_browser", default=True, show_default=True,
               help="Open the table in the web browser.")
 @click.option("--scenario", type=click.Path(exists=True, dir_okay=False), default=None,
-              help="Not supported yet: start from a scenario file's position.")
+              help="Start every game from a scenario file's position (boneyard scenario's "
+                   "format), its steps played; such games cannot be saved for replay.")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False), default=None,
               help="Where 'Save' appends finished games as replay lines "
                    "(default: output/<set>/play.log.jsonl).")
@@ -92,12 +93,10 @@ def _play(set_name: str, players: int | None, agents: tuple[str, ...], seed: int
 
     specs = parse_agents(",".join(agents)) if agents else ["greedy"]
     output_targets(log=log_path)
-    if scenario is not None:
-        raise click.UsageError("--scenario: the table cannot start from a scenario's position yet "
-                               "(play it with boneyard scenario FILE)")
     resolve_set(set_name)  # a set that is not there is a usage error; a broken one is shown
     options = {k: v for k, v in engine_options.items() if v is not None and v is not False}
-    session = Session(Setup(set_name, players, tuple(specs), seed, 0, options, switches, log_path))
+    session = Session(Setup(set_name, players, tuple(specs), seed, 0, options, switches, log_path,
+                            scenario))
     if session.card_set is not None:
         chosen_options(session.card_set, engine_options)  # another game's option: usage error
     port = _free_port(host, port)

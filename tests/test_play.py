@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import shutil
 import socket
 from pathlib import Path
@@ -211,13 +212,20 @@ def test_mcts_reasons_come_with_the_same_choice_as_the_agent(rules, players):
     assert checked == 6
 
 
-def test_random_and_greedy_moves_say_what_they_can():
-    session = Session(Setup("grave-feast", players=2, seed=70, agents=("random",)))
-    assert any("[random: one of" in line for line in session.lines) or session.state.current_player() == 0
-    obs = session.state.observation(session.setup.seat)
-    if len(obs.legal_actions()) > 1:
-        _, reason = choose_with_reason(make_agent("greedy", session.game), obs, random.Random(1))
-        assert reason is None
+@pytest.mark.parametrize("rules,agent,reason", [
+    ("grave-feast", "random", r"\[random: one of \d+ moves\]"),
+    ("day-of-the-dead", "mcts:4", r"\[mcts:4: \d+ of 4 simulations chose it"),
+])
+def test_agent_moves_come_with_their_reasons(rules, agent, reason):
+    session = Session(Setup(rules, players=2, seed=70, agents=(agent,)))
+    while not session.state.is_terminal() and not any(re.search(reason, x) for x in session.lines):
+        session.play(0)
+    assert any(re.search(rf"\({re.escape(agent)}\).*{reason}", x) for x in session.lines)
+    # greedy gives none: its moves stand alone
+    session = Session(Setup(rules, players=2, seed=70, agents=("greedy",)))
+    while not session.state.is_terminal():
+        session.play(0)
+    assert not any("(greedy)" in x and "[" in x for x in session.lines)
 
 
 def test_the_command_serves_on_localhost_and_says_where(monkeypatch):
@@ -263,3 +271,53 @@ def test_session_refuses_moves_out_of_turn():
         session.play(0)
     with pytest.raises(PlayError, match="not your turn"):
         session.play(0)
+
+
+def _dotd_final_turn(folder: Path) -> Path:
+    """A Day of the Dead scenario at the start of the last turn: five slots, a spirit and one
+    card in hand each (the bundled set's cards)."""
+    import yaml
+    from boneyard.pipeline.load import load_set
+
+    ids = [dc.id for dc in load_set("day-of-the-dead").cards]
+    picks = iter(ids[::5])
+    players = [{"line": [next(picks) for _ in range(5)], "spirit": next(picks),
+                "hand": [next(picks)]} for _ in range(2)]
+    path = folder / "final-turn.yaml"
+    path.write_text(yaml.safe_dump({"turn": 6, "phase": "start", "priority": 1,
+                                    "scores": [20, 18], "players": players}))
+    return path
+
+
+def test_a_game_from_a_scenario_goes_on_from_its_position(tmp_path):
+    path = _dotd_final_turn(tmp_path)
+    client = TestClient(create_app(Session(Setup("day-of-the-dead", scenario=str(path))),
+                                   tmp_path / "faces"))
+    t = client.get("/api/state").json()
+    assert t["turn"] == "Turn 6 of 6" and [s["score"] for s in t["seats"]] == [20, 18]
+    assert t["transcript"][0] == f"from the scenario {path}"
+    mine = next(a for a in t["areas"] if a["seat"] == 0)
+    # the five slots written, and the spirit that opened the sixth at the start of the turn
+    assert len(next(z for z in mine["zones"] if z["title"].startswith("Line"))["cards"]) == 6
+    answers = [t]
+    while not t["over"]:
+        t = client.post("/api/move", json={"i": 0, "at": t["at"]}).json()
+        answers.append(t)
+    assert not t["can_save"]
+    assert "scenario" in client.post("/api/save").json()["error"]
+    back = client.post("/api/undo").json()
+    assert back["turn"] == "Turn 6 of 6" and not back["over"]
+
+
+def test_a_scenario_of_another_game_or_with_a_mistake_is_shown_located(tmp_path):
+    gf = CARDS.parent / "tests" / "scenarios" / "gf-example-game-flow.yaml"
+    session = Session(Setup("day-of-the-dead", scenario=str(gf)))
+    assert session.state is None and "plays Grave Feast" in session.problems[0]
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("turn: 6\nphase: start\nplayers:\n  - hand: [no_such@double]\n  - {}\n")
+    session = Session(Setup("day-of-the-dead", scenario=str(bad)))
+    assert session.state is None
+    assert any(p.startswith(f"{bad}:") and "no_such@double" in p for p in session.problems), \
+        session.problems
+    session = Session(Setup("grave-feast", scenario=str(gf)))
+    assert session.state is not None and session.num_players == 3

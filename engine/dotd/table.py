@@ -10,9 +10,12 @@ without naming it (see :func:`move_line` and :func:`events`). The format is engi
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
-from .cards import BACKS
+from boneyard.engine.cards import CardSet
+
+from .cards import BACKS, dotd_set
 from .codes import (
     ACT_NO,
     D_CONVERT,
@@ -29,6 +32,9 @@ from .codes import (
 from .observation import DotdObservation
 from .phrases import DEFAULT_BACK_NAMES
 from .tables import GameTables
+
+if TYPE_CHECKING:
+    from .game import DotdState
 
 _STATUS = {
     ("select", "fighter"): "Choose your fighter for the first slot",
@@ -163,6 +169,22 @@ class DotdTable:
             lines.append(f"slot {slot + 1}: {g.describe(a)} {t0} vs {g.describe(b)} {t1}: {res}")
         return {"title": f"Fights of turn {obs.turn} (newest slot first)",
                 "lines": lines or ["no fight yet this turn"]}
+
+    def scenario(self, data: Mapping[str, Any], card_set: CardSet, where: str) -> DotdState:
+        """The scenario's position and choices (scenario.py) on the set, events recorded."""
+        from .convert import character_from_dict
+        from .game import DotdGame
+        from .scenario import play_scenario
+        from .sets import make_card_set
+
+        cs = dotd_set(card_set)
+        invented = [character_from_dict(c) for c in data.get("characters", [])]
+        if invented:
+            cs = make_card_set(list(cs.characters) + invented, dict(cs.switches), dict(cs.params),
+                               cs.name)
+        game = DotdGame(cs, **(data.get("switches") or {}))
+        game.record_events = True
+        return play_scenario(game, data, where)[0]
 
     def moves(self, obs: DotdObservation[Any]) -> list[dict[str, Any]]:
         kind = obs._state.dk

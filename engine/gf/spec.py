@@ -54,7 +54,6 @@ def _rules_text(card_set: CardSet) -> dict[str, str]:
     return {f.id: "" for f in (*card_set.feast_cards, *card_set.rares)}
 
 
-
 def _table() -> TableView:
     """The play table's view (table.py), imported only by ``boneyard play``."""
     from boneyard.engine.gf.table import table

@@ -11,8 +11,10 @@ format is engine/table.py's.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
+from boneyard.engine.cards import CardSet
 from boneyard.engine.gf.constants import (
     ANNOUNCE,
     ATTACH,
@@ -199,6 +201,22 @@ class FeastTable:
         if s.attack is not None:
             lines.append(f"attack on player {s.attack[2] + 1}'s {s.g.names[s.attack[1]]}")
         return {"title": "Pending", "lines": lines or ["nothing pending"]}
+
+    def scenario(self, data: Mapping[str, Any], card_set: CardSet, where: str) -> FeastState:
+        """The scenario's position and steps (scenario.py); later coins come from the state's
+        seeded stream, not the file's script."""
+        from boneyard.engine.gf.scenario import _Run
+
+        run = _Run(data, card_set, where)
+        run.play()
+        s = run.s
+        s.scripted = None
+        if data.get("phrases"):  # the script decided every phrase; now the set's rate does
+            rate = (data.get("switches") or {}).get(
+                "phrase_error_rate", card_set.switches.get("phrase_error_rate", 0.0))
+            s.g.flub_rate = float(rate)
+        s._legal = None
+        return s
 
     def moves(self, obs: FeastObservation) -> list[dict[str, Any]]:
         s: FeastState = obs._s

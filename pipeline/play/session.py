@@ -56,6 +56,7 @@ class Setup:
     options: Mapping[str, Any] = field(default_factory=dict)  # engine options (--rares)
     switches: tuple[str, ...] = ()  # NAME=VALUE over game.yaml's (--switch)
     log_path: str | None = None  # where saved games go (default output/<set>/play.log.jsonl)
+    scenario: str | None = None  # a scenario file: the games start from its position
 
 
 @dataclass
@@ -81,6 +82,7 @@ class Session:
         self.moves: list[_Move] = []
         self.lines: list[str] = []
         self.saved: str | None = None
+        self.start: State | None = None  # the scenario's position (None: a deal from the seed)
         self._seen_events = -1
         self._turn = ""
         self.new_game()
@@ -119,16 +121,32 @@ class Session:
             raise BoneyardError(f"{spec.title} has no play table (its GameSpec.table is not set)")
         own = {o.name for o in spec.options}
         options = {k: v for k, v in self.setup.options.items() if k in own and v is not None}
-        game = spec.make_game(card_set, self.setup.players, **options)
+        table = spec.table()
+        self.start = None
+        if self.setup.scenario:
+            from .scenario import scenario_start
+
+            self.start = scenario_start(self.setup.scenario, card_set, spec, table)
+            game = self._game_of(self.start)
+        else:
+            game = spec.make_game(card_set, self.setup.players, **options)
         if not 0 <= self.setup.seat < game.num_players:
             raise BoneyardError(f"seat {self.setup.seat + 1} is not one of the "
                                 f"{game.num_players} seats")
         engine: Any = game  # record_events is an engine's own switch (replays set it too)
         if hasattr(engine, "record_events"):
             engine.record_events = True
-        self.card_set, self.spec, self.table, self.game = card_set, spec, spec.table(), game
+        self.card_set, self.spec, self.table, self.game = card_set, spec, table, game
         self.options = options
         self.agents = [self._agent_spec(p) for p in range(game.num_players)]
+
+    @staticmethod
+    def _game_of(state: State) -> Game:
+        """The Game a scenario's state was built on (the engines keep it as ``g``)."""
+        game: Any = getattr(state, "g", None)
+        if game is None or not hasattr(game, "num_players"):
+            raise BoneyardError("this game's scenario positions cannot be played at the table")
+        return game  # type: ignore[no-any-return]
 
     def _agent_spec(self, seat: int) -> str:
         if seat == self.setup.seat:
@@ -147,10 +165,15 @@ class Session:
         """The game from its seed through ``moves``, then the agents to the human's turn."""
         assert self.game is not None and self.table is not None
         game = self.game
-        self.state = game.new_initial_state(self.seed)
         self.moves = []
         self.lines = []
         self._seen_events = -1
+        if self.start is not None:
+            self.state = self.start.clone()
+            self.lines.append(f"from the scenario {self.setup.scenario}")
+            self._seen_events = self.table.events(self.state.observation(self.setup.seat), 0)[1]
+        else:
+            self.state = game.new_initial_state(self.seed)
         self._turn = ""
         self._bots: dict[int, Agent] = {}
         self._rngs: dict[int, random.Random] = {}
@@ -173,7 +196,9 @@ class Session:
         line = self.table.move_line(before.observation(me), self.state.observation(me), seat,
                                     action)
         who = "you" if seat == me else self.agents[seat]
-        line = line.replace(f"player {seat + 1}:", f"player {seat + 1} ({who}):", 1)
+        head = f"player {seat + 1}"
+        if line.startswith(head):
+            line = f"{head} ({who}){line[len(head):]}"
         self.lines.append(line + (f"  [{reason}]" if reason else ""))
         self._note_events()
 
@@ -243,6 +268,9 @@ class Session:
             state = self._playing()
             if not state.is_terminal():
                 raise PlayError("finish the game first: boneyard replay checks how it ended")
+            if self.start is not None:
+                raise PlayError("a game from a scenario cannot be saved for boneyard replay: "
+                                "it starts from the scenario's position, not from a deal")
             assert self.game is not None
             texts = self._texts()
             return make_record(self.game, self._next_index(), self.seed, self.agents, state,
@@ -328,7 +356,7 @@ class Session:
                 "areas": view["areas"], "panels": view["panels"], "moves": moves,
                 "at": len(self.moves), "transcript": self.lines, "over": over,
                 "can_take_back": any(m.seat == me for m in self.moves),
-                "can_save": over, "saved": self.saved,
+                "can_save": over and self.start is None, "saved": self.saved,
                 "seed": self.seed if over else None,
             })
             return out
