@@ -185,14 +185,20 @@ def test_take_back_new_game_and_a_broken_set_in_the_page(browser, table, tmp_pat
     assert "deck.yaml:" in problems and problems.split("deck.yaml:")[1].split(":")[0].isdigit()
 
 
-def test_screenshot_for_the_docs(browser, table, tmp_path):
+@pytest.mark.parametrize("setup,moves,name", [
+    (Setup("day-of-the-dead", seed=3, agents=("gate",)), 7, "play-day-of-the-dead.png"),
+    (Setup("grave-feast", players=3, seed=4, options={"rares": True}), 14, "play-grave-feast.png"),
+])
+def test_screenshot_for_the_docs(browser, table, tmp_path, setup, moves, name):
     """A mid-game screenshot; BONEYARD_DOC_SHOTS=1 writes it as docs/images/play-*.png."""
     from selenium.webdriver.common.by import By
 
-    server, session = table(Setup("day-of-the-dead", seed=3, agents=("gate",)))
+    server, session = table(setup)
     browser.get(server.url)
     wait_for(browser, lambda d: at(d) >= 0)
-    for _ in range(7):  # into turn 3: a line, a spirit, fights and a transcript to show
+    for _ in range(moves):  # into the game: a board, fights or families, and a transcript
+        if browser.find_element(By.TAG_NAME, "body").get_attribute("data-over") == "1":
+            break
         before = at(browser)
         browser.find_elements(By.CSS_SELECTOR, "button.move")[0].click()
         wait_for(browser, moved(before))
@@ -202,7 +208,7 @@ def test_screenshot_for_the_docs(browser, table, tmp_path):
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
     shown = browser.execute_script(
         "return [...document.querySelectorAll('figure.card img')].filter(i => i.naturalWidth > 0).length")
-    assert shown >= 6  # hand, line and spirits drawn from the set's faces
-    out = (DOCS / "images" if os.environ.get("BONEYARD_DOC_SHOTS") else tmp_path) / "play-day-of-the-dead.png"
+    assert shown >= 6  # hands and board drawn from the set's faces
+    out = (DOCS / "images" if os.environ.get("BONEYARD_DOC_SHOTS") else tmp_path) / name
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_bytes(png)
