@@ -188,11 +188,15 @@ class DotdTable:
 
     def moves(self, obs: DotdObservation[Any]) -> list[dict[str, Any]]:
         kind = obs._state.dk
+        seen = _seen(obs)
         out = []
         for a in obs.legal_actions():
             move: dict[str, Any] = {"label": _label(obs, kind, a), "group": _GROUP.get(kind, "Choose")}
             if 0 <= a < obs.game.n:
-                move["card"] = a
+                if a in seen:
+                    move["card"] = a
+                else:  # a face-down card of the opponent's (an Unearth forced on their line)
+                    move["label"] = f"{obs.action_to_string(a).split(' ', 1)[0]} {_place(obs, a)}"
             out.append(move)
         return out
 
@@ -240,6 +244,18 @@ class DotdTable:
                     line = line.replace(name, "a face-down card")
             out.append(line)
         return out, len(ev)
+
+
+def _place(obs: DotdObservation[Any], c: int) -> str:
+    """Where a card the player cannot see lies, in words: "player 2's face-down slot 3"."""
+    st = obs._state
+    back = _back_name(obs.game, obs.game.back[c])
+    for p in (0, 1):
+        if c in st.lines[p]:
+            return f"player {p + 1}'s face-down {back} card in slot {st.lines[p].index(c) + 1}"
+        if st.spirit[p] == c:
+            return f"player {p + 1}'s face-down {back} spirit"
+    return f"a face-down {back} card"
 
 
 def _label(obs: DotdObservation[Any], kind: int, a: int) -> str:

@@ -19,6 +19,7 @@ from typing import Any
 
 from boneyard.engine.agents import parse_spec
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
@@ -46,8 +47,9 @@ def create_app(session: Session, faces_root: Path | None = None) -> Starlette:
             faces[key] = Faces(cs, faces_root)
         return faces[key]
 
-    def answer(error: str | None = None, status: int = 200) -> JSONResponse:
-        body = session.snapshot()
+    async def answer(error: str | None = None, status: int = 200) -> JSONResponse:
+        # the session's work (agents thinking, faces painted) runs in threads, off the event loop
+        body = await run_in_threadpool(session.snapshot)
         if error:
             body["error"] = error
         return JSONResponse(body, status_code=status, headers={"Cache-Control": "no-store"})
@@ -63,45 +65,47 @@ def create_app(session: Session, faces_root: Path | None = None) -> Starlette:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
 
     async def state(request: Request) -> Response:
-        return answer()
+        return await answer()
 
     async def move(request: Request) -> Response:
         data = await body_of(request)
         i, at = data.get("i"), data.get("at")
         if not isinstance(i, int) or isinstance(i, bool) or (at is not None and not isinstance(at, int)):
-            return answer("a move is {\"i\": its index, \"at\": the move count}", 400)
+            return await answer("a move is {\"i\": its index, \"at\": the move count}", 400)
         try:
-            session.play(i, at)
+            await run_in_threadpool(session.play, i, at)
         except PlayError as exc:
-            return answer(str(exc), 409)
-        return answer()
+            return await answer(str(exc), 409)
+        return await answer()
 
     async def undo(request: Request) -> Response:
         try:
-            session.take_back()
+            await run_in_threadpool(session.take_back)
         except PlayError as exc:
-            return answer(str(exc), 409)
-        return answer()
+            return await answer(str(exc), 409)
+        return await answer()
 
     async def new(request: Request) -> Response:
         data = await body_of(request)
         changes: dict[str, Any] = {}
         problem = _new_game_changes(data, changes)
         if problem:
-            return answer(problem, 400)
-        session.new_game(**changes)
-        return answer()
+            return await answer(problem, 400)
+        if "options" in changes:  # the page sends the flags it shows; the rest stay as set
+            changes["options"] = {**session.setup.options, **changes["options"]}
+        await run_in_threadpool(lambda: session.new_game(**changes))
+        return await answer()
 
     async def save(request: Request) -> Response:
         try:
-            session.save()
+            await run_in_threadpool(session.save)
         except (PlayError, OSError) as exc:
-            return answer(str(exc), 409)
-        return answer()
+            return await answer(str(exc), 409)
+        return await answer()
 
     async def card(request: Request) -> Response:
         f = current_faces()
-        png = f.png(request.path_params["face"]) if f is not None else None
+        png = await run_in_threadpool(f.png, request.path_params["face"]) if f is not None else None
         if png is None:
             return Response("no such face", status_code=404, media_type="text/plain")
         return Response(png, media_type="image/png", headers={"Cache-Control": "max-age=3600"})
