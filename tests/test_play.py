@@ -321,3 +321,17 @@ def test_a_scenario_of_another_game_or_with_a_mistake_is_shown_located(tmp_path)
         session.problems
     session = Session(Setup("grave-feast", scenario=str(gf)))
     assert session.state is not None and session.num_players == 3
+
+
+def test_a_game_without_a_table_view_says_so_in_the_page():
+    from boneyard.engine import games
+    from toy.spec import SPEC
+
+    games.register(SPEC)
+    try:
+        session = Session(Setup(str(CARDS.parent / "tests" / "toy" / "set")))
+        t = session.snapshot()
+        assert session.state is None and "has no play table" in t["problems"][0]
+    finally:
+        games._SPECS.pop(SPEC.name, None)
+        games.GAMES.pop(SPEC.name, None)

@@ -149,11 +149,7 @@ function drawSetup(setup) {
   for (let n = setup.min_players; n <= setup.max_players; n++) {
     players.append(el("option", {value: String(n), selected: n === setup.players}, String(n)));
   }
-  const seat = $("ng-seat");
-  seat.replaceChildren();
-  for (let n = 0; n < (setup.players || setup.max_players); n++) {
-    seat.append(el("option", {value: String(n), selected: n === setup.seat}, "Player " + (n + 1)));
-  }
+  seatChoices(setup.players || setup.max_players, setup.seat);
   $("ng-agents").value = (setup.agents || ["greedy"]).join(",");
   $("ng-seed").value = setup.fixed_seed === null || setup.fixed_seed === undefined ? "" : String(setup.fixed_seed);
   const opts = $("ng-options");
@@ -167,6 +163,14 @@ function drawSetup(setup) {
   const sw = $("switches");
   sw.replaceChildren();
   for (const [k, v] of Object.entries(setup.switches || {})) sw.append(el("li", {}, k + ": " + JSON.stringify(v)));
+}
+
+function seatChoices(players, chosen) {
+  const seat = $("ng-seat");
+  seat.replaceChildren();
+  for (let n = 0; n < players; n++) {
+    seat.append(el("option", {value: String(n), selected: n === chosen}, "Player " + (n + 1)));
+  }
 }
 
 function draw(t) {
@@ -230,6 +234,9 @@ function newGame(event) {
 $("undo").addEventListener("click", () => call("POST", "/api/undo"));
 $("save").addEventListener("click", () => call("POST", "/api/save"));
 $("new").addEventListener("click", () => { $("newgame").hidden = !$("newgame").hidden; });
+$("ng-players").addEventListener("change", () => {
+  seatChoices(parseInt($("ng-players").value, 10), parseInt($("ng-seat").value, 10) || 0);
+});
 $("ng-cancel").addEventListener("click", () => { $("newgame").hidden = true; });
 $("newgame").addEventListener("submit", newGame);
 call("GET", "/api/state");
