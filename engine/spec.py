@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from boneyard.engine.core import Agent, Game, State, Summary
     from boneyard.engine.faces import Deck, RulesRuns
     from boneyard.engine.stats import Metric, Tally
+    from boneyard.engine.table import TableView
 
 JsonPath = tuple[str | int, ...]
 
@@ -134,6 +135,9 @@ class GameSpec:
     # ``simulate --check``: what is wrong with a state (cards conserved, scores in bounds...),
     # [] when sound; run on every state of every game, so it reads public fields only
     invariants: Callable[[State], list[str]] | None = None
+    # ``boneyard play``: the web table's view of a seat (engine/table.py), imported on first use;
+    # None: the game cannot be played by hand
+    table: Callable[[], TableView] | None = None
 
 
 ScenarioResult = tuple[dict[str, Any], list[str]]

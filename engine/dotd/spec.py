@@ -17,6 +17,7 @@ from boneyard.engine.dotd.search import SEARCH
 from boneyard.engine.dotd.summary import DotdSummary
 from boneyard.engine.hashing import content_hash
 from boneyard.engine.spec import GameSpec, Metrics, ScenarioResult
+from boneyard.engine.table import TableView
 
 
 def _make_game(card_set: CardSet, num_players: int | None = None, **options: Any) -> Game:
@@ -90,6 +91,14 @@ def _scenario(data: Mapping[str, Any], base: CardSet | None, file: str) -> Scena
     return out, [f"{file}: expect {m}" for m in check_expect(out, data.get("expect") or {})]
 
 
+
+def _table() -> TableView:
+    """The play table's view (table.py), imported only by ``boneyard play``."""
+    from boneyard.engine.dotd.table import table
+
+    return cast(TableView, table())
+
+
 SPEC = GameSpec(
     name="day-of-the-dead",
     title="Day of the Dead",
@@ -121,4 +130,5 @@ SPEC = GameSpec(
     summary_from_json=DotdSummary.from_json,
     gate=_gate,
     invariants=invariants.invariants,  # simulate --check
+    table=_table,  # boneyard play
 )

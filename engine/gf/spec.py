@@ -13,6 +13,7 @@ from boneyard.engine.gf.cards import feast_set
 from boneyard.engine.gf.search import SEARCH
 from boneyard.engine.gf.summary import FeastSummary
 from boneyard.engine.spec import GameOption, GameSpec, Metrics, ScenarioResult
+from boneyard.engine.table import TableView
 
 
 def _make_game(card_set: CardSet, num_players: int | None = None, **options: Any) -> Game:
@@ -53,6 +54,13 @@ def _rules_text(card_set: CardSet) -> dict[str, str]:
     return {f.id: "" for f in (*card_set.feast_cards, *card_set.rares)}
 
 
+def _table() -> TableView:
+    """The play table's view (table.py), imported only by ``boneyard play``."""
+    from boneyard.engine.gf.table import table
+
+    return cast(TableView, table())
+
+
 SPEC = GameSpec(
     name="grave-feast",
     title="Grave Feast",
@@ -82,4 +90,5 @@ SPEC = GameSpec(
     scenario_help="schema/scenario.schema.json ($defs/feast), tests/scenarios/gf-*.yaml, "
                   "docs/rules/grave-feast.md",
     invariants=invariants.invariants,  # simulate --check
+    table=_table,  # boneyard play
 )

@@ -1,0 +1,113 @@
+"""``boneyard play``: play the set by hand against the agents, at a local web table.
+
+The server (uvicorn) listens on 127.0.0.1 unless ``--host`` says otherwise and serves one table;
+the browser opens on it (``--no-open``, or a machine without a browser: the address is printed
+and the table is served all the same). See docs/play.md.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import webbrowser
+from typing import Any
+
+import click
+from boneyard.pipeline.cmd_sim import (
+    Failed,
+    chosen_options,
+    game_options,
+    output_targets,
+    parse_agents,
+)
+from boneyard.pipeline.load import resolve_set
+
+from boneyard.errors import BoneyardError
+
+
+def _free_port(host: str, port: int) -> int:
+    """``port`` if it can be bound on ``host`` (0: any free one); a usage error if taken."""
+    try:
+        with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as s:
+            s.bind((host, port))
+            return int(s.getsockname()[1])
+    except OSError as exc:
+        raise click.UsageError(f"--port {port} on {host}: {exc.strerror or exc} "
+                               "(choose another with --port, or 0 for any free port)") from None
+
+
+def open_page(url: str) -> bool:
+    """Open ``url`` in the web browser; on a machine without one, say where the table is."""
+    try:
+        opened = webbrowser.open(url)
+    except webbrowser.Error:
+        opened = False
+    if not opened:
+        click.echo(f"no web browser found here: open {url} in one (the table is served)", err=True)
+    return opened
+
+
+@click.command("play")
+@click.argument("set_name", metavar="SET")
+@click.option("--players", type=click.IntRange(min=2), default=None,
+              help="Number of players (default: the game's).")
+@click.option("--vs", "agents", multiple=True, metavar="AGENT",
+              help="The agent in the next other seat (repeatable; the last one fills the rest): "
+                   "random, greedy, gate, mcts, mcts:N [default: greedy].")
+@click.option("--seed", type=int, default=None,
+              help="Seed of every game at the table (default: a fresh one each game, shown when "
+                   "it ends and saved with it).")
+@click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
+              help="Port to serve on (0: any free port).")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on (0.0.0.0 lets other computers join: anyone who reaches "
+                   "it can play your seat).")
+@click.option("--open/--no-open", "open_browser", default=True, show_default=True,
+              help="Open the table in the web browser.")
+@click.option("--scenario", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="Start every game from a scenario file's position (boneyard scenario's "
+                   "format), its steps played; such games cannot be saved for replay.")
+@click.option("--log", "log_path", type=click.Path(dir_okay=False), default=None,
+              help="Where 'Save' appends finished games as replay lines "
+                   "(default: output/<set>/play.log.jsonl).")
+@game_options
+@click.option("--switch", "switches", multiple=True, metavar="NAME=VALUE",
+              help="Override a rules switch of game.yaml (repeatable).")
+def play_cmd(set_name: str, players: int | None, agents: tuple[str, ...], seed: int | None,
+             port: int, host: str, open_browser: bool, scenario: str | None, log_path: str | None,
+             switches: tuple[str, ...], **engine_options: Any) -> None:
+    """Play SET against the agents at a local web table that enforces the rules."""
+    try:
+        _play(set_name, players, agents, seed, port, host, open_browser, scenario, log_path,
+              switches, engine_options)
+    except BoneyardError as exc:
+        raise Failed(exc) from None
+
+
+def _play(set_name: str, players: int | None, agents: tuple[str, ...], seed: int | None,
+          port: int, host: str, open_browser: bool, scenario: str | None, log_path: str | None,
+          switches: tuple[str, ...], engine_options: dict[str, Any]) -> None:
+    import uvicorn
+    from boneyard.pipeline.play.app import create_app
+    from boneyard.pipeline.play.session import Session, Setup
+
+    specs = parse_agents(",".join(agents)) if agents else ["greedy"]
+    output_targets(log=log_path)
+    resolve_set(set_name)  # a set that is not there is a usage error; a broken one is shown
+    options = {k: v for k, v in engine_options.items() if v is not None and v is not False}
+    session = Session(Setup(set_name, players, tuple(specs), seed, 0, options, switches, log_path,
+                            scenario))
+    if session.card_set is not None:
+        chosen_options(session.card_set, engine_options)  # another game's option: usage error
+    port = _free_port(host, port)
+    url = f"http://{'[' + host + ']' if ':' in host else host}:{port}/"
+    click.echo(f"Boneyard table for {set_name}: {url}  (Ctrl-C to stop)")
+    for line in session.problems:
+        click.echo(f"  the set does not load: {line}", err=True)
+    if open_browser:  # once the server listens; without a browser the address is all we have
+        threading.Timer(0.5, open_page, (url,)).start()
+    uvicorn.run(create_app(session), host=host, port=port, log_level="warning")
+
+
+def register(group: click.Group) -> None:
+    group.add_command(play_cmd)

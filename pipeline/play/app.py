@@ -1,0 +1,158 @@
+"""The play table's web app (Starlette): the page, its JSON API and the card faces.
+
+    GET  /                 the page (static/index.html, play.js, play.css)
+    GET  /api/state        the human's table (Session.snapshot)
+    POST /api/move         {"i": move index, "at": move count seen}
+    POST /api/undo         take back your last move
+    POST /api/new          {"players", "seed", "seat", "agents", "options"}: a new game
+    POST /api/save         append the finished game to the log file
+    GET  /card/{face}.png  a printed face of the set (backs included)
+
+Every answer of the API is the snapshot (with ``error`` when a request was refused), so the page
+always draws what the session says and never keeps a state of its own.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from boneyard.engine.agents import parse_spec
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from boneyard.errors import BoneyardError
+
+from .faces import Faces
+from .session import PlayError, Session
+
+STATIC = Path(__file__).with_name("static")
+
+
+def create_app(session: Session, faces_root: Path | None = None) -> Starlette:
+    """The app serving ``session``; faces are painted into ``faces_root`` (default: temp)."""
+    faces: dict[str, Faces] = {}
+
+    def current_faces() -> Faces | None:
+        cs = session.card_set
+        if cs is None:
+            return None
+        key = cs.content_hash
+        if key not in faces:
+            faces.clear()
+            faces[key] = Faces(cs, faces_root)
+        return faces[key]
+
+    async def answer(error: str | None = None, status: int = 200) -> JSONResponse:
+        # the session's work (agents thinking, faces painted) runs in threads, off the event loop
+        body = await run_in_threadpool(session.snapshot)
+        if error:
+            body["error"] = error
+        return JSONResponse(body, status_code=status, headers={"Cache-Control": "no-store"})
+
+    async def body_of(request: Request) -> dict[str, Any]:
+        try:
+            data = await request.json()
+        except ValueError:
+            return {}
+        return data if isinstance(data, dict) else {}
+
+    async def index(request: Request) -> Response:
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
+
+    async def state(request: Request) -> Response:
+        return await answer()
+
+    async def move(request: Request) -> Response:
+        data = await body_of(request)
+        i, at = data.get("i"), data.get("at")
+        if not isinstance(i, int) or isinstance(i, bool) or (at is not None and not isinstance(at, int)):
+            return await answer("a move is {\"i\": its index, \"at\": the move count}", 400)
+        try:
+            await run_in_threadpool(session.play, i, at)
+        except PlayError as exc:
+            return await answer(str(exc), 409)
+        return await answer()
+
+    async def undo(request: Request) -> Response:
+        try:
+            await run_in_threadpool(session.take_back)
+        except PlayError as exc:
+            return await answer(str(exc), 409)
+        return await answer()
+
+    async def new(request: Request) -> Response:
+        data = await body_of(request)
+        changes: dict[str, Any] = {}
+        problem = _new_game_changes(data, changes)
+        if problem:
+            return await answer(problem, 400)
+        if "options" in changes:  # the page sends the flags it shows; the rest stay as set
+            changes["options"] = {**session.setup.options, **changes["options"]}
+        await run_in_threadpool(lambda: session.new_game(**changes))
+        return await answer()
+
+    async def save(request: Request) -> Response:
+        try:
+            await run_in_threadpool(session.save)
+        except (PlayError, OSError) as exc:
+            return await answer(str(exc), 409)
+        return await answer()
+
+    async def card(request: Request) -> Response:
+        f = current_faces()
+        png = await run_in_threadpool(f.png, request.path_params["face"]) if f is not None else None
+        if png is None:
+            return Response("no such face", status_code=404, media_type="text/plain")
+        return Response(png, media_type="image/png", headers={"Cache-Control": "max-age=3600"})
+
+    routes = [
+        Route("/", index),
+        Route("/api/state", state),
+        Route("/api/move", move, methods=["POST"]),
+        Route("/api/undo", undo, methods=["POST"]),
+        Route("/api/new", new, methods=["POST"]),
+        Route("/api/save", save, methods=["POST"]),
+        Route("/card/{face:str}.png", card),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    return Starlette(routes=routes)
+
+
+def _whole(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _new_game_changes(data: dict[str, Any], changes: dict[str, Any]) -> str | None:
+    """Fill ``changes`` (Setup fields) from a new-game request; the problem, if any."""
+    if data.get("players") is not None:
+        if not _whole(data["players"]):
+            return "players must be a whole number"
+        changes["players"] = data["players"]
+    if "seed" in data:
+        if data["seed"] is not None and not _whole(data["seed"]):
+            return "seed must be a whole number (or null for a fresh one)"
+        changes["seed"] = data["seed"]
+    if data.get("seat") is not None:
+        if not _whole(data["seat"]) or data["seat"] < 0:
+            return "seat must be a seat number from 0"
+        changes["seat"] = data["seat"]
+    if data.get("agents") is not None:
+        agents = data["agents"]
+        if not isinstance(agents, list) or not agents or not all(isinstance(a, str) for a in agents):
+            return "agents must be a list of agent names"
+        try:
+            for a in agents:
+                parse_spec(a)
+        except BoneyardError as exc:
+            return str(exc)
+        changes["agents"] = tuple(a.strip().lower() for a in agents)
+    if data.get("options") is not None:
+        if not isinstance(data["options"], dict):
+            return "options must be an object"
+        changes["options"] = dict(data["options"])
+    return None
