@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from boneyard.engine.cards import CardSet
     from boneyard.engine.core import Agent, Game, State, Summary
     from boneyard.engine.faces import Deck, RulesRuns
+    from boneyard.engine.sheet import SheetSpec
     from boneyard.engine.stats import Metric, Tally
 
 JsonPath = tuple[str | int, ...]
@@ -134,6 +135,8 @@ class GameSpec:
     # ``simulate --check``: what is wrong with a state (cards conserved, scores in bounds...),
     # [] when sound; run on every state of every game, so it reads public fields only
     invariants: Callable[[State], list[str]] | None = None
+    # ``boneyard export``/``import``: the set's cards as spreadsheet columns (None: not offered)
+    sheet: Callable[[], SheetSpec] | None = None
 
 
 ScenarioResult = tuple[dict[str, Any], list[str]]

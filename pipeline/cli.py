@@ -21,6 +21,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "cmd_scenario",
     "cmd_render",
     "cmd_build",
+    "cmd_sheets",
 )
 
 

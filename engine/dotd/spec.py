@@ -16,6 +16,7 @@ from boneyard.engine.dotd.effects import PRIMITIVES
 from boneyard.engine.dotd.search import SEARCH
 from boneyard.engine.dotd.summary import DotdSummary
 from boneyard.engine.hashing import content_hash
+from boneyard.engine.sheet import SheetSpec
 from boneyard.engine.spec import GameSpec, Metrics, ScenarioResult
 
 
@@ -90,6 +91,12 @@ def _scenario(data: Mapping[str, Any], base: CardSet | None, file: str) -> Scena
     return out, [f"{file}: expect {m}" for m in check_expect(out, data.get("expect") or {})]
 
 
+
+def _sheet() -> SheetSpec:
+    from boneyard.engine.dotd.sheet import SHEET
+
+    return SHEET
+
 SPEC = GameSpec(
     name="day-of-the-dead",
     title="Day of the Dead",
@@ -121,4 +128,5 @@ SPEC = GameSpec(
     summary_from_json=DotdSummary.from_json,
     gate=_gate,
     invariants=invariants.invariants,  # simulate --check
+    sheet=_sheet,  # boneyard export / import
 )

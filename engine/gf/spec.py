@@ -12,6 +12,7 @@ from boneyard.engine.gf import checks, convert, faces, invariants, listing
 from boneyard.engine.gf.cards import feast_set
 from boneyard.engine.gf.search import SEARCH
 from boneyard.engine.gf.summary import FeastSummary
+from boneyard.engine.sheet import SheetSpec
 from boneyard.engine.spec import GameOption, GameSpec, Metrics, ScenarioResult
 
 
@@ -53,6 +54,12 @@ def _rules_text(card_set: CardSet) -> dict[str, str]:
     return {f.id: "" for f in (*card_set.feast_cards, *card_set.rares)}
 
 
+
+def _sheet() -> SheetSpec:
+    from boneyard.engine.gf.sheet import SHEET
+
+    return SHEET
+
 SPEC = GameSpec(
     name="grave-feast",
     title="Grave Feast",
@@ -82,4 +89,5 @@ SPEC = GameSpec(
     scenario_help="schema/scenario.schema.json ($defs/feast), tests/scenarios/gf-*.yaml, "
                   "docs/rules/grave-feast.md",
     invariants=invariants.invariants,  # simulate --check
+    sheet=_sheet,  # boneyard export / import
 )
