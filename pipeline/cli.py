@@ -22,6 +22,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "cmd_render",
     "cmd_build",
     "cmd_sheets",
+    "cmd_watch",
 )
 
 
