@@ -81,6 +81,22 @@ def sheet_format(path: Path, given: str | None = None) -> str:
 # --- writing ----------------------------------------------------------------------------------
 
 
+_FORMULA_START = ("=", "+", "-", "@")
+
+
+def csv_text(value: str) -> str:
+    """A text cell as CSV holds it: one starting like a formula (``=``, ``+``, ``-``, ``@``)
+    gets a leading ``'``, so a spreadsheet opening the file shows it instead of running it."""
+    return "'" + value if value.startswith(_FORMULA_START) else value
+
+
+def csv_value(value: str) -> str:
+    """What :func:`csv_text` wrote, back."""
+    if value.startswith("'") and value[1:].startswith(_FORMULA_START):
+        return value[1:]
+    return value
+
+
 def write_csv(path: Path, header: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
     """UTF-8 CSV, every value as text (true/false for booleans)."""
     buf = io.StringIO(newline="")
@@ -88,7 +104,8 @@ def write_csv(path: Path, header: Sequence[str], rows: Sequence[Sequence[Any]]) 
     writer.writerow(header)
     for row in rows:
         writer.writerow(["true" if v is True else "false" if v is False else
-                         "" if v is None else v for v in row])
+                         "" if v is None else csv_text(v) if isinstance(v, str) else v
+                         for v in row])
     write_atomic(path, buf.getvalue())
 
 
@@ -107,6 +124,9 @@ def write_xlsx(path: Path, title: str, header: Sequence[str], rows: Sequence[Seq
     ws.append(list(header))
     for row in rows:
         ws.append(list(row))
+        for cell in ws[ws.max_row]:
+            if isinstance(cell.value, str) and cell.value.startswith("="):
+                cell.data_type = "s"  # text that looks like a formula stays text
     shade = PatternFill("solid", fgColor="EEEEEE")
     for i, heading in enumerate(header):
         letter = column_letter(i)
@@ -172,7 +192,7 @@ def read_csv(path: Path) -> Grid:
                 raise _too_many(grid, f"{MAX_ROWS} rows")
             if len(row) > MAX_COLUMNS and any(v.strip() for v in row[MAX_COLUMNS:]):
                 raise _too_many(grid, f"{MAX_COLUMNS} columns")
-            grid.rows.append([v if v != "" else None for v in row[:MAX_COLUMNS]])
+            grid.rows.append([csv_value(v) if v != "" else None for v in row[:MAX_COLUMNS]])
             grid.lines.append(start)
             start = reader.line_num + 1
     except csv.Error as exc:

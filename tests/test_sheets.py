@@ -224,3 +224,20 @@ def test_cli_export_import_and_new(tmp_path: Path) -> None:
     assert getattr(res.exception, "exit_code", None) == 2  # main() prints it and exits 2
     assert "never overwrites" in str(res.exception)
     assert "Spooky Dead" in (new / "game.yaml").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("fmt", ["xlsx", "csv"])
+def test_text_that_looks_like_a_formula_stays_text(tmp_path: Path, fmt: str) -> None:
+    work = _copy(tmp_path, DOTD)
+    path = work / "characters.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace(
+        "flavor: Never count to ten.", 'flavor: "=HYPERLINK(1)"'), encoding="utf-8")
+    before = _bytes(work)
+    sheet, _ = export_set(work, tmp_path / f"cards.{fmt}")
+    if fmt == "csv":
+        assert "'=HYPERLINK(1)" in sheet.read_text(encoding="utf-8")
+    else:
+        cell = next(c for row in load_workbook(sheet)["Characters"].iter_rows() for c in row
+                    if c.value == "=HYPERLINK(1)")
+        assert cell.data_type == "s"
+    assert import_set(work, sheet).changed == [] and _bytes(work) == before
