@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from boneyard.engine.cards import CardSet
     from boneyard.engine.core import Agent, Game, State, Summary
     from boneyard.engine.faces import Deck, RulesRuns
+    from boneyard.engine.sheet import SheetSpec
     from boneyard.engine.stats import Metric, Tally
     from boneyard.engine.table import TableView
 
@@ -138,6 +139,8 @@ class GameSpec:
     # ``boneyard play``: the web table's view of a seat (engine/table.py), imported on first use;
     # None: the game cannot be played by hand
     table: Callable[[], TableView] | None = None
+    # ``boneyard export``/``import``: the set's cards as spreadsheet columns (None: not offered)
+    sheet: Callable[[], SheetSpec] | None = None
 
 
 ScenarioResult = tuple[dict[str, Any], list[str]]

@@ -22,6 +22,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "cmd_render",
     "cmd_build",
     "cmd_play",
+    "cmd_sheets",
+    "cmd_watch",
 )
 
 

@@ -183,11 +183,12 @@ def _schema_problem(doc: YamlDoc, error: ValidationError, card_of: CardOf) -> li
                 return one(f"{what} lists {_show(item)} twice", "remove one", at=(*path, i))
             seen.append(item)
         return one(f"{what} lists a value twice")
-    if kind == "minProperties":
+    if kind == "minProperties" and sch.get("title") != "effect step":
         return one(f"{what} must not be empty")
     if kind == "propertyNames":
         return []  # reported by the inner enum error on the key itself
-    if kind == "oneOf" and sch.get("title") == "effect step":
+    if kind in ("oneOf", "minProperties", "maxProperties", "not") \
+            and sch.get("title") == "effect step":
         if not isinstance(inst, dict):
             return []  # the type error says it all
         words = _effect_words()
@@ -205,6 +206,13 @@ def _schema_problem(doc: YamlDoc, error: ValidationError, card_of: CardOf) -> li
         wrong_type = {e.relative_schema_path[0] for e in error.context
                       if e.validator == "type" and not e.relative_path}
         fitting = [e for e in error.context if e.relative_schema_path[0] not in wrong_type]
+        if len({e.relative_schema_path[0] for e in fitting}) == 1:
+            # one shape fits the value's type: every mistake in it (a misspelt argument is
+            # said once, not also as the argument it misses)
+            out = []
+            for e in sorted(fitting, key=lambda e: [str(p) for p in e.absolute_path]):
+                out += [p for p in _schema_problem(doc, e, card_of) if p not in out]
+            return out
         if fitting:
             return _schema_problem(doc, best_match(fitting), card_of)
         types = [t for e in error.context if e.validator == "type" and not e.relative_path

@@ -237,21 +237,25 @@ class Primitive:
         return {a.field: a.default for a in self.args if a.default is not None}
 
     def schema(self) -> dict[str, Any]:
+        """Each form the value may take as its own typed branch (``anyOf``): the bare main
+        argument (``auto_win: self``), empty when nothing is required, and the mapping of all
+        arguments. An editor completes the values of every branch (an ``if``/``then`` it
+        cannot read would leave it only ``null``)."""
         main = self.arg(self.main) if self.main else None
-        types = [main.json_type] if main else []
+        forms: list[dict[str, Any]] = []
+        if main:
+            forms.append({"type": main.json_type, **main.scalar_schema()})
         if not any(a.required for a in self.args):
-            types.append("null")
-        types.append("object")
-        out: dict[str, Any] = {"type": types, "description": self.summary}
+            forms.append({"type": "null"})
+        mapping: dict[str, Any] = {"type": "object"}
         if self.args:
-            out["properties"] = {a.field: a.schema() for a in self.args}
-        out["additionalProperties"] = False
+            mapping["properties"] = {a.field: a.schema() for a in self.args}
+        mapping["additionalProperties"] = False
         required = [a.field for a in self.args if a.required]
         if required:
-            out["required"] = required
-        if main:
-            out["allOf"] = [{"if": {"type": main.json_type}, "then": main.scalar_schema()}]
-        return out
+            mapping["required"] = required
+        forms.append(mapping)
+        return {"description": self.summary, "anyOf": forms}
 
 
 _SUBJECT = {"self": "This fighter", "opponent": "The opposing fighter"}
@@ -468,12 +472,11 @@ def _back_schema(with_none: bool) -> Callable[[str], dict[str, Any]]:
     values = [*BACKS, "none"] if with_none else list(BACKS)
 
     def schema(description: str) -> dict[str, Any]:
-        return {
-            "type": ["string", "object"], "description": description,
-            "allOf": [{"if": {"type": "string"}, "then": {"enum": values}}],
-            "properties": {"eq": {"enum": values}, "ne": {"enum": values}},
-            "additionalProperties": False, "minProperties": 1,
-        }
+        return {"description": description, "anyOf": [
+            {"type": "string", "enum": values},
+            {"type": "object", "properties": {"eq": {"enum": values}, "ne": {"enum": values}},
+             "additionalProperties": False, "minProperties": 1},
+        ]}
 
     return schema
 
@@ -489,9 +492,8 @@ VALUE_KINDS: dict[str, ValueKind] = {
     "comparison": ValueKind("comparison", lambda _d: {"$ref": "#/$defs/comparison"}, int),
     "slot": ValueKind(
         "`newest` / `oldest` / 1..12",
-        lambda _d: {"type": ["string", "integer"], "allOf": [
-            {"if": {"type": "string"}, "then": {"enum": ["newest", "oldest"]}},
-            {"if": {"type": "integer"}, "then": {"minimum": 1, "maximum": 12}}]},
+        lambda _d: {"anyOf": [{"type": "string", "enum": ["newest", "oldest"]},
+                              {"type": "integer", "minimum": 1, "maximum": 12}]},
         lambda v: 1 if v in ("newest", "oldest") else int(v)),  # newest/oldest: "is it", 1
     "spirit": ValueKind("a back id or `none`", _back_schema(True), _back_code),
     "back": ValueKind("a back id", _back_schema(False), _back_code),

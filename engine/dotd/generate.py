@@ -87,13 +87,22 @@ def characters_schema() -> dict[str, Any]:
         "description": "Conditions; every test must hold when the step is used.",
         "properties": {t.name: t.schema() for t in CONDITION_DEFS},
     }
+    # Exactly one primitive, said without a "required" per primitive: every key is a primitive
+    # or `when` (additionalProperties), there is one besides `when` (not only `when`), and
+    # at most one (a key count). So an editor names a misspelt key ("auto_wn is not
+    # allowed") rather than the first primitive it misses ("Missing property power").
+    one = {"title": "effect step"}  # the validator says "has 2 primitives" for these
     defs["step"] = {
         "title": "effect step", "type": "object",
         "description": "One primitive with its arguments, and optionally `when:` conditions.",
         "properties": {**{p.name: p.schema() for p in PRIMITIVE_DEFS},
                        "when": {"$ref": "#/$defs/when"}},
         "additionalProperties": False,
-        "oneOf": [{"required": [p.name]} for p in PRIMITIVE_DEFS],
+        "minProperties": 1,
+        "not": {"required": ["when"], "maxProperties": 1},
+        "if": {"required": ["when"]},
+        "then": {**one, "maxProperties": 2},
+        "else": {**one, "maxProperties": 1},
     }
     defs["character"] = _character_def()
     return {

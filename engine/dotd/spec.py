@@ -16,6 +16,7 @@ from boneyard.engine.dotd.effects import PRIMITIVES
 from boneyard.engine.dotd.search import SEARCH
 from boneyard.engine.dotd.summary import DotdSummary
 from boneyard.engine.hashing import content_hash
+from boneyard.engine.sheet import SheetSpec
 from boneyard.engine.spec import GameSpec, Metrics, ScenarioResult
 from boneyard.engine.table import TableView
 
@@ -99,6 +100,12 @@ def _table() -> TableView:
     return cast(TableView, table())
 
 
+def _sheet() -> SheetSpec:
+    from boneyard.engine.dotd.sheet import SHEET
+
+    return SHEET
+
+
 SPEC = GameSpec(
     name="day-of-the-dead",
     title="Day of the Dead",
@@ -131,4 +138,5 @@ SPEC = GameSpec(
     gate=_gate,
     invariants=invariants.invariants,  # simulate --check
     table=_table,  # boneyard play
+    sheet=_sheet,  # boneyard export / import
 )

@@ -12,6 +12,7 @@ from boneyard.engine.gf import checks, convert, faces, invariants, listing
 from boneyard.engine.gf.cards import feast_set
 from boneyard.engine.gf.search import SEARCH
 from boneyard.engine.gf.summary import FeastSummary
+from boneyard.engine.sheet import SheetSpec
 from boneyard.engine.spec import GameOption, GameSpec, Metrics, ScenarioResult
 from boneyard.engine.table import TableView
 
@@ -61,6 +62,12 @@ def _table() -> TableView:
     return cast(TableView, table())
 
 
+def _sheet() -> SheetSpec:
+    from boneyard.engine.gf.sheet import SHEET
+
+    return SHEET
+
+
 SPEC = GameSpec(
     name="grave-feast",
     title="Grave Feast",
@@ -91,4 +98,5 @@ SPEC = GameSpec(
                   "docs/rules/grave-feast.md",
     invariants=invariants.invariants,  # simulate --check
     table=_table,  # boneyard play
+    sheet=_sheet,  # boneyard export / import
 )

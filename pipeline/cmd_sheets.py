@@ -1,0 +1,93 @@
+"""``boneyard export``, ``boneyard import`` and ``boneyard new``: the designer's own files.
+
+``export`` and ``import`` move a set's cards to a spreadsheet and back (``pipeline/sheets.py``);
+``new`` starts a card set folder from a bundled one (``pipeline/new_set.py``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+from boneyard.pipeline.validate_yaml import display_path
+
+FORMAT_CHOICE = click.Choice(["xlsx", "csv"])
+
+
+@click.command("export")
+@click.argument("set_name", metavar="SET")
+@click.option("--format", "fmt", type=FORMAT_CHOICE, default=None,
+              help="xlsx or csv [default: from --out's suffix, else xlsx].")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="The sheet to write [default: output/<set>/cards.<format>].")
+def export_cmd(set_name: str, fmt: str | None, out: Path | None) -> None:
+    """Write SET's cards as one spreadsheet: a row a card, a column a field.
+
+    The effect is shown twice: as its printed rules text (read only) and as one line of YAML
+    (the cell `import` reads). Edit the sheet, then `boneyard import SET FILE`.
+    """
+    from boneyard.pipeline.load import resolve_set
+    from boneyard.pipeline.sheets import export_set
+
+    from boneyard.paths import OUTPUT
+
+    if out is None:
+        out = OUTPUT / resolve_set(set_name).resolve().name / f"cards.{fmt or 'xlsx'}"
+    elif fmt is None and out.suffix.lower() not in (".xlsx", ".csv"):
+        fmt = "xlsx"
+    path, rows = export_set(set_name, out, fmt)
+    click.echo(f"wrote {display_path(path)} ({rows} rows)")
+
+
+@click.command("import")
+@click.argument("set_name", metavar="SET")
+@click.argument("sheet", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--dry-run", is_flag=True, help="Check the sheet and say what would change; write nothing.")
+def import_cmd(set_name: str, sheet: Path, dry_run: bool) -> None:
+    """Read SHEET (.xlsx or .csv, as `export` writes it) back into SET's card files.
+
+    Only the cards that changed are rewritten; comments, key order and layout stay. The whole
+    resulting set is validated first: each problem is printed at its cell
+    (cards.xlsx:Characters!C12) and nothing is written while any is left.
+    """
+    from boneyard.pipeline.sheets import import_set
+
+    result = import_set(set_name, sheet, dry_run=dry_run)
+    verb = "would change" if dry_run else "changed"
+    if not result.changed:
+        click.echo(f"no changes: the sheet says what the card files say "
+                   f"(content {result.card_set.content_hash})")
+        return
+    for what, ids in (("edited", result.edited), ("added", result.added),
+                      ("removed", result.removed)):
+        if ids:
+            click.echo(f"{what}: {', '.join(ids)}")
+    for path in result.changed:
+        click.echo(f"{verb} {display_path(path)}")
+    click.echo(f"content {result.card_set.content_hash}")
+
+
+@click.command("new")
+@click.argument("name")
+@click.option("--like", "like", required=True, metavar="SET",
+              help="The set to start from: a bundled set's name or a set folder.")
+@click.option("--dir", "parent", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Where to make the folder [default: the current folder].")
+def new_cmd(name: str, like: str, parent: Path | None) -> None:
+    """Start a card set folder NAME as a copy of SET, ready to validate and build.
+
+    The copy gets NAME as its name; the editor's schema lines point at this project's schemas
+    from the new folder. An existing NAME is never overwritten.
+    """
+    from boneyard.pipeline.new_set import new_set
+
+    folder = new_set(name, like, parent or Path.cwd())
+    shown = display_path(folder)
+    click.echo(f"made {shown} from {like}")
+    click.echo(f"next: boneyard validate {shown}   (then: boneyard build {shown} --fast)")
+
+
+def register(group: click.Group) -> None:
+    group.add_command(export_cmd)
+    group.add_command(import_cmd)
+    group.add_command(new_cmd)

@@ -1,0 +1,243 @@
+"""``boneyard export`` / ``import`` / ``new``: a set to a spreadsheet and back, and a new set."""
+
+from __future__ import annotations
+
+import csv
+import io
+import shutil
+import zipfile
+from pathlib import Path
+
+import pytest
+from boneyard.pipeline.cli import cli
+from boneyard.pipeline.load import load_set
+from boneyard.pipeline.sheets import SheetError, export_set, flow, import_set
+from click.testing import CliRunner
+from openpyxl import load_workbook
+
+ROOT = Path(__file__).resolve().parent.parent
+DOTD = ROOT / "cards" / "day-of-the-dead"
+GF = ROOT / "cards" / "grave-feast"
+
+
+def _copy(tmp_path: Path, src: Path) -> Path:
+    dst = tmp_path / src.name
+    shutil.copytree(src, dst)
+    return dst
+
+
+def _bytes(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.glob("*.yaml"))}
+
+
+def _short(lines: list[str], tmp_path: Path) -> list[str]:
+    return [line.replace(f"{tmp_path}/", "") for line in lines]
+
+
+def _rows(path: Path) -> list[list[str]]:
+    return list(csv.reader(io.StringIO(path.read_text(encoding="utf-8"))))
+
+
+def _write_rows(path: Path, rows: list[list[str]]) -> None:
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="\n").writerows(rows)
+    path.write_text(buf.getvalue(), encoding="utf-8")
+
+
+@pytest.mark.parametrize("src", [DOTD, GF], ids=["dotd", "gf"])
+@pytest.mark.parametrize("fmt", ["xlsx", "csv"])
+def test_round_trip_changes_no_byte_and_keeps_the_hash(tmp_path: Path, src: Path, fmt: str) -> None:
+    work = _copy(tmp_path, src)
+    before, hash_before = _bytes(work), load_set(work).content_hash
+    sheet, rows = export_set(work, tmp_path / f"cards.{fmt}")
+    assert rows == (36 if src is DOTD else 8)
+    result = import_set(work, sheet)
+    assert result.changed == [] and result.card_set.content_hash == hash_before
+    assert _bytes(work) == before
+
+
+def test_xlsx_has_one_row_per_character_with_printed_text_and_flow_data(tmp_path: Path) -> None:
+    sheet, _ = export_set(DOTD, tmp_path / "cards.xlsx")
+    ws = load_workbook(sheet)["Characters"]
+    header = [c.value for c in ws[1]]
+    assert header == ["id", "name", "power", "effect text", "effect", "flavor", "art", "backs",
+                      "copies", "file"]
+    jinx = next(r for r in ws.iter_rows(min_row=2, values_only=True) if r[0] == "jinx")
+    assert jinx[2] == 2  # a number cell, not text
+    assert jinx[3] == ("The opposing fighter's printed power counts as 0 this fight. "
+                       "+1 power this fight.")
+    assert jinx[4] == "[{set_power: {who: opponent, amount: 0}}, {power: 1}]"
+    assert jinx[9] == "characters.yaml"
+
+
+def test_an_edit_in_the_sheet_rewrites_only_that_card_keeping_comments(tmp_path: Path) -> None:
+    work = _copy(tmp_path, DOTD)
+    original = (work / "characters.yaml").read_text(encoding="utf-8")
+    sheet, _ = export_set(work, tmp_path / "cards.csv")
+    rows = _rows(sheet)
+    anger = next(r for r in rows if r[0] == "anger")
+    anger[2] = "4"
+    anger[4] = "[{power: 4, when: {turn: {ge: 3}}}]"
+    _write_rows(sheet, rows)
+    result = import_set(work, sheet)
+    assert result.edited == ["anger"] and [p.name for p in result.changed] == ["characters.yaml"]
+    text = (work / "characters.yaml").read_text(encoding="utf-8")
+    assert text.startswith("# yaml-language-server: $schema=../../schema/characters.schema.json\n")
+    assert "# --- 3: medium effects ----" in text
+    old_lines, new_lines = original.splitlines(), text.splitlines()
+    changed = [(a, b) for a, b in zip(old_lines, new_lines, strict=False) if a != b]
+    assert len(old_lines) + 1 == len(new_lines)  # one line more: the when: line
+    assert changed[0] == ("  power: 3", "  power: 4")
+    assert "    - power: 4\n      when: {turn: {ge: 3}}\n  flavor: Never count to ten." in text
+    anger_card = load_set(work)
+    assert next(c for c in anger_card.characters if c.id == "anger").power == 4
+    # and back: the sheet of the edited set imports to no change
+    again, _ = export_set(work, tmp_path / "again.xlsx")
+    assert import_set(work, again).changed == []
+
+
+def test_a_new_row_is_added_and_a_missing_row_removed(tmp_path: Path) -> None:
+    work = _copy(tmp_path, GF)
+    sheet, _ = export_set(work, tmp_path / "cards.csv")
+    rows = _rows(sheet)
+    header = rows[0]
+    zombie = rows.index(next(r for r in rows if r[0] == "zombie"))
+    new = dict.fromkeys(header, "")
+    new.update(id="ghoul", name="Ghoul", kind="zombie", copies="4", file="deck.yaml")
+    rows[zombie] = [new[h] for h in header]
+    _write_rows(sheet, rows)
+    result = import_set(work, sheet)
+    assert result.added == ["ghoul"] and result.removed == ["zombie"]
+    text = (work / "deck.yaml").read_text(encoding="utf-8")
+    assert "- id: ghoul\n  name: Ghoul\n  kind: zombie\n  copies: 4\n" in text
+    assert "id: zombie" not in text
+    assert "# The rares (Devil Wife, Exorcist) are in rares.yaml" in text
+
+
+def test_every_problem_is_located_at_its_cell_and_nothing_is_written(tmp_path: Path) -> None:
+    work = _copy(tmp_path, DOTD)
+    before = _bytes(work)
+    sheet, _ = export_set(work, tmp_path / "cards.csv")
+    rows = _rows(sheet)
+    by_id = {r[0]: r for r in rows}
+    by_id["nemesis"][2] = "five"                 # power, C
+    by_id["body_snatcher"][4] = "[{auto_wn: self}]"  # effect data, E
+    by_id["banshee"][3] = "edited text"          # the printed text, D
+    by_id["hoard"][4] = "[{power: 3"             # not YAML
+    _write_rows(sheet, rows)
+    with pytest.raises(SheetError) as err:
+        import_set(work, sheet)
+    lines = _short(err.value.lines, tmp_path)
+    name = sheet.name
+    text = "\n".join(lines)
+    assert f"{name}:2:3: card 'nemesis': power must be a whole number, got 'five'" in text
+    assert (f"{name}:3:5: card 'body_snatcher': unknown primitive 'auto_wn' in effect step 1 "
+            "(did you mean 'auto_win'?)") in text
+    assert f"{name}:4:4: card 'banshee': 'effect text' is made from the card" in text
+    assert f"{name}:5:5: card 'hoard': effect: not valid YAML flow" in text
+    assert len(lines) == 4
+    assert _bytes(work) == before
+
+
+def test_xlsx_locations_name_the_sheet_and_the_cell(tmp_path: Path) -> None:
+    work = _copy(tmp_path, DOTD)
+    sheet, _ = export_set(work, tmp_path / "cards.xlsx")
+    wb = load_workbook(sheet)
+    ws = wb["Characters"]
+    ws["C12"] = 12
+    wb.save(sheet)
+    with pytest.raises(SheetError) as err:
+        import_set(work, sheet)
+    card = ws["A12"].value
+    assert _short(err.value.lines, tmp_path) == [f"{sheet.name}:Characters!C12: card '{card}': power must be at "
+                               "most 9, got 12"]
+
+
+def test_formulas_are_refused_not_evaluated(tmp_path: Path) -> None:
+    work = _copy(tmp_path, DOTD)
+    sheet, _ = export_set(work, tmp_path / "cards.xlsx")
+    wb = load_workbook(sheet)
+    wb["Characters"]["C3"] = "=1+2"
+    wb.save(sheet)
+    with pytest.raises(SheetError) as err:
+        import_set(work, sheet)
+    assert "Characters!C3: holds a formula (=1+2)" in str(err.value)
+
+
+def test_unreadable_and_oversized_sheets_are_refused(tmp_path: Path) -> None:
+    work = _copy(tmp_path, DOTD)
+    bomb = tmp_path / "bomb.xlsx"
+    with zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("xl/big.xml", b"0" * (70 * 1024 * 1024))
+    with pytest.raises(SheetError, match="unpacks to over"):
+        import_set(work, bomb)
+    junk = tmp_path / "junk.xlsx"
+    junk.write_text("not a zip")
+    with pytest.raises(SheetError, match="not an .xlsx workbook"):
+        import_set(work, junk)
+    rows = tmp_path / "rows.csv"
+    rows.write_text("id\n" + "x\n" * 6000)
+    with pytest.raises(SheetError, match="more than 5000 rows"):
+        import_set(work, rows)
+
+
+def test_header_mistakes_are_named_with_a_fix(tmp_path: Path) -> None:
+    work = _copy(tmp_path, DOTD)
+    sheet, _ = export_set(work, tmp_path / "cards.csv")
+    rows = _rows(sheet)
+    rows[0][2] = "powr"
+    _write_rows(sheet, rows)
+    with pytest.raises(SheetError) as err:
+        import_set(work, sheet)
+    assert _short(err.value.lines, tmp_path) == [f"{sheet.name}:1:3: unknown column 'powr' (did you mean 'power'?)"]
+
+
+def test_flow_cells_read_back_as_the_same_data() -> None:
+    import yaml
+
+    for value in ([{"power": {"amount": -2, "who": "opponent"}}], {"a": "yes", "b": "x: y"},
+                  ["1", 1, True, None, "it's"]):
+        assert yaml.safe_load(flow(value)) == value
+
+
+def test_cli_export_import_and_new(tmp_path: Path) -> None:
+    runner = CliRunner()
+    work = _copy(tmp_path, DOTD)
+    out = tmp_path / "c.xlsx"
+    res = runner.invoke(cli, ["export", str(work), "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    res = runner.invoke(cli, ["import", str(work), str(out)])
+    assert res.exit_code == 0 and "no changes" in res.output
+    made = tmp_path / "sets"
+    made.mkdir()
+    res = runner.invoke(cli, ["new", "spooky-dead", "--like", "day-of-the-dead", "--dir", str(made)])
+    assert res.exit_code == 0, res.output
+    new = made / "spooky-dead"
+    game = (new / "game.yaml").read_text(encoding="utf-8")
+    assert 'name: "Spooky Dead"' in game
+    line = (new / "characters.yaml").read_text(encoding="utf-8").splitlines()[0]
+    target = line.split("$schema=", 1)[1]
+    assert (new / target).resolve() == (ROOT / "schema" / "characters.schema.json").resolve()
+    card_set = load_set(new)
+    assert card_set.name == "Spooky Dead" and len(card_set.characters) == 36
+    res = runner.invoke(cli, ["new", "spooky-dead", "--like", "grave-feast", "--dir", str(made)])
+    assert getattr(res.exception, "exit_code", None) == 2  # main() prints it and exits 2
+    assert "never overwrites" in str(res.exception)
+    assert "Spooky Dead" in (new / "game.yaml").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("fmt", ["xlsx", "csv"])
+def test_text_that_looks_like_a_formula_stays_text(tmp_path: Path, fmt: str) -> None:
+    work = _copy(tmp_path, DOTD)
+    path = work / "characters.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace(
+        "flavor: Never count to ten.", 'flavor: "=HYPERLINK(1)"'), encoding="utf-8")
+    before = _bytes(work)
+    sheet, _ = export_set(work, tmp_path / f"cards.{fmt}")
+    if fmt == "csv":
+        assert "'=HYPERLINK(1)" in sheet.read_text(encoding="utf-8")
+    else:
+        cell = next(c for row in load_workbook(sheet)["Characters"].iter_rows() for c in row
+                    if c.value == "=HYPERLINK(1)")
+        assert cell.data_type == "s"
+    assert import_set(work, sheet).changed == [] and _bytes(work) == before

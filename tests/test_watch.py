@@ -1,0 +1,99 @@
+"""``boneyard watch``: every save is validated, the changed cards re-rendered and playtested, and
+bad input never stops the watcher. Driven on the toy game (a few cards: quick cycles), with a
+cycle count and a timeout so that no test can hang."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import threading
+import urllib.request
+from pathlib import Path
+
+import pytest
+from boneyard.engine import games
+from boneyard.pipeline.cli import cli
+from boneyard.pipeline.watch import Watcher
+from boneyard.pipeline.watch_page import serve
+from click.testing import CliRunner
+from toy.spec import SPEC
+
+SET = Path(__file__).parent / "toy" / "set"
+
+
+@pytest.fixture(autouse=True)
+def toy_registered():
+    games.register(SPEC)
+    yield
+    games._SPECS.pop(SPEC.name, None)
+    games.GAMES.pop(SPEC.name, None)
+
+
+@pytest.fixture
+def toy(tmp_path: Path) -> Path:
+    folder = tmp_path / "toy-set"
+    shutil.copytree(SET, folder)
+    return folder
+
+
+def _get(port: int, path: str) -> bytes:
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=10) as r:
+        data: bytes = r.read()
+        return data
+
+
+def test_once_validates_renders_and_playtests(toy: Path, tmp_path: Path) -> None:
+    res = CliRunner().invoke(cli, ["watch", str(toy), "--once", "--out", str(tmp_path / "out")])
+    assert res.exit_code == 0, res.output
+    assert "cycle 1: valid" in res.output and "playtest (fast) passed" in res.output
+    watch = tmp_path / "out" / "toy-set" / "watch"
+    assert (watch / "proof.png").is_file()
+    assert len(list((watch / "png").glob("*.png"))) >= 9
+
+
+def test_once_exits_1_with_every_problem_located(toy: Path, tmp_path: Path) -> None:
+    text = (toy / "cards.yaml").read_text()
+    (toy / "cards.yaml").write_text(text.replace("value: 9", "value: 99").replace("id: c2,", "id: c1,"))
+    res = CliRunner().invoke(cli, ["watch", str(toy), "--once", "--no-playtest", "--out",
+                                   str(tmp_path / "out")])
+    assert res.exit_code == 1
+    assert "cycle 1: 2 problems" in res.output
+    assert "cards.yaml:10:33: card 'c9': value must be at most 20, got 99" in res.output
+
+
+def test_saves_are_checked_and_bad_input_never_stops_the_watcher(toy: Path, tmp_path: Path) -> None:
+    watcher = Watcher(toy, out=tmp_path / "out", echo=lambda _line: None)
+    server = serve(watcher, 0)
+    port = server.server_address[1]
+    thread = threading.Thread(target=watcher.run,
+                              kwargs={"max_cycles": 3, "timeout": 90, "debounce_ms": 100})
+    thread.start()
+    try:
+        assert watcher.wait_for(1, 60)
+        first = watcher.results[0]
+        assert first.ok and len(first.rendered) >= 9 and first.playtest is not None
+        assert json.loads(_get(port, "/state.json"))["cycle"] == 1
+
+        cards = toy / "cards.yaml"
+        good = cards.read_text()
+        cards.write_text(good.replace("value: 9", "value: nine"))
+        assert watcher.wait_for(2, 30), "the watcher did not see the save"
+        bad = watcher.results[1]
+        assert not bad.ok
+        assert any("card 'c9': value must be a whole number, got 'nine'" in p for p in bad.problems)
+        page = _get(port, "/").decode()
+        assert "value must be a whole number, got &#x27;nine&#x27;" in page
+        assert "/state.json" in page  # the page polls and reloads itself
+
+        cards.write_text(good.replace("value: 9", "value: 10"))
+        assert watcher.wait_for(3, 30), "the watcher stopped after bad input"
+        fixed = watcher.results[2]
+        assert fixed.ok and fixed.changed_cards == ["c9"]
+        assert fixed.rendered and all("c9" in face for face in fixed.rendered)
+        assert fixed.proof and fixed.playtest is not None and fixed.playtest["passed"]
+        assert _get(port, "/proof.png").startswith(b"\x89PNG")
+    finally:
+        thread.join(timeout=60)
+        server.shutdown()
+        server.server_close()
+    assert not thread.is_alive()
