@@ -32,6 +32,7 @@ from .codes import (
 )
 from .phrases import DEFAULT_BACK_NAMES
 from .position import Position
+from .tables import action_string
 
 MAX_RETRIGGERS = 3  # re-fired Unearth spirits per player and turn: a chain must end
 ALL_AVAILABLE = (True, True, True)
@@ -40,6 +41,9 @@ ALL_AVAILABLE = (True, True, True)
 def decide(st: Position, kind: int, player: int, legal: list[int], ctx: Any) -> None:
     """Make ``player`` choose; a choice with one option is taken at once."""
     if len(legal) == 1:
+        if st.events is not None and st.g.note_forced:
+            text = action_string(st.g, kind, ctx, legal[0])
+            st.events.append(f"player {player + 1} takes the only option: {text}")
         resolve_choice(st, kind, player, legal[0], ctx)
         return
     st.dk = kind
