@@ -11,11 +11,14 @@ itself, or a mapping of matchers, so a designer can say what matters and nothing
 
 Lines of text (an event log) match an item when the line contains it, so ``contains: ["feasts"]``
 needs no whole sentence. A wanted mapping checks only the keys it writes; a wanted string against
-a ``{card: ...}`` entry (a line slot) checks only its card.
+a ``{card: ...}`` entry (a line slot) checks only its card; a card named without a copy number
+(``oaf@double``, ``blood 9``) matches any copy (``oaf@double#2``, ``blood 9#2``).
 """
 
 from __future__ import annotations
 
+import difflib
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -27,7 +30,12 @@ def is_matcher(want: Any) -> bool:
     return isinstance(want, Mapping) and bool(want) and all(k in MATCHERS for k in want)
 
 
+_COPY = re.compile(r"(?<=\w)#\d+")
+
+
 def _same(got: Any, want: Any, text: bool) -> bool:
+    if isinstance(got, str) and isinstance(want, str) and "#" not in want:
+        got = _COPY.sub("", got)  # a card named without its copy number: any copy will do
     if text and isinstance(got, str) and isinstance(want, str):
         return want.strip().lower() in got.lower()
     if isinstance(want, str) and isinstance(got, Mapping) and "card" in got:
@@ -73,6 +81,12 @@ def match(got: Any, want: Any, where: str, *, unordered: bool = False, text: boo
         return out
     if isinstance(want, Mapping):
         if not isinstance(got, Mapping):
+            wrong = [k for k in want if k not in MATCHERS]
+            if wrong:  # a mapping against a list or a value can only be matchers
+                near = difflib.get_close_matches(str(wrong[0]), MATCHERS, 1)
+                hint = f"did you mean '{near[0]}'? " if near else ""
+                return [f"{where}: unknown matcher '{wrong[0]}' ({hint}matchers: "
+                        f"{', '.join(MATCHERS)})"]
             return [f"{where}: expected a mapping, got {got!r}"]
         out = []
         for k, v in want.items():

@@ -43,8 +43,21 @@ def arrange(
     for c in range(game.size):
         pool.setdefault(game.names[c], []).append(c)
 
+    every = {k: v[:] for k, v in pool.items()}
+
     def take(name: str) -> int:
-        ids = pool.get(name.strip())
+        face, _, nth = name.strip().partition("#")  # "blood 9#2": the second copy of blood 9
+        ids = pool.get(face.strip())
+        if nth:
+            copies = every.get(face.strip(), [])
+            if not nth.isdigit() or not 1 <= int(nth) <= len(copies):
+                raise RulesError(f"arrange: no card {name!r}: the set has {len(copies)} "
+                                 f"of {face.strip()!r}")
+            c = copies[int(nth) - 1]
+            if ids is None or c not in ids:
+                raise RulesError(f"arrange: card {name!r} is placed twice")
+            ids.remove(c)
+            return c
         if not ids:
             raise RulesError(f"arrange: no card {name!r} left in the deck")
         return ids.pop(0)
