@@ -230,7 +230,7 @@ def _unreachable(s: DotdState, data: Mapping[str, Any], phase: str) -> list[str]
         spare = 1 if phase != "start" and s.turn >= g.free_turn else 0
         over = sum(max(0, n - g.back_limit) for n in counts)
         if over > spare:
-            backs = ", ".join(f"{n} {BACKS[b]}" for b, n in enumerate(counts) if n > g.back_limit)
+            backs = ", ".join(f"{n} {BACKS[b]} cards" for b, n in enumerate(counts) if n > g.back_limit)
             out.append(f"players[{p}]: {backs} in play, the back limit allows {g.back_limit} "
                        f"(DD-04)")
         held = [sum(1 for c in in_play + [c for c in s.hands[p] if c not in s.chosen[p]]
