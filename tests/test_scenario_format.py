@@ -109,8 +109,8 @@ def test_a_failed_matcher_and_a_fact_after_a_step_are_located(tmp_path):
 
 def test_params_are_checked_like_game_yaml(tmp_path):
     f = edited(tmp_path, "params: {turns: 5,", "params: {turnz: 5,")
-    with pytest.raises(ScenarioError, match=r"s\.yaml:\d+:\d+: params: unknown Day of the Dead "
-                                            r"param 'turnz' \(known: turns, "):
+    with pytest.raises(ScenarioError, match=rf"s\.yaml:{line_of(f, 'turnz')}:\d+: params\.turnz: "
+                                            r"unknown Day of the Dead param 'turnz' \(known: turns, "):
         run_scenario(f)
     f = edited(tmp_path, "final_turn_free_back: false", "final_turn_free_back: 3")
     with pytest.raises(ScenarioError, match=r"param 'final_turn_free_back' must be true or false"):

@@ -21,6 +21,7 @@ about one turn needs no hand cards for the next.
 
 from __future__ import annotations
 
+import difflib
 import random
 import re
 from collections.abc import Callable, Mapping
@@ -56,7 +57,9 @@ class _Cards:
         cid, _, nth = ref.strip().lower().partition("#")
         copies = self.game.card_index.get(cid)
         if copies is None:
-            raise ScenarioError(f"{self.where}: {what}: no card '{ref}' in this set")
+            near = difflib.get_close_matches(cid, list(self.game.card_index), 3)
+            hint = f" (did you mean {' or '.join(repr(x) for x in near)}?)" if near else ""
+            raise ScenarioError(f"{self.where}: {what}: no card '{ref}' in this set{hint}")
         n = len(copies)
         if nth:
             if not nth.isdigit() or not 1 <= int(nth) <= n:
@@ -427,7 +430,7 @@ def scenario_params(params: Mapping[str, Any], where: str) -> dict[str, Any]:
     for key, value in params.items():
         rule = known.get(key)
         if rule is None:
-            raise ScenarioError(f"{where}: params: unknown Day of the Dead param '{key}' "
+            raise ScenarioError(f"{where}: params.{key}: unknown Day of the Dead param '{key}' "
                                 f"(known: {', '.join(known)})")
         if rule.get("type") == "boolean":
             ok = isinstance(value, bool)
@@ -437,6 +440,6 @@ def scenario_params(params: Mapping[str, Any], where: str) -> dict[str, Any]:
         if not ok:
             kind = "true or false" if rule.get("type") == "boolean" else \
                 f"a whole number in {rule.get('minimum')}..{rule.get('maximum')}"
-            raise ScenarioError(f"{where}: params: param '{key}' must be {kind}, got {value!r}")
+            raise ScenarioError(f"{where}: params.{key}: param '{key}' must be {kind}, got {value!r}")
         out[key] = value
     return out

@@ -105,8 +105,9 @@ class _Run:
         try:
             game = FeastGame(card_set, num_players=len(players), **options)
         except RulesError as exc:
-            key = "switches" if any(k in d.get("switches", {}) for k in str(exc).split("'")) \
-                else "params"
+            named = re.findall(r"\w+", str(exc))  # located at the key the message names
+            key = next((f"{part}.{k}" for part in ("switches", "params")
+                        for k in named if k in d.get(part, {})), "params")
             raise self._error(key, str(exc)) from None
         turn = int(d.get("turn", 1))
         if not 1 <= turn <= len(players):
