@@ -172,3 +172,16 @@ def _final_turn_options_differ(games: int, params: dict[str, int]) -> int:
 def test_dd04_final_turn_free_back_matters_only_when_the_final_turn_comes_early():
     assert _final_turn_options_differ(10, {}) == 0  # bundled: every back is full on turn 6
     assert _final_turn_options_differ(10, {"turns": 5}) == 20  # both players, every game
+
+
+def test_the_examples_in_docs_scenarios_md_run_and_hold(tmp_path):
+    import re
+
+    doc = Path(__file__).parents[1] / "docs" / "scenarios.md"
+    blocks = re.findall(r"```yaml\n(.*?)```", doc.read_text(), re.S)
+    assert len(blocks) >= 3
+    for i, block in enumerate(blocks[1:]):  # the first is the matchers' fragment
+        f = tmp_path / f"doc{i}.yaml"
+        f.write_text(block)
+        out, failed = run_scenario(f)
+        assert failed == [] and "warnings" not in out, (i, failed)

@@ -1,13 +1,16 @@
 """Scenarios: pin down any Day of the Dead position from plain data, then play given choices.
 
 A designer (or a test) writes the cards in each zone, the turn, the phase, priority and scores,
-and the choices to make as action strings (``"convert oaf@double"``, ``"keep nemesis@double"``,
-``"no"``); :func:`build_state` makes the State and :func:`play_scenario` applies the choices.
-The format is described by ``schema/scenario.schema.json``; the CLI (``boneyard scenario FILE``)
-reads YAML and prints the result as JSON. Every card of the set not placed explicitly goes into
-its back's deck, shuffled from ``seed`` beneath any cards listed on top.
+and the choices to make as action strings (``"convert oaf@double"``, ``"player 1: no"``);
+:func:`build_state` makes the State, :func:`run` plays the choices and checks the facts
+(``expect:``, also between choices; matchers and what one player ``sees``: engine/expect.py).
+The format is ``schema/scenario.schema.json`` and docs/scenarios.md; the CLI (``boneyard
+scenario FILE``) reads YAML and prints the result as JSON. Every card of the set not placed
+explicitly goes into its back's deck, shuffled from ``seed`` beneath any cards listed on top;
+``oaf@double#2`` is the second copy of a card the set has several of.
 
 Phases:
+  ``deal``   the rules' setup from ``seed``: decks shuffled, hands dealt, priority drawn.
   ``start``  the beginning of ``turn``: the spirits given move into the new slot, then both
              players select (turn 1: lines empty, nothing moves).
   ``reveal`` both players have chosen: ``spirit`` is the card chosen this turn (on turn 1 the
@@ -16,7 +19,8 @@ Phases:
   ``fight``  the field is as given; fights start at ``slot`` (1-based, default the newest).
 
 ``end_turn`` ends the game after that turn's Rewards (default: the last turn), so a scenario
-about one turn needs no hand cards for the next.
+about one turn needs no hand cards for the next. A choice with one option, which the engine takes
+at once, may be listed or left out; a position the rules cannot reach is played with a warning.
 """
 
 from __future__ import annotations

@@ -10,8 +10,12 @@ between steps) and the facts that must hold at the end. Cards are named as the e
 them ("blood 3", "zombie", "devil wife"); a family is ``"brains 3 4 5 +zombie"`` (gaps allowed).
 
 Moves the engine makes by itself (a move that is the only legal one) are shown after the step
-that led to them, so the printed log reads like the game. Every failed fact is reported with its
-path in the file (``expect.players[1].hand``), which the CLI turns into file:line:col.
+that led to them, so the printed log reads like the game; a step may list one all the same.
+``blood 9#2`` names the second copy of a face, in the position, the steps and the facts;
+``start: deal`` takes the deal and the first player from ``seed``. Facts are exact values or
+matchers (engine/expect.py), ``sees`` checks one player's observation, ``events`` the narrated
+log. Every failed fact is reported with its path in the file (``expect.players[1].hand``), which
+the CLI turns into file:line:col. Format: docs/scenarios.md.
 """
 
 from __future__ import annotations
