@@ -185,3 +185,26 @@ def test_the_examples_in_docs_scenarios_md_run_and_hold(tmp_path):
         f.write_text(block)
         out, failed = run_scenario(f)
         assert failed == [] and "warnings" not in out, (i, failed)
+
+
+def test_what_a_day_of_the_dead_player_sees_hides_the_other_hand(tmp_path):
+    f = edited(tmp_path, "opponent_hand_backs: {contains: [double, power_up, unearth], at_most: 3}",
+               "opponent_hand: [fable@double]")
+    _, failed = run_scenario(f)
+    assert len(failed) == 1 and "actions[3].expect.sees.opponent_hand: player 1 sees no " \
+                                "'opponent_hand' (known: player, turn, priority" in failed[0]
+    g = edited(tmp_path, "hand: [giant@double, haze@power_up]", "hand: [fable@double]")
+    _, failed = run_scenario(g)
+    assert len(failed) == 1 and "got ['giant@double', 'haze@power_up']" in failed[0]
+
+
+def test_legal_moves_of_a_named_player_fail_when_another_is_to_move(tmp_path):
+    f = edited(tmp_path, "legal: {player: 0, choices:", "legal: {player: 1, choices:")
+    _, failed = run_scenario(f)
+    assert failed == [f"{f}:{line_of(f, 'legal: {player: 1')}:23: actions[0].expect.legal.player: "
+                      "player 1 has no choice now (player 0 chooses now)"]
+    g = edited(tmp_path, "illegal: {player: 1, moves:", "illegal: {player: 2, moves:",
+               SCENARIOS / "gf-example-cathy.yaml")
+    _, failed = run_scenario(g)
+    assert len(failed) == 1 and failed[0].endswith(
+        "steps[4].expect.illegal.player: P2 has no move now (P1 is to move)")

@@ -367,6 +367,15 @@ class _Play:
         for key, want in expect.items():
             where = f"{head} {key}" if path == "expect" else f"{head}.{key}"
             if key in ("legal", "illegal"):
+                if isinstance(want, Mapping):  # {player: 1, choices: [...]}: that player chooses
+                    chooser = None if s.is_terminal() else s.current_player()
+                    if chooser != want["player"]:
+                        now = "the game is over" if chooser is None else \
+                            f"player {chooser} chooses now"
+                        self.failed.append(f"{where}.player: player {want['player']} has no "
+                                           f"choice now ({now})")
+                        continue
+                    want, where = want.get("choices", []), f"{where}.choices"
                 texts = [t for _, plain, exact in choice_texts(s, self.name) for t in (plain, exact)]
                 for i, t in enumerate(want):
                     if (_norm(t) in map(_norm, texts)) != (key == "legal"):

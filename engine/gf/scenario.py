@@ -259,7 +259,7 @@ class _Run:
             shown.append(self._did(s.current_player(), legal[0], path))
             legal = self._legal()
         s._legal = legal
-        self.pending = list(shown)
+        self.pending += shown
         return shown
 
     def _find(self, text: str, path: str) -> int:
@@ -330,6 +330,7 @@ class _Run:
                     raise self._error(path, f"P{s.current_player() + 1} is to move, not P{seat} "
                                             f"(legal: {options})")
                 a = self._find(m.group(2), path)
+                self.pending = []  # a listed move: the engine's own moves before it are past
                 did.append(self._did(seat - 1, a, path))
                 did.extend(self._forced(path))
             self.steps.append({"step": k + 1, "did": did[0] if did else "nothing to pass",
@@ -408,6 +409,14 @@ class _Run:
 
     def _check_moves(self, key: str, want: Any, where: str) -> None:
         s = self.s
+        if isinstance(want, Mapping):  # {player: 2, moves: [...]}: that player is to move
+            seat = int(want["player"])
+            mover = None if s.phase == OVER else s.current_player() + 1
+            if mover != seat:
+                self.failed.append(f"{self.where}: {where}.player: P{seat} has no move now "
+                                   f"({'the game is over' if mover is None else f'P{mover} is to move'})")
+                return
+            want, where = want.get("moves", []), f"{where}.moves"
         texts = [_text(s, a) for a in self._legal()] + [self.show(a) for a in self._legal()]
         for i, t in enumerate(want):
             found = any(t in x for x in texts)
