@@ -33,7 +33,7 @@ from typing import Any
 
 from boneyard.engine.expect import match
 
-from boneyard.errors import ScenarioError
+from boneyard.errors import RulesError, ScenarioError
 
 from .cards import BACKS
 from .codes import T_FIGHT, T_REVEAL, T_REWARDS, T_TURN
@@ -218,7 +218,11 @@ def _deal(game: DotdGame, data: Mapping[str, Any], where: str, turn: int) -> Dot
                                 f"with each player's hand and priority")
     if turn != 1:
         raise ScenarioError(f"{where}: turn: the deal comes before turn 1")
-    s = game.new_initial_state(int(data.get("seed", 0)))
+    try:
+        s = game.new_initial_state(int(data.get("seed", 0)))
+    except RulesError as exc:
+        raise ScenarioError(f"{where}: phase: {exc} (invent more characters, or place the "
+                            f"cards with phase: start)") from None
     end_turn = int(data.get("end_turn", game.turns))
     if not 1 <= end_turn <= game.turns:
         raise ScenarioError(f"{where}: end_turn {end_turn} is outside 1..{game.turns}")
