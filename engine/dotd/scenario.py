@@ -263,6 +263,7 @@ def _unreachable(s: DotdState, data: Mapping[str, Any], phase: str) -> list[str]
 
 _PLAYER = re.compile(r"\s*player\s+(\d+)\s*:\s*(.*)$", re.IGNORECASE)
 _FORCED = re.compile(r"player (\d+) takes the only option: (.*)$")
+_COPY = re.compile(r"(?<=\w)#\d+")
 
 
 def _norm(text: str) -> str:
@@ -335,9 +336,12 @@ class _Play:
         if m:
             text = m.group(2)
         s = self.state
-        # a choice with one option the engine took by itself may be listed all the same
-        for i, (p, done) in enumerate(self.pending):
-            if _norm(done) == _norm(text) and named in (None, p):
+        # a choice with one option the engine took by itself may be listed all the same (a
+        # choice legal now comes first)
+        now = not s.is_terminal() and named in (None, s.current_player()) and _norm(text) in {
+            _norm(x) for _, plain, exact in choice_texts(s, self.name) for x in (plain, exact)}
+        for i, (p, done) in enumerate([] if now else self.pending):
+            if _norm(done) == _norm(_COPY.sub("", text)) and named in (None, p):
                 del self.pending[: i + 1]
                 self.log.append({"player": p, "action": text, "scores": list(s.scores),
                                  "only_option": True})

@@ -63,11 +63,10 @@ def copy_numbers(g: FeastRules) -> list[int]:
     for c in range(g.size):
         seen[g.names[c]] = seen.get(g.names[c], 0) + 1
         out.append(seen[g.names[c]])
-    total = seen
-    return [k if total[g.names[c]] > 1 else 0 for c, k in enumerate(out)]  # 0: the only copy
+    return [k if seen[g.names[c]] > 1 else 0 for c, k in enumerate(out)]  # 0: the only copy
 
 
-def _shown(s: FeastState, text: str, numbers: list[int]) -> str:
+def _shown(text: str, numbers: list[int]) -> str:
     """An engine text with each card's id (``#16``) as its copy number (``#2``)."""
     return _ID.sub(lambda m: f"#{numbers[int(m.group(1))]}" if numbers[int(m.group(1))] else "",
                    text)
@@ -231,7 +230,7 @@ class _Run:
 
     def show(self, a: int) -> str:
         """A move as the scenario prints it: copies by their copy number (``blood 9#2``)."""
-        return _shown(self.s, describe(self.s, a), self.numbers)
+        return _shown(describe(self.s, a), self.numbers)
 
     def _did(self, seat: int, a: int, path: str) -> str:
         """Apply ``a`` for ``seat``; the move and what it set off go to the event log."""
