@@ -202,12 +202,15 @@ def register(group: click.Group) -> None:
 
         FILE names its game (`game:`, or the rules of its `set:`), sets up a position (Day of
         the Dead: cards in each line, hand, deck and discard pile; turn, phase, priority,
-        scores; optional invented characters and switches. Grave Feast: hands, families with
-        their eaters, mashes, Devil Wives, graveyards, scores, discard and draw piles, markers,
-        scripted coins and phrases), lists the choices to make and may state facts under
-        `expect:`. Every expectation that does not hold is printed and the exit code is 1; a
-        position the rules cannot reach is warned about. Format: schema/scenario.schema.json;
-        examples: tests/scenarios/; rules and switches: docs/rules/.
+        scores; optional invented characters. Grave Feast: hands, families with their eaters,
+        mashes, Devil Wives, graveyards, scores, discard and draw piles, markers, scripted
+        coins and phrases) or deals from a seed, with `switches:` and `params:`, lists the
+        choices to make and may state facts under `expect:`, also between choices (exact or
+        with matchers contains, absent, at_least, at_most; what one player `sees`; the
+        narrated `events`). Every expectation that does not hold is printed and the exit code
+        is 1; a position the rules cannot reach is warned about. Format: docs/scenarios.md,
+        schema/scenario.schema.json; examples: tests/scenarios/; rules and switches:
+        docs/rules/.
         """
         if not Path(file).exists():
             raise click.UsageError(f"no scenario file '{file}'")

@@ -28,5 +28,11 @@ def test_day_of_the_dead_unknown_switch_and_card_are_located(tmp_path):
 def test_grave_feast_unknown_card_is_located(tmp_path):
     f = tmp_path / "s.yaml"
     f.write_text("game: grave-feast\nplayers:\n  - hand: [blood 3, exorcist]\n  - hand: [blood 4]\n")
-    with pytest.raises(ScenarioError, match=r"s\.yaml:3:\d+: .*no card 'exorcist' left"):
+    with pytest.raises(ScenarioError, match=r"s\.yaml:3:\d+: .*no card 'exorcist' in this set "
+                                            r"\(the rares are in the deck only with params: "
+                                            r"\{rares: true\}\)"):
         run_scenario(f)  # no rares in the deck: there is no Exorcist to place
+    f.write_text("game: grave-feast\nplayers:\n  - hand: [blood 3]\n  - hand: [blod 4]\n")
+    with pytest.raises(ScenarioError, match=r"s\.yaml:4:12: no card 'blod 4' in this set "
+                                            r"\(did you mean 'blood 4'"):
+        run_scenario(f)

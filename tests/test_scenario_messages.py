@@ -31,7 +31,8 @@ def run(tmp_path: Path, capsys: pytest.CaptureFixture[str], old: str, new: str) 
     ("phase: fight", "phse: fight", "s.yaml:16:1: unknown key 'phse' (did you mean 'phase'?)"),
     ("[amber@double, bones@unearth", "[amber@dbl, bones@unearth",
      "s.yaml:21:12: players item 1 line item 1 'amber@dbl' is not valid: a card is written "
-     "character@back, the back one of double, power_up, unearth (e.g. oaf@double)"),
+     "character@back, the back one of double, power_up, unearth (e.g. oaf@double; oaf@double#2 "
+     "for the second copy)"),
     ("{id: amber, name: Amber, power: 4}", "{id: amber, name: Amber, power: 14}",
      "s.yaml:8:37: card 'amber': power must be at most 9, got 14"),
     ("actions: [convert crumb@power_up]", "actions: [convert crumb@double]",

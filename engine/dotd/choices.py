@@ -32,6 +32,7 @@ from .codes import (
 )
 from .phrases import DEFAULT_BACK_NAMES
 from .position import Position
+from .tables import action_string
 
 MAX_RETRIGGERS = 3  # re-fired Unearth spirits per player and turn: a chain must end
 ALL_AVAILABLE = (True, True, True)
@@ -40,12 +41,22 @@ ALL_AVAILABLE = (True, True, True)
 def decide(st: Position, kind: int, player: int, legal: list[int], ctx: Any) -> None:
     """Make ``player`` choose; a choice with one option is taken at once."""
     if len(legal) == 1:
+        if st.events is not None and st.g.note_forced:
+            note_only_option(st, kind, player, ctx, legal[0])
         resolve_choice(st, kind, player, legal[0], ctx)
         return
     st.dk = kind
     st.dp = player
     st.dl = legal
     st.dc = ctx
+
+
+def note_only_option(st: Position, kind: int, player: int, ctx: Any, action: int) -> None:
+    """A choice with one option, taken at once, as an event (scenarios list it or leave it out)."""
+    events = st.events
+    if events is not None and st.g.note_forced:
+        text = action_string(st.g, kind, ctx, action)
+        events.append(f"player {player + 1} takes the only option: {text}")
 
 
 def offer_conversion(st: Position, p: int) -> None:
@@ -147,6 +158,8 @@ def start_unearth(st: Position, p: int, optional: bool) -> None:
     if len(opts) > 1:  # decide, inline
         st.dk, st.dp, st.dl, st.dc = D_UE_TARGET, p, opts, None
     elif opts[0] != ACT_NO:
+        if st.events is not None:
+            note_only_option(st, D_UE_TARGET, p, None, opts[0])
         look_at(st, p, opts[0], p)
 
 
@@ -166,6 +179,8 @@ def look_at(st: Position, chooser: int, target: int, owner: int) -> None:
     if len(look) > 1:  # decide, inline
         st.dk, st.dp, st.dl, st.dc = D_UE_PICK, chooser, look, (target, owner, tuple(look))
     elif look:
+        if st.events is not None:
+            note_only_option(st, D_UE_PICK, chooser, (target, owner, (look[0],)), look[0])
         replace_card(st, chooser, target, owner, look[0], (look[0],))
 
 

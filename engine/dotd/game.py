@@ -35,6 +35,7 @@ from .cards import BACKS
 from .choices import (
     convert_loser,
     look_at,
+    note_only_option,
     offer_conversion,
     replace_card,
     resolve_choice,
@@ -231,6 +232,8 @@ class DotdState(Position):
                 if len(legal) > 1:
                     self.dk, self.dp, self.dl, self.dc = D_SELECT, p, legal, t[2]
                     return
+                if self.events is not None:
+                    note_only_option(self, D_SELECT, p, t[2], legal[0])
                 self.chosen[p].append(legal[0])
                 continue
             elif code == T_RESOLVE:

@@ -6,6 +6,7 @@ Kept out of the state module: none of it is on the hot path of a playout.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from boneyard.errors import RulesError
@@ -87,10 +88,11 @@ def note_rewards(st: Position) -> None:
     )
 
 
-def state_json(st: Position) -> dict[str, Any]:
-    """The whole state as plain data (every card face shown: a referee's view)."""
+def state_json(st: Position, name: Callable[[int], str] | None = None) -> dict[str, Any]:
+    """The whole state as plain data (every card face shown: a referee's view); ``name`` names a
+    card (a scenario tells copies apart with it), by default its id."""
     g = st.g
-    name = g.card_name
+    name = name or g.card_name
 
     def zone(p: int) -> dict[str, Any]:
         return {
@@ -129,9 +131,14 @@ def state_json(st: Position) -> dict[str, Any]:
         else {
             "kind": DECISION_NAMES[st.dk],
             "player": st.dp,
-            "legal": [st.action_to_string(a) for a in st.dl],
+            "legal": [_renamed(st, a, name) for a in st.dl],
         },
     }
+
+
+def _renamed(st: Position, a: int, name: Callable[[int], str]) -> str:
+    text = st.action_to_string(a)
+    return text.replace(st.g.card_name(a), name(a), 1) if 0 <= a < st.g.n else text
 
 
 def check_invariants(st: Position) -> None:

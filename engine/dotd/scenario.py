@@ -1,13 +1,16 @@
 """Scenarios: pin down any Day of the Dead position from plain data, then play given choices.
 
 A designer (or a test) writes the cards in each zone, the turn, the phase, priority and scores,
-and the choices to make as action strings (``"convert oaf@double"``, ``"keep nemesis@double"``,
-``"no"``); :func:`build_state` makes the State and :func:`play_scenario` applies the choices.
-The format is described by ``schema/scenario.schema.json``; the CLI (``boneyard scenario FILE``)
-reads YAML and prints the result as JSON. Every card of the set not placed explicitly goes into
-its back's deck, shuffled from ``seed`` beneath any cards listed on top.
+and the choices to make as action strings (``"convert oaf@double"``, ``"player 1: no"``);
+:func:`build_state` makes the State, :func:`run` plays the choices and checks the facts
+(``expect:``, also between choices; matchers and what one player ``sees``: engine/expect.py).
+The format is ``schema/scenario.schema.json`` and docs/scenarios.md; the CLI (``boneyard
+scenario FILE``) reads YAML and prints the result as JSON. Every card of the set not placed
+explicitly goes into its back's deck, shuffled from ``seed`` beneath any cards listed on top;
+``oaf@double#2`` is the second copy of a card the set has several of.
 
 Phases:
+  ``deal``   the rules' setup from ``seed``: decks shuffled, hands dealt, priority drawn.
   ``start``  the beginning of ``turn``: the spirits given move into the new slot, then both
              players select (turn 1: lines empty, nothing moves).
   ``reveal`` both players have chosen: ``spirit`` is the card chosen this turn (on turn 1 the
@@ -16,26 +19,34 @@ Phases:
   ``fight``  the field is as given; fights start at ``slot`` (1-based, default the newest).
 
 ``end_turn`` ends the game after that turn's Rewards (default: the last turn), so a scenario
-about one turn needs no hand cards for the next.
+about one turn needs no hand cards for the next. A choice with one option, which the engine takes
+at once, may be listed or left out; a position the rules cannot reach is played with a warning.
 """
 
 from __future__ import annotations
 
+import difflib
 import random
-from collections.abc import Mapping
+import re
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from boneyard.errors import ScenarioError
+from boneyard.engine.expect import match
+
+from boneyard.errors import RulesError, ScenarioError
 
 from .cards import BACKS
 from .codes import T_FIGHT, T_REVEAL, T_REWARDS, T_TURN
 from .game import DotdGame, DotdState
+from .narrate import state_json
+from .tables import GameTables
 
-PHASES = ("start", "reveal", "fight")
+PHASES = ("deal", "start", "reveal", "fight")
 
 
 class _Cards:
-    """Hands out each physical card once, by ``character@back`` id."""
+    """Hands out each physical card once, by ``character@back`` id; ``oaf@double#2`` is the
+    second copy of that card when the set has several (``copies:``)."""
 
     def __init__(self, game: DotdGame, where: str) -> None:
         self.game = game
@@ -47,27 +58,57 @@ class _Cards:
             raise ScenarioError(
                 f"{self.where}: {what}: '{ref}' is not a card id (write character@back, e.g. oaf@double)"
             )
-        copies = self.game.card_index.get(ref.strip().lower())
+        cid, _, nth = ref.strip().lower().partition("#")
+        copies = self.game.card_index.get(cid)
         if copies is None:
-            raise ScenarioError(f"{self.where}: {what}: no card '{ref}' in this set")
+            near = difflib.get_close_matches(cid, list(self.game.card_index), 3)
+            hint = f" (did you mean {' or '.join(repr(x) for x in near)}?)" if near else ""
+            raise ScenarioError(f"{self.where}: {what}: no card '{ref}' in this set{hint}")
+        n = len(copies)
+        if nth:
+            if not nth.isdigit() or not 1 <= int(nth) <= n:
+                raise ScenarioError(f"{self.where}: {what}: card '{ref}': the set has {n} "
+                                    f"cop{'y' if n == 1 else 'ies'} of {cid} (write {cid}#1 .. #{n})")
+            c = copies[int(nth) - 1]
+            if c in self.used:
+                raise ScenarioError(f"{self.where}: {what}: card '{ref}' is placed twice")
+            self.used.add(c)
+            return c
         for c in copies:
             if c not in self.used:
                 self.used.add(c)
                 return c
-        n = len(copies)
         raise ScenarioError(
             f"{self.where}: {what}: card '{ref}' is used more often than the set has it ({n})"
         )
 
 
-def build_state(game: DotdGame, data: Mapping[str, Any], where: str = "scenario") -> DotdState:
-    """A State at the position ``data`` describes; ScenarioError names the first problem."""
+def card_namer(game: GameTables) -> Callable[[int], str]:
+    """A card's name in scenario output: its id, with ``#k`` when the set has copies of it."""
+    index = game.card_index
+
+    def name(c: int) -> str:
+        cid = game.card_name(c)
+        copies = index[cid]
+        return cid if len(copies) == 1 else f"{cid}#{copies.index(c) + 1}"
+
+    return name
+
+
+def build_state(game: DotdGame, data: Mapping[str, Any], where: str = "scenario",
+                warnings: list[str] | None = None) -> DotdState:
+    """A State at the position ``data`` describes; ScenarioError names the first problem.
+
+    A position the rules cannot reach (a broken back limit, more cards of a back than were dealt,
+    priority that does not alternate) is played all the same and said in ``warnings``."""
     phase = data.get("phase", "fight")
     if phase not in PHASES:
         raise ScenarioError(f"{where}: phase '{phase}' is not one of {', '.join(PHASES)}")
     turn = int(data.get("turn", 1))
     if not 1 <= turn <= game.turns:
         raise ScenarioError(f"{where}: turn {turn} is outside 1..{game.turns}")
+    if phase == "deal":
+        return _deal(game, data, where, turn)
     prio = data.get("priority", 0)
     if prio not in (0, 1):
         raise ScenarioError(f"{where}: priority must be 0 or 1 (the player holding the counter)")
@@ -161,64 +202,265 @@ def build_state(game: DotdGame, data: Mapping[str, Any], where: str = "scenario"
     s.end_turn = end_turn
     s.history = []
     s.count_backs()
+    if warnings is not None:
+        warnings += _unreachable(s, data, phase)
     s._advance()
     return s
 
 
-def apply_choice(state: DotdState, text: str, where: str = "scenario") -> None:
-    """Apply the legal action whose text is ``text`` (case and spaces ignored)."""
+def _deal(game: DotdGame, data: Mapping[str, Any], where: str, turn: int) -> DotdState:
+    """The setup as the rules do it: the decks shuffled from ``seed``, 3 of each back dealt to
+    each player, priority drawn; the game then waits for turn 1's first choice."""
+    for key in ("players", "priority", "first_priority", "scores", "decks", "discards", "slot"):
+        if key in data:
+            raise ScenarioError(f"{where}: {key}: phase deal shuffles, deals and draws priority "
+                                f"from the seed; to script the deal write phase: start, turn: 1 "
+                                f"with each player's hand and priority")
+    if turn != 1:
+        raise ScenarioError(f"{where}: turn: the deal comes before turn 1")
+    try:
+        s = game.new_initial_state(int(data.get("seed", 0)))
+    except RulesError as exc:
+        raise ScenarioError(f"{where}: phase: {exc} (invent more characters, or place the "
+                            f"cards with phase: start)") from None
+    end_turn = int(data.get("end_turn", game.turns))
+    if not 1 <= end_turn <= game.turns:
+        raise ScenarioError(f"{where}: end_turn {end_turn} is outside 1..{game.turns}")
+    s.end_turn = end_turn
+    return s
+
+
+def _unreachable(s: DotdState, data: Mapping[str, Any], phase: str) -> list[str]:
+    """What no game under these rules can show (``path: why``); the position is played anyway."""
+    g = s.g
+    out = []
+    for p in (0, 1):
+        in_play = s.lines[p] + ([s.spirit[p]] if s.spirit[p] >= 0 else []) + s.chosen[p]
+        counts = [sum(1 for c in in_play if g.back[c] == b) for b in range(3)]
+        # the card chosen on the final turn may break the limit (DD-04); a start has not chosen
+        spare = 1 if phase != "start" and s.turn >= g.free_turn else 0
+        over = sum(max(0, n - g.back_limit) for n in counts)
+        if over > spare:
+            backs = ", ".join(f"{n} {BACKS[b]} cards" for b, n in enumerate(counts) if n > g.back_limit)
+            out.append(f"players[{p}]: {backs} in play, the back limit allows {g.back_limit} "
+                       f"(DD-04)")
+        held = [sum(1 for c in in_play + [c for c in s.hands[p] if c not in s.chosen[p]]
+                    if g.back[c] == b) for b in range(3)]
+        for b, n in enumerate(held):
+            if n > g.hand_per_back:
+                out.append(f"players[{p}]: {n} {BACKS[b]} cards in hand and in play, but "
+                           f"{g.hand_per_back} of each back are dealt and no rule changes that")
+    if "first_priority" in data:
+        turn = s.turn + (1 if phase == "start" else 0)
+        holder = s.first_prio if turn % 2 == 1 else 1 - s.first_prio
+        if s.prio != holder:
+            out.append(f"priority: player {s.prio} holds it on turn {turn}, but priority passes "
+                       f"every turn from player {s.first_prio} (first_priority)")
+    if any(s.scores) and s.turn + (1 if phase == "start" else 0) == 1:
+        out.append("scores: points before the first Rewards")
+    return out
+
+
+_PLAYER = re.compile(r"\s*player\s+(\d+)\s*:\s*(.*)$", re.IGNORECASE)
+_FORCED = re.compile(r"player (\d+) takes the only option: (.*)$")
+_COPY = re.compile(r"(?<=\w)#\d+")
+
+
+def _norm(text: str) -> str:
+    return " ".join(str(text).lower().split())
+
+
+def choice_texts(state: DotdState, name: Callable[[int], str]) -> list[tuple[int, str, str]]:
+    """The pending decision's options: (action, its text, its text with copies told apart)."""
+    out = []
+    for a in state.legal_actions():
+        text = state.action_to_string(a)
+        exact = text.replace(state.g.card_name(a), name(a), 1) if 0 <= a < state.g.n else text
+        out.append((a, text, exact))
+    return out
+
+
+def apply_choice(state: DotdState, text: str, where: str = "scenario",
+                 name: Callable[[int], str] | None = None) -> None:
+    """Apply the legal action whose text is ``text`` (case and spaces ignored); ``oaf@double#2``
+    names one copy of a card the set has several of."""
     if state.is_terminal():
         raise ScenarioError(f"{where}: choice '{text}': the game is already over")
-    want = " ".join(str(text).lower().split())
-    legal = state.legal_actions()
-    for a in legal:
-        if state.action_to_string(a).lower() == want:
+    want = _norm(text)
+    options = choice_texts(state, name or card_namer(state.g))
+    for a, plain, exact in options:
+        if want in (_norm(plain), _norm(exact)):
             state.apply_action(a)
             return
-    options = ", ".join(f"'{state.action_to_string(a)}'" for a in legal)
+    listed = ", ".join(f"'{exact}'" for _, _, exact in options)
     raise ScenarioError(
-        f"{where}: choice '{text}' is not legal for player {state.current_player()} now (legal: {options})"
+        f"{where}: choice '{text}' is not legal for player {state.current_player()} now (legal: {listed})"
     )
+
+
+class _Play:
+    """A scenario being played: the state, the log of choices, the facts that failed."""
+
+    def __init__(self, game: DotdGame, data: Mapping[str, Any], where: str,
+                 narrate: bool = False) -> None:
+        if narrate:  # the events a scenario prints and checks, with the choices taken alone
+            game.record_events = True
+            game.note_forced = True
+        self.where = where
+        self.warnings: list[str] = []
+        self.state = build_state(game, data, where, self.warnings)
+        self.name = card_namer(game)
+        self.log: list[dict[str, Any]] = []
+        self.failed: list[str] = []
+        self.seen = 0  # events already looked at for choices the engine took by itself
+        self.pending = self._forced()  # taken by the engine since the last listed choice
+
+    def _forced(self) -> list[tuple[int, str]]:
+        events = self.state.events or []
+        out = []
+        for line in events[self.seen:]:
+            m = _FORCED.match(line)
+            if m:
+                out.append((int(m.group(1)) - 1, m.group(2)))
+        self.seen = len(events)
+        return out
+
+    def step(self, k: int, item: Any) -> None:
+        path = f"actions[{k}]"
+        if isinstance(item, Mapping):
+            self.check(item.get("expect") or {}, f"{path}.expect")
+            return
+        text = str(item)
+        m = _PLAYER.match(text)
+        named = int(m.group(1)) if m else None
+        if m:
+            text = m.group(2)
+        s = self.state
+        # a choice with one option the engine took by itself may be listed all the same (a
+        # choice legal now comes first)
+        now = not s.is_terminal() and named in (None, s.current_player()) and _norm(text) in {
+            _norm(x) for _, plain, exact in choice_texts(s, self.name) for x in (plain, exact)}
+        for i, (p, done) in enumerate([] if now else self.pending):
+            if _norm(done) == _norm(_COPY.sub("", text)) and named in (None, p):
+                del self.pending[: i + 1]
+                self.log.append({"player": p, "action": text, "scores": list(s.scores),
+                                 "only_option": True})
+                return
+        player = s.current_player()
+        if named is not None and not s.is_terminal() and named != player:
+            options = ", ".join(f"'{x}'" for _, _, x in choice_texts(s, self.name))
+            raise ScenarioError(f"{self.where}: {path}: player {player} chooses now, not player "
+                                f"{named} (legal: {options})")
+        apply_choice(s, text, f"{self.where}: {path}", self.name)
+        self.pending = self._forced()
+        entry: dict[str, Any] = {"player": player, "action": text, "scores": list(s.scores)}
+        if self.pending:
+            entry["forced"] = [f"player {p}: {x}" for p, x in self.pending]
+        self.log.append(entry)
+
+    def printed(self) -> dict[str, Any]:
+        s = self.state
+        out = state_json(s, self.name)
+        out["choices"] = self.log
+        out["events"] = list(s.events or [])
+        if s.is_terminal():
+            out["summary"] = s.summary().to_json()
+        return out
+
+    def check(self, expect: Mapping[str, Any], path: str) -> None:
+        """Every fact of ``expect`` that the position does not show, as a located message."""
+        s = self.state
+        printed = self.printed()
+        head = f"{self.where}: {path}"
+        for key, want in expect.items():
+            where = f"{head} {key}" if path == "expect" else f"{head}.{key}"
+            if key in ("legal", "illegal"):
+                if isinstance(want, Mapping):  # {player: 1, choices: [...]}: that player chooses
+                    chooser = None if s.is_terminal() else s.current_player()
+                    if chooser != want["player"]:
+                        now = "the game is over" if chooser is None else \
+                            f"player {chooser} chooses now"
+                        self.failed.append(f"{where}.player: player {want['player']} has no "
+                                           f"choice now ({now})")
+                        continue
+                    want, where = want.get("choices", []), f"{where}.choices"
+                texts = [t for _, plain, exact in choice_texts(s, self.name) for t in (plain, exact)]
+                for i, t in enumerate(want):
+                    if (_norm(t) in map(_norm, texts)) != (key == "legal"):
+                        options = ", ".join(f"'{x}'" for _, _, x in choice_texts(s, self.name))
+                        who = "nobody" if s.is_terminal() else f"player {s.current_player()}"
+                        self.failed.append(f"{where}[{i}]: '{t}' is "
+                                           f"{'not ' if key == 'legal' else ''}a legal choice "
+                                           f"of {who} now (legal: {options or 'none'})")
+            elif key == "sees":
+                seat = int(want.get("player", 0))
+                view = s.observation(seat).to_json()
+                for k, v in want.items():
+                    if k == "player":
+                        continue
+                    if k not in view:
+                        self.failed.append(f"{where}.{k}: player {seat} sees no '{k}' (known: "
+                                           f"{', '.join(view)})")
+                    else:
+                        self.failed += match(view[k], v, f"{where}.{k}")
+            elif key == "events":
+                self.failed += match(printed["events"], want, where, text=True)
+            elif key in printed:
+                self.failed += match(printed[key], want, where)
+            else:
+                self.failed.append(f"{where}: no such fact (known: "
+                                   f"{', '.join([*printed, 'legal', 'illegal', 'sees'])})")
 
 
 def play_scenario(game: DotdGame, data: Mapping[str, Any], where: str = "scenario") -> tuple[DotdState, list[dict[str, Any]]]:
     """Build the state, apply every listed choice; returns the state and a log of the choices."""
-    state = build_state(game, data, where)
-    log: list[dict[str, Any]] = []
-    for k, text in enumerate(data.get("actions", []) or []):
-        player = state.current_player()
-        apply_choice(state, text, f"{where}: actions[{k}]")
-        log.append({"player": player, "action": text, "scores": list(state.scores)})
-    return state, log
+    run = _Play(game, data, where)
+    for k, item in enumerate(data.get("actions", []) or []):
+        run.step(k, item)
+    return run.state, run.log
 
+
+def run(game: DotdGame, data: Mapping[str, Any], where: str) -> tuple[dict[str, Any], list[str]]:
+    """Play a scenario file's position and choices; (the printed result, failed facts)."""
+    r = _Play(game, data, where, narrate=True)
+    for k, item in enumerate(data.get("actions", []) or []):
+        r.step(k, item)
+    if data.get("expect"):
+        r.check(data["expect"], "expect")
+    out = r.printed()
+    if r.warnings:
+        out["warnings"] = [f"{where}: {w} (a position the rules cannot reach)" for w in r.warnings]
+    return out, r.failed
 
 
 def check_expect(actual: Any, expect: Any, path: str = "") -> list[str]:
-    """Where ``actual`` (the JSON a scenario prints) differs from the facts in ``expect``.
+    """Where ``actual`` (the JSON a scenario prints) differs from the facts in ``expect``
+    (exact values or matchers, engine/expect.py); keys not in ``expect`` are ignored."""
+    return match(actual, expect, path)
 
-    Mappings are compared key by key (keys not in ``expect`` are ignored), lists element by
-    element; a line slot may be expected as a bare card id, meaning only its card is checked.
-    """
-    here = path or "state"
-    if isinstance(expect, Mapping):
-        if not isinstance(actual, Mapping):
-            return [f"{here}: expected a mapping, got {actual!r}"]
-        out: list[str] = []
-        for k, v in expect.items():
-            if k not in actual:
-                out.append(f"{here}.{k}: missing")
-            else:
-                out += check_expect(actual[k], v, f"{path}.{k}" if path else str(k))
-        return out
-    if isinstance(expect, list):
-        if not isinstance(actual, list) or len(actual) != len(expect):
-            return [f"{here}: expected {expect!r}, got {actual!r}"]
-        out = []
-        for k, (a, e) in enumerate(zip(actual, expect, strict=True)):
-            out += check_expect(a, e, f"{here}[{k}]")
-        return out
-    if isinstance(expect, str) and isinstance(actual, Mapping) and "card" in actual:
-        actual = actual["card"]
-    if actual != expect:
-        return [f"{here}: expected {expect!r}, got {actual!r}"]
-    return []
+
+def scenario_params(params: Mapping[str, Any], where: str) -> dict[str, Any]:
+    """A scenario's ``params:`` checked as game.yaml's are (names, types, ranges: this game's
+    part of the schema), so a typo is an error, not a silently ignored key."""
+    import json
+    from pathlib import Path
+
+    spec = json.loads(Path(__file__).with_name("game.schema.json").read_text(encoding="utf-8"))
+    known = spec["$defs"]["dotd_params"]["properties"]
+    out = {}
+    for key, value in params.items():
+        rule = known.get(key)
+        if rule is None:
+            raise ScenarioError(f"{where}: params.{key}: unknown Day of the Dead param '{key}' "
+                                f"(known: {', '.join(known)})")
+        if rule.get("type") == "boolean":
+            ok = isinstance(value, bool)
+        else:
+            ok = isinstance(value, int) and not isinstance(value, bool) and \
+                rule.get("minimum", value) <= value <= rule.get("maximum", value)
+        if not ok:
+            kind = "true or false" if rule.get("type") == "boolean" else \
+                f"a whole number in {rule.get('minimum')}..{rule.get('maximum')}"
+            raise ScenarioError(f"{where}: params.{key}: param '{key}' must be {kind}, got {value!r}")
+        out[key] = value
+    return out

@@ -72,7 +72,7 @@ def _scenario(data: Mapping[str, Any], base: CardSet | None, file: str) -> Scena
     """Play a scenario file's position and choices (engine/dotd/scenario.py)."""
     from boneyard.engine.dotd import DotdGame
     from boneyard.engine.dotd.convert import character_from_dict
-    from boneyard.engine.dotd.scenario import check_expect, play_scenario
+    from boneyard.engine.dotd.scenario import run, scenario_params
     from boneyard.engine.dotd.sets import make_card_set
 
     invented = [character_from_dict(c) for c in data.get("characters", [])]
@@ -83,13 +83,11 @@ def _scenario(data: Mapping[str, Any], base: CardSet | None, file: str) -> Scena
                                  dict(base.params), base.name)
     else:
         card_set = dotd_set(base)
+    if data.get("params"):
+        card_set = replace(card_set, params={**card_set.params,
+                                             **scenario_params(data["params"], file)})
     game = DotdGame(card_set, **(data.get("switches") or {}))
-    state, log = play_scenario(game, data, file)
-    out = state.to_json()
-    out["choices"] = log
-    if state.is_terminal():
-        out["summary"] = state.summary().to_json()
-    return out, [f"{file}: expect {m}" for m in check_expect(out, data.get("expect") or {})]
+    return run(game, data, file)
 
 
 

@@ -39,7 +39,7 @@ class GameTables:
     # Slots, not a dict: the hot loop reads these tables on every step, and an instance dict of
     # more than 30 keys is not a split dict, so each read would be a hash lookup (CPython 3.11).
     __slots__ = (
-        "card_set", "num_players", "record_events", "switches", "params", "turns", "hand_per_back",
+        "card_set", "num_players", "record_events", "note_forced", "switches", "params", "turns", "hand_per_back",
         "back_limit", "final_free", "free_turn", "pu_bonus", "double_uses", "look_n", "fp_power", "simultaneous",
         "unearth_optional", "retrigger", "newcomer_uses", "newcomer_pending", "both_lose", "any_loser", "max_conv",
         "prev_active", "spirit_now", "dig_choose", "reshuffle", "score_won_only", "tie_chain",
@@ -58,6 +58,9 @@ class GameTables:
         # Transcripts set this before new_initial_state: the state then keeps ``events``, readable
         # lines of what happened. Off by default, so playouts pay one None check per event site.
         self.record_events = False
+        # Scenarios set this too: a choice with one option, taken at once, is then an event
+        # ("player 1 takes the only option: ..."), so a scenario may list it or leave it out.
+        self.note_forced = False
         self.switches = resolve_switches(card_set, options)
         self.params = resolve_params(card_set)
         p = self.params

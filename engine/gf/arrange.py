@@ -7,12 +7,13 @@ families as ``"brains 3 4 5 +zombie"``. Cards not placed anywhere form the draw 
 
 from __future__ import annotations
 
+import difflib
 import random
 import re
 from collections.abc import Sequence
 
 from boneyard.engine.gf.board import mkfam, note_rares
-from boneyard.engine.gf.constants import FOOD_NAMES, MAIN
+from boneyard.engine.gf.constants import DEVIL_WIFE, EXORCIST, FOOD_NAMES, KIND_NAMES, MAIN
 from boneyard.engine.gf.game import FeastGame
 from boneyard.engine.gf.state import FeastState
 from boneyard.engine.gf.turn import start_turn
@@ -43,11 +44,34 @@ def arrange(
     for c in range(game.size):
         pool.setdefault(game.names[c], []).append(c)
 
+    every = {k: v[:] for k, v in pool.items()}
+
     def take(name: str) -> int:
-        ids = pool.get(name.strip())
+        face, _, nth = name.strip().partition("#")  # "blood 9#2": the second copy of blood 9
+        ids = pool.get(face.strip())
+        if nth:
+            copies = every.get(face.strip(), [])
+            if not nth.isdigit() or not 1 <= int(nth) <= len(copies):
+                raise RulesError(f"arrange: no card {name!r}: the set has {len(copies)} "
+                                 f"of {face.strip()!r}")
+            c = copies[int(nth) - 1]
+            if ids is None or c not in ids:
+                raise RulesError(f"arrange: card {name!r} is placed twice")
+            ids.remove(c)
+            return c
         if not ids:
-            raise RulesError(f"arrange: no card {name!r} left in the deck")
+            where = "left in the deck" if face.strip() in every else "in this set"
+            raise RulesError(f"arrange: no card {name!r} {where}{_hint(face)}")
         return ids.pop(0)
+
+    def _hint(face: str) -> str:
+        face = face.strip()
+        if face in every:
+            return f" (the set has {len(every[face])}, all placed already)"
+        if face in (KIND_NAMES[DEVIL_WIFE], KIND_NAMES[EXORCIST]) and not game.rares:
+            return " (the rares are in the deck only with params: {rares: true})"
+        near = difflib.get_close_matches(face, list(every), 3)
+        return f" (did you mean {' or '.join(repr(x) for x in near)}?)" if near else ""
 
     s.hands = [[take(x) for x in h] for h in hands]
     s.fams = [[] for _ in range(n)]

@@ -10,8 +10,12 @@ between steps) and the facts that must hold at the end. Cards are named as the e
 them ("blood 3", "zombie", "devil wife"); a family is ``"brains 3 4 5 +zombie"`` (gaps allowed).
 
 Moves the engine makes by itself (a move that is the only legal one) are shown after the step
-that led to them, so the printed log reads like the game. Every failed fact is reported with its
-path in the file (``expect.players[1].hand``), which the CLI turns into file:line:col.
+that led to them, so the printed log reads like the game; a step may list one all the same.
+``blood 9#2`` names the second copy of a face, in the position, the steps and the facts;
+``start: deal`` takes the deal and the first player from ``seed``. Facts are exact values or
+matchers (engine/expect.py), ``sees`` checks one player's observation, ``events`` the narrated
+log. Every failed fact is reported with its path in the file (``expect.players[1].hand``), which
+the CLI turns into file:line:col. Format: docs/scenarios.md.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from boneyard.engine.cards import CardSet
+from boneyard.engine.expect import match
 from boneyard.engine.gf.arrange import _CARD_ID, arrange
 from boneyard.engine.gf.constants import (
     ATTACK,
@@ -37,6 +42,7 @@ from boneyard.engine.gf.effects import apply
 from boneyard.engine.gf.game import FeastGame
 from boneyard.engine.gf.moves import legal_moves, main_moves
 from boneyard.engine.gf.narration import describe
+from boneyard.engine.gf.rules import FeastRules
 from boneyard.engine.gf.state import FeastState
 from boneyard.engine.gf.turn import start_turn
 
@@ -50,6 +56,25 @@ def _text(s: FeastState, a: int) -> str:
     return _CARD_ID.sub("", describe(s, a))
 
 
+def copy_numbers(g: FeastRules) -> list[int]:
+    """Each card's copy number among the cards of its face (``blood 9#2``: the second)."""
+    seen: dict[str, int] = {}
+    out = []
+    for c in range(g.size):
+        seen[g.names[c]] = seen.get(g.names[c], 0) + 1
+        out.append(seen[g.names[c]])
+    return [k if seen[g.names[c]] > 1 else 0 for c, k in enumerate(out)]  # 0: the only copy
+
+
+def _shown(text: str, numbers: list[int]) -> str:
+    """An engine text with each card's id (``#16``) as its copy number (``#2``)."""
+    return _ID.sub(lambda m: f"#{numbers[int(m.group(1))]}" if numbers[int(m.group(1))] else "",
+                   text)
+
+
+_ID = re.compile(r"(?<=\w)#(\d+)")
+
+
 class _Run:
     """One scenario being played: the state, the printed steps and the failed facts."""
 
@@ -59,7 +84,11 @@ class _Run:
         self.failed: list[str] = []
         self.steps: list[dict[str, Any]] = []
         self.warnings: list[str] = []
+        self.events: list[str] = []  # the narrated log: moves and what they set off
+        self.logged = 0  # entries of the engine's log already narrated
+        self.pending: list[str] = []  # moves the engine made alone since the last listed one
         self.s = self._build(card_set)
+        self.numbers = copy_numbers(self.s.g)
 
     # --- setup --------------------------------------------------------------------------------
     def _error(self, path: str, message: str) -> ScenarioError:
@@ -68,18 +97,26 @@ class _Run:
     def _build(self, card_set: CardSet) -> FeastState:
         d = self.data
         players = d["players"]
+        if isinstance(players, int):
+            if d.get("start") != "deal":
+                raise self._error("players", "a number of players needs start: deal (the cards "
+                                             "are then dealt from the seed); else list each player")
+            players = [{} for _ in range(players)]
         options: dict[str, Any] = {**d.get("params", {}), **d.get("switches", {})}
         if d.get("phrases"):
             options["phrase_error_rate"] = 1.0  # every phrase is decided by the script
         try:
             game = FeastGame(card_set, num_players=len(players), **options)
         except RulesError as exc:
-            key = "switches" if any(k in d.get("switches", {}) for k in str(exc).split("'")) \
-                else "params"
+            named = re.findall(r"\w+", str(exc))  # located at the key the message names
+            key = next((f"{part}.{k}" for part in ("switches", "params")
+                        for k in named if k in d.get(part, {})), "params")
             raise self._error(key, str(exc)) from None
         turn = int(d.get("turn", 1))
         if not 1 <= turn <= len(players):
             raise self._error("turn", f"seat {turn} does not play (1..{len(players)})")
+        if d.get("start") == "deal":
+            return self._deal(game)
         fams: list[list[str]] = []
         for i, p in enumerate(players):
             out = []
@@ -97,7 +134,10 @@ class _Run:
                         discard=d.get("discard", []), draw=d.get("draw"),
                         turn_player=turn - 1, seed=int(d.get("seed", 0)))
         except RulesError as exc:
-            raise self._error("players", str(exc).replace("arrange: ", "")) from None
+            # located at the card it names (cmd_scenario), else at players
+            msg = str(exc).replace("arrange: ", "")
+            raise (ScenarioError(f"{self.where}: {msg}") if "card '" in msg
+                   else self._error("players", msg)) from None
         self._place_extra(s, players)
         self._warn_unreachable(s)
         s.scripted = [list(d.get("coins", [])), list(d.get("phrases", []))]
@@ -106,6 +146,23 @@ class _Run:
         else:
             s.phase = MAIN
         s._legal = None
+        return s
+
+    def _deal(self, game: FeastGame) -> FeastState:
+        """The setup as the rules do it: shuffled and dealt from ``seed``, the first player drawn,
+        that player's turn begun; only the coins and phrases may be scripted."""
+        d = self.data
+        for key in ("discard", "draw", "removed", "turn"):
+            if key in d:
+                raise self._error(key, "start: deal deals every card from the seed; to script "
+                                       "the deal, list each player's hand (and turn) instead")
+        players = d["players"]
+        for i, p in enumerate(players if isinstance(players, list) else []):
+            if p:
+                raise self._error(f"players[{i}]", "start: deal deals every card from the seed; "
+                                                   "leave the players empty ({}) or give a number")
+        s = game.new_initial_state(int(d.get("seed", 0)))
+        s.scripted = [list(d.get("coins", [])), list(d.get("phrases", []))]
         return s
 
     def _warn_unreachable(self, s: FeastState) -> None:
@@ -171,46 +228,74 @@ class _Run:
             return []
         return main_moves(s, s.tp) if s.phase == MAIN else legal_moves(s)
 
-    def _forced(self) -> list[str]:
+    def show(self, a: int) -> str:
+        """A move as the scenario prints it: copies by their copy number (``blood 9#2``)."""
+        return _shown(describe(self.s, a), self.numbers)
+
+    def _did(self, seat: int, a: int, path: str) -> str:
+        """Apply ``a`` for ``seat``; the move and what it set off go to the event log."""
+        s = self.s
+        text = f"P{seat + 1}: {self.show(a)}"
+        self.events.append(text)
+        try:
+            apply(s, a)
+        except RulesError as exc:
+            raise self._error(path, str(exc)) from None
+        self._narrate()
+        return text
+
+    def _narrate(self) -> None:
+        log = self.s.log
+        self.events += [event_text(self.s, e) for e in log[self.logged:]]
+        self.logged = len(log)
+
+    def _forced(self, path: str) -> list[str]:
         """Play the moves that are the only legal one, as the engine does; their texts."""
         s = self.s
         shown = []
         legal = self._legal()
         while len(legal) == 1:
-            shown.append(f"P{s.current_player() + 1}: {_text(s, legal[0])}")
-            apply(s, legal[0])
+            shown.append(self._did(s.current_player(), legal[0], path))
             legal = self._legal()
         s._legal = legal
+        self.pending += shown
         return shown
 
     def _find(self, text: str, path: str) -> int:
         s = self.s
         legal = self._legal()
-        exact = _CARD_ID.search(text) is not None  # "blood 3#12": one copy, told apart
-        texts = [describe(s, a) if exact else _text(s, a) for a in legal]
+        exact = _CARD_ID.search(text) is not None  # "blood 9#2": one copy, told apart
+        texts = [self.show(a) if exact else _text(s, a) for a in legal]
         hits = [a for a, t in zip(legal, texts, strict=True) if text in t]
         if len(hits) > 1:
             hits = [a for a, t in zip(legal, texts, strict=True) if t == text] or hits
         if len(hits) > 1 and not exact and len({_text(s, a) for a in hits}) == 1:
-            hits = hits[:1]  # copies of one card: either will do (name one with its #id)
+            hits = hits[:1]  # copies of one card: either will do (name one with its #number)
         if len(hits) != 1:
-            options = "; ".join(describe(s, a) for a in legal) or "none (the game is over)"
+            options = "; ".join(self.show(a) for a in legal) or "none (the game is over)"
             raise self._error(path, f"{len(hits)} legal moves match '{text}'; legal: {options}")
         return hits[0]
 
-    def _apply(self, a: int, path: str) -> None:
+    def _matches_now(self, seat: int, move: str) -> bool:
         s = self.s
-        try:
-            apply(s, a)
-        except RulesError as exc:
-            raise self._error(path, str(exc)) from None
+        if s.phase == OVER or s.current_player() != seat - 1:
+            return False
+        return any(move in self.show(a) or move in _text(s, a) for a in self._legal())
+
+    def _only_option(self, seat: int, move: str) -> str | None:
+        """A listed move the engine already made as the only legal one (it may be listed)."""
+        for i, done in enumerate(self.pending):
+            head, _, rest = done.partition(": ")
+            plain = _CARD_ID.sub("", rest)
+            if head == f"P{seat}" and (move in rest or move in plain):
+                del self.pending[: i + 1]
+                return done
+        return None
 
     def play(self) -> None:
         s = self.s
-        try:
-            first = self._forced()
-        except RulesError as exc:
-            raise self._error("players", str(exc)) from None
+        self._narrate()
+        first = self._forced("players")
         if first:
             self.steps.append({"step": 0, "did": "setup", "forced": first})
         for k, step in enumerate(self.data.get("steps", [])):
@@ -221,39 +306,44 @@ class _Run:
             did: list[str] = []
             if step.strip() == EVERYONE_PASSES:
                 # every answer asked for passes, until the position needs a real move again
+                self.pending = []
                 while s.phase in (WINDOW, CHAIN, ATTACK) and PASS in self._legal():
-                    did.append(f"P{s.current_player() + 1}: pass")
-                    self._apply(PASS, path)
-                    self._forced_into(did, path)
+                    did.append(self._did(s.current_player(), PASS, path))
+                    did.extend(self._forced(path))
             else:
                 m = _STEP.match(step)
                 if m is None:
                     raise self._error(path, f"'{step}' is not a step (write 'P1: <move>' or "
                                             f"'{EVERYONE_PASSES}')")
                 seat = int(m.group(1))
+                # a move the engine made alone may be listed; a move legal now comes first
+                done = None if self._matches_now(seat, m.group(2)) else \
+                    self._only_option(seat, m.group(2))
+                if done is not None:
+                    self.steps.append({"step": k + 1, "did": done, "only_option": True})
+                    continue
                 if s.phase == OVER:
                     raise self._error(path, "the game is over: no move is legal")
                 if s.current_player() != seat - 1:
-                    raise self._error(path, f"P{s.current_player() + 1} is to move, not P{seat}")
+                    options = "; ".join(self.show(a) for a in self._legal())
+                    raise self._error(path, f"P{s.current_player() + 1} is to move, not P{seat} "
+                                            f"(legal: {options})")
                 a = self._find(m.group(2), path)
-                did.append(f"P{seat}: {describe(s, a)}")
-                self._apply(a, path)
-                self._forced_into(did, path)
+                self.pending = []  # a listed move: the engine's own moves before it are past
+                did.append(self._did(seat - 1, a, path))
+                did.extend(self._forced(path))
             self.steps.append({"step": k + 1, "did": did[0] if did else "nothing to pass",
                                "forced": did[1:]})
         s._legal = None
 
-    def _forced_into(self, did: list[str], path: str) -> None:
-        try:
-            did.extend(self._forced())
-        except RulesError as exc:
-            raise self._error(path, str(exc)) from None
-
     # --- the position and the facts -----------------------------------------------------------
-    def position(self) -> dict[str, Any]:
+    def position(self, exact: bool = False) -> dict[str, Any]:
+        """The position as printed; ``exact`` names each card with its copy number, which an
+        expectation naming a copy (``blood 9#2``) is compared with."""
         s = self.s
         g = s.g
-        names = g.names
+        names = [f"{g.names[c]}#{k}" if k else g.names[c] for c, k in enumerate(self.numbers)] \
+            if exact else g.names
 
         def fam(f: Any) -> str:
             nums = " ".join(str(g.num[c]) for c in f[5])
@@ -283,21 +373,26 @@ class _Run:
             "draw_pile": len(s.draw),
             "draw_top": [names[c] for c in s.draw[::-1][:5]],
             "coins": [e[2] for e in s.log if e[0] == "coin"],
-            "events": [" ".join(str(x) for x in e) for e in s.log],
+            "events": list(self.events),
         }
 
     def check(self, expect: Mapping[str, Any], path: str) -> None:
-        pos = self.position()
+        pos = self.position(exact=True)
         for key, want in expect.items():
             where = f"{path}.{key}"
             if key in ("legal", "illegal"):
                 self._check_moves(key, want, where)
-            elif key == "view":
+            elif key in ("sees", "view"):  # (view: the first name of sees)
                 seat = int(want.get("player", 1))
                 view = self.s.observation(seat - 1).to_json()
                 for k, v in want.items():
-                    if k != "player":
-                        self._match(view.get(k), v, f"{where}.{k}")
+                    if k == "player":
+                        continue
+                    if k not in view:
+                        self.failed.append(f"{self.where}: {where}.{k}: P{seat} sees no '{k}' "
+                                           f"(known: {', '.join(view)})")
+                    else:
+                        self._match(view[k], v, f"{where}.{k}")
             elif key == "players":
                 for i, pw in enumerate(want):
                     if i >= len(pos["players"]):
@@ -313,47 +408,58 @@ class _Run:
 
     def _check_moves(self, key: str, want: Any, where: str) -> None:
         s = self.s
-        texts = [_text(s, a) for a in self._legal()] + [describe(s, a) for a in self._legal()]
+        if isinstance(want, Mapping):  # {player: 2, moves: [...]}: that player is to move
+            seat = int(want["player"])
+            mover = None if s.phase == OVER else s.current_player() + 1
+            if mover != seat:
+                self.failed.append(f"{self.where}: {where}.player: P{seat} has no move now "
+                                   f"({'the game is over' if mover is None else f'P{mover} is to move'})")
+                return
+            want, where = want.get("moves", []), f"{where}.moves"
+        texts = [_text(s, a) for a in self._legal()] + [self.show(a) for a in self._legal()]
         for i, t in enumerate(want):
             found = any(t in x for x in texts)
             if found != (key == "legal"):
-                options = "; ".join(_text(s, a) for a in self._legal()) or "none"
+                options = "; ".join(self.show(a) for a in self._legal()) or "none"
                 self.failed.append(
                     f"{self.where}: {where}[{i}]: '{t}' is {'not ' if key == 'legal' else ''}"
                     f"a legal move of P{s.current_player() + 1} (legal: {options})")
 
     def _match(self, got: Any, want: Any, where: str) -> None:
-        if isinstance(want, Mapping):  # matchers
-            for op, v in want.items():
-                ok = True
-                if op == "contains":
-                    ok = _contains(got, v)
-                elif op == "absent":
-                    ok = not any(x in _items(got) for x in v)
-                elif op in ("at_least", "at_most"):
-                    n = len(got) if isinstance(got, list) else got
-                    ok = isinstance(n, int) and (n >= v if op == "at_least" else n <= v)
-                if not ok:
-                    self.failed.append(f"{self.where}: {where}: expected {op} {v!r}, got {got!r}")
-            return
-        if isinstance(got, list) and isinstance(want, list) and where.split(".")[-1] in (
-                "hand", "mash", "locked", "hidden", "confused"):
-            got, want = sorted(got), sorted(want)  # zones without an order: multisets
-        if got != want:
-            self.failed.append(f"{self.where}: {where}: expected {want!r}, got {got!r}")
+        key = where.split(".")[-1]
+        self.failed += [f"{self.where}: {m}" for m in match(
+            got, want, where, whole=True, text=key == "events",
+            unordered=key in ("hand", "mash", "locked", "hidden", "confused"))]
 
 
-def _items(got: Any) -> list[Any]:
-    return got if isinstance(got, list) else [got]
+_WHO = {"coin": "", "flub": "P{} flubs the {} phrase", "race_lost": "P{} loses the race to announce",
+        "announce": "P{} announces {} cards to the graveyard",
+        "steal_mash": "P{} steals the monster mash of P{}",
+        "steal": "P{} steals a family from P{} ({} cards)",
+        "dw_pick": "the devil wife of P{} picks a card blindly from the hand of P{}",
+        "dw_killed_by_preacher": "the devil wife of P{} takes a preacher and dies",
+        "dw_takes_from_hand": "the devil wife of P{} takes a card from the hand of P{}",
+        "exorcist": "P{} plays the exorcist: every visible monster explodes",
+        "explosion": "explosion: the devil wife of P{} took the exorcist from the hand of P{}",
+        "feast": "P{} feasts: {} cards to the graveyard",
+        "exorcist_suicide": "the exorcist in the monster mash of P{} loathes himself and leaves play"}
 
 
-def _contains(got: Any, want: list[Any]) -> bool:
-    rest = list(_items(got))
-    for x in want:
-        if x not in rest:
-            return False
-        rest.remove(x)
-    return True
+def event_text(s: FeastState, e: tuple[Any, ...]) -> str:
+    """One entry of the engine's log in words (seats from 1, cards by name)."""
+    kind, args = e[0], e[1:]
+    if kind == "coin":
+        return f"coin ({args[0]}): {args[1]}"
+    if kind == "kill":
+        return f"{s.g.names[args[0]]} explodes"
+    if kind == "reshuffle":
+        return f"the discard pile ({args[0]} cards) is shuffled into the draw pile"
+    form = _WHO.get(kind)
+    if not form:
+        return " ".join(str(x) for x in e)
+    seats = [x + 1 if isinstance(x, int) and i < form.count("P{}") else x
+             for i, x in enumerate(args)]
+    return form.format(*seats)
 
 
 def run(data: Mapping[str, Any], card_set: CardSet | None, where: str) -> tuple[dict[str, Any], list[str]]:
