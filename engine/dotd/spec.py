@@ -90,6 +90,12 @@ def _scenario(data: Mapping[str, Any], base: CardSet | None, file: str) -> Scena
     return out, [f"{file}: expect {m}" for m in check_expect(out, data.get("expect") or {})]
 
 
+def _coverage(game: Game) -> list[tuple[str, str, str]]:
+    from boneyard.engine.dotd.coverage import items
+
+    return items(cast(Any, game))  # make_game made it: a DotdGame
+
+
 SPEC = GameSpec(
     name="day-of-the-dead",
     title="Day of the Dead",
@@ -121,4 +127,5 @@ SPEC = GameSpec(
     summary_from_json=DotdSummary.from_json,
     gate=_gate,
     invariants=invariants.invariants,  # simulate --check
+    coverage=_coverage,
 )

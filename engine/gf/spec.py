@@ -53,6 +53,18 @@ def _rules_text(card_set: CardSet) -> dict[str, str]:
     return {f.id: "" for f in (*card_set.feast_cards, *card_set.rares)}
 
 
+def _coverage(game: Game) -> list[tuple[str, str, str]]:
+    from boneyard.engine.gf.coverage import items
+
+    return items(cast(Any, game))  # make_game made it: a FeastGame
+
+
+def _variants(card_set: CardSet) -> list[tuple[str, str, CardSet]]:
+    from boneyard.engine.gf.variants import variants
+
+    return variants(card_set)
+
+
 SPEC = GameSpec(
     name="grave-feast",
     title="Grave Feast",
@@ -82,4 +94,6 @@ SPEC = GameSpec(
     scenario_help="schema/scenario.schema.json ($defs/feast), tests/scenarios/gf-*.yaml, "
                   "docs/rules/grave-feast.md",
     invariants=invariants.invariants,  # simulate --check
+    coverage=_coverage,
+    variants=_variants,
 )
