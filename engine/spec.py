@@ -134,10 +134,11 @@ class GameSpec:
     # ``simulate --check``: what is wrong with a state (cards conserved, scores in bounds...),
     # [] when sound; run on every state of every game, so it reads public fields only
     invariants: Callable[[State], list[str]] | None = None
-    # coverage gates (docs/playtest.md): what a game made by make_game can apply, as (item, what it
-    # is, a hint to make it happen), item "primitive.<name>" or "ability.<name>"; the playtest
-    # counts each in the metric "fired.<item>". None: the game has no coverage gates
-    coverage: Callable[[Game], list[tuple[str, str, str]]] | None = None
+    # coverage gates (docs/playtest.md): everything the game counts, as (item, what it is, a hint
+    # to make it happen, whether this game made by make_game can apply it), item
+    # "primitive.<name>" or "ability.<name>"; the playtest counts each in the metric
+    # "fired.<item>". None: the game has no coverage gates
+    coverage: Callable[[Game], list[tuple[str, str, str, bool]]] | None = None
     # sensitivity gates (docs/playtest.md): the set with one copy more or fewer of each card kind,
     # as (key, what changed, the varied set); None: the game has no per-kind sensitivity
     variants: Callable[[CardSet], list[tuple[str, str, CardSet]]] | None = None

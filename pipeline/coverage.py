@@ -52,6 +52,7 @@ class Item:
     name: str  # "primitive.dig", "ability.conversion"
     what: str
     hint: str
+    on: bool  # the run's rules, deck and switches let it happen
 
     @property
     def short(self) -> str:
@@ -59,7 +60,8 @@ class Item:
 
 
 def run_items(card_set: CardSet, cfg: PlaytestConfig) -> dict[str, list[Item]]:
-    """Per run label, what can happen in that run (the game's own list; [] without one)."""
+    """Per run label, everything the game counts, each saying whether it can happen in that run
+    (the game's own list; {} without one)."""
     spec = spec_of(card_set.rules)
     if spec.coverage is None:
         return {}
@@ -92,7 +94,7 @@ def coverage_gates(card_set: CardSet, cfg: PlaytestConfig, where: str = "playtes
         problems.append(f"{where}.exempt: expected 'item: reason' pairs")
         exempt = {}
     per_run = run_items(card_set, cfg)
-    known = {i.name: i for items in per_run.values() for i in items}
+    known = {i.name: i for items in per_run.values() for i in items}  # on or off: a name, not a typo
     short = {i.short: i.name for i in known.values()}
     agents = _agents(cfg)
     skip: dict[str, str] = {}
@@ -100,7 +102,7 @@ def coverage_gates(card_set: CardSet, cfg: PlaytestConfig, where: str = "playtes
         name = key if key in known else short.get(str(key))
         if name is None:
             choices = ", ".join(sorted(short)) or "none"
-            problems.append(f"{where}.exempt.{key}: nothing of that name can happen in this set "
+            problems.append(f"{where}.exempt.{key}: the game counts nothing of that name "
                             f"(known: {choices})")
             continue
         reason, only = (value, None) if isinstance(value, str) else \
@@ -121,6 +123,8 @@ def coverage_gates(card_set: CardSet, cfg: PlaytestConfig, where: str = "playtes
     gates = []
     for label, items in per_run.items():
         for item in items:
+            if not item.on:
+                continue
             if item.name in skip:  # shown, never failed: the report lists it with its reason
                 gates.append(Gate(PREFIX + item.name, min=0.0, run=label,
                                   why=f"{EXEMPT}{item.what}: {skip[item.name]}"))

@@ -38,7 +38,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         fired = {m.name[len(PREFIX):]: int(m.value) for m in res.metrics if m.name.startswith(PREFIX)}
         items = run_items(card_set, cfg).get(run.label, [])
         print(f"{card_set.name}, run {run.label} ({cfg.games} games, agents {cfg.agents}):")
-        for item in items:
+        for item in (i for i in items if i.on):
             gate = gates.get((run.label, item.name))
             n = fired.get(item.name, 0)
             if gate is None:

@@ -8,6 +8,7 @@ by the engine's counters (``Position.fired``: the interpreter and the turn loop 
 
 from __future__ import annotations
 
+from .effects import PRIMITIVES
 from .game import DotdGame
 
 #: (ability, what it is, how a set makes it happen) for the rules abilities the engine counts.
@@ -25,19 +26,20 @@ _ABILITIES = {
 }
 
 
-def items(game: DotdGame) -> list[tuple[str, str, str]]:
-    """(item, what it is, a hint to make it happen) for everything this game can apply."""
-    out: list[tuple[str, str, str]] = []
+def items(game: DotdGame) -> list[tuple[str, str, str, bool]]:
+    """(item, what it is, a hint to make it happen, whether this game can apply it) for every
+    primitive of the vocabulary and every ability the engine counts."""
+    out: list[tuple[str, str, str, bool]] = []
     users: dict[str, list[str]] = {}
     for c in game.characters:
         for step in c.effect:
             who = users.setdefault(step.op, [])
             if c.id not in who:
                 who.append(c.id)
-    for op in sorted(users):
-        cards = ", ".join(users[op])
-        out.append((f"primitive.{op}", f"the effect primitive `{op}` (on {cards})",
-                    f"the agents must field {cards} and its `when:` must hold"))
+    for op in PRIMITIVES:
+        cards = ", ".join(users.get(op, ()))
+        out.append((f"primitive.{op}", f"the effect primitive `{op}` (on {cards or 'no card'})",
+                    f"the agents must field {cards} and its `when:` must hold", op in users))
     backs = set(game.back)
     has_effects = any(game.has_effect)
     on = {
@@ -50,6 +52,5 @@ def items(game: DotdGame) -> list[tuple[str, str, str]]:
         and bool({"unearth", "force_unearth"} & set(users)),
     }
     for name, (what, hint) in _ABILITIES.items():
-        if on[name]:
-            out.append((f"ability.{name}", what, hint))
+        out.append((f"ability.{name}", what, hint, on[name]))
     return out

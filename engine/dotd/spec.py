@@ -90,7 +90,7 @@ def _scenario(data: Mapping[str, Any], base: CardSet | None, file: str) -> Scena
     return out, [f"{file}: expect {m}" for m in check_expect(out, data.get("expect") or {})]
 
 
-def _coverage(game: Game) -> list[tuple[str, str, str]]:
+def _coverage(game: Game) -> list[tuple[str, str, str, bool]]:
     from boneyard.engine.dotd.coverage import items
 
     return items(cast(Any, game))  # make_game made it: a DotdGame

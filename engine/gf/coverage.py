@@ -53,8 +53,9 @@ ABILITIES: dict[str, tuple[str, str]] = {
 }
 
 
-def items(game: FeastGame) -> list[tuple[str, str, str]]:
-    """(item, what it is, a hint to make it happen) for everything this game can apply."""
+def items(game: FeastGame) -> list[tuple[str, str, str, bool]]:
+    """(item, what it is, a hint to make it happen, whether this game can apply it) for every
+    ability the engine counts."""
     kinds = set(game.kind)
     succ, pre = SUCCUBUS in kinds, PREACHER in kinds
     eaters = bool({VAMPIRE, ZOMBIE} & kinds)
@@ -78,4 +79,4 @@ def items(game: FeastGame) -> list[tuple[str, str, str]]:
         "coin_flip": dw or exo,
         "maelstrom_confused": exo and tails,
     }
-    return [(f"ability.{name}", what, hint) for name, (what, hint) in ABILITIES.items() if on[name]]
+    return [(f"ability.{name}", what, hint, on[name]) for name, (what, hint) in ABILITIES.items()]

@@ -53,7 +53,7 @@ def _rules_text(card_set: CardSet) -> dict[str, str]:
     return {f.id: "" for f in (*card_set.feast_cards, *card_set.rares)}
 
 
-def _coverage(game: Game) -> list[tuple[str, str, str]]:
+def _coverage(game: Game) -> list[tuple[str, str, str, bool]]:
     from boneyard.engine.gf.coverage import items
 
     return items(cast(Any, game))  # make_game made it: a FeastGame
