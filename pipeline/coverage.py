@@ -11,22 +11,23 @@ record re-judges them from its own metrics. game.yaml::
 
     playtest:
       coverage:
-        min: 5                 # times each must fire in each run (0: no coverage gates)
+        min: 5                 # times each must fire in each run (default 1; 0: no coverage gates)
         why: ...
-        exempt:                # not required, with the reason the report shows
+        exempt:                # not required: kept as a gate that always passes, with its reason
           explosion: the bots never ...            # under every agent
           dw_placed: {why: ..., agents: [greedy]}  # only when every seat plays one of these
       profiles:
         fast: {coverage: {min: 1}}
 
 An ability the set's switches, params or deck leave impossible (rares off, no succubi,
-``coin_p_heads: 1``) is not asked for at all.
+``coin_p_heads: 1``) is not asked for at all. ``python -m boneyard.pipeline.coverage_counts SET``
+prints the counts against the bounds.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from boneyard.engine.cards import CardSet
@@ -157,10 +158,4 @@ def never_tested(record: Mapping[str, Any]) -> list[str]:
         out.append(f"never tested: {item} (fired {fired} times in {games.get(run, 0):,} games of run "
                    f"'{run}', fewer than {gate['min']:.0f}; to test it, {hint})")
     return out
-
-
-def counts(runs: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, int]]:
-    """Per run label, every ``fired.<item>`` count of a playtest record's runs (the command)."""
-    return {r["label"]: {m["name"][len(PREFIX):]: int(m["value"]) for m in r["metrics"]
-                         if m["name"].startswith(PREFIX)} for r in runs}
 
