@@ -141,6 +141,14 @@ class GameSpec:
     table: Callable[[], TableView] | None = None
     # ``boneyard export``/``import``: the set's cards as spreadsheet columns (None: not offered)
     sheet: Callable[[], SheetSpec] | None = None
+    # coverage gates (docs/playtest.md): everything the game counts, as (item, what it is, a hint
+    # to make it happen, whether this game made by make_game can apply it), item
+    # "primitive.<name>" or "ability.<name>"; the playtest counts each in the metric
+    # "fired.<item>". None: the game has no coverage gates
+    coverage: Callable[[Game], list[tuple[str, str, str, bool]]] | None = None
+    # sensitivity gates (docs/playtest.md): the set with one copy more or fewer of each card kind,
+    # as (key, what changed, the varied set); None: the game has no per-kind sensitivity
+    variants: Callable[[CardSet], list[tuple[str, str, CardSet]]] | None = None
 
 
 ScenarioResult = tuple[dict[str, Any], list[str]]

@@ -20,6 +20,7 @@ from typing import Any
 
 from boneyard.engine.cards import CardSet
 from boneyard.pipeline import record as rec
+from boneyard.pipeline.coverage import with_checks
 from boneyard.pipeline.gates import GateResult
 from boneyard.pipeline.playtest import Progress, config_hash, default_jobs, playtest
 from boneyard.pipeline.playtest_config import PlaytestConfig, resolve
@@ -161,6 +162,10 @@ def config_for(card_set: CardSet, *, fast: bool = False, precision: float | None
             f"{where}.gates: '{card_set.name}' has no balance gates, so a playtest would prove nothing "
             "(add gates to the playtest section; see docs/playtest.md)"
         )
+    try:  # issue 13.6/13.7: the coverage and sensitivity gates (pipeline/coverage.py)
+        cfg = with_checks(card_set, cfg, where)
+    except GateError as exc:
+        raise GateError(_located(str(exc), card_set)) from None
     return cfg
 
 
@@ -200,7 +205,8 @@ def code_hash() -> str:
     engine_dir = Path(engine_pkg.__file__).parent
     here = Path(__file__).parent
     h = hashlib.sha256()
-    files = sorted(engine_dir.rglob("*.py")) + [here / n for n in ("playtest.py", "playtest_config.py", "gates.py")]
+    files = sorted(engine_dir.rglob("*.py")) + [here / n for n in ("playtest.py", "playtest_config.py", "gates.py",
+                                                       "coverage.py", "sensitivity.py")]
     for f in files:
         if f.is_file():
             h.update(f.name.encode())

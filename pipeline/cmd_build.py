@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 from boneyard.pipeline.build import BuildOutcome, build_set
 from boneyard.pipeline.cmd_sim import capped_jobs
+from boneyard.pipeline.coverage import never_tested
 from boneyard.pipeline.gates import FLAG, GateResult
 from boneyard.pipeline.report import show
 from rich.console import Console
@@ -117,6 +118,8 @@ def build_cmd(sets: tuple[str, ...], out: Path | None, force: bool, fast: bool, 
         console.print(f"  report: {outcome.out_dir / 'report.html'}")
         if not outcome.passed:
             console.print(failed_table(outcome))
+            for line in never_tested(outcome.record):  # issue 13.6 (pipeline/coverage.py)
+                console.print(line, markup=False)
             failures.append(cs.name)
         if outcome.rendered:
             mark = f" marked {outcome.watermark}" if outcome.watermark else ""

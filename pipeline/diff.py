@@ -76,6 +76,8 @@ def compare(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[Move]:
             prev = olds.get(new.name)
             if prev is None or any(math.isnan(v) for v in (new.value, prev.value, new.width, prev.width)):
                 continue
+            if new.group == "coverage":  # issue 13.6: exact counts for the coverage gates, no estimate
+                continue
             d = new.value - prev.value
             half = math.hypot((new.high - new.low) / 2, (prev.high - prev.low) / 2)
             moves.append(Move(run["label"], new.name, prev, new, d, d - half, d + half))

@@ -38,6 +38,7 @@ from boneyard.engine.stats import Metric, diff_proportions, mean_metric, proport
 from boneyard.engine.stats import lead_story as stats_lead_story
 from boneyard.pipeline.gates import PASS, evaluate, gated_metrics, outliers, stuck_metric
 from boneyard.pipeline.playtest_config import PlaytestConfig, Run
+from boneyard.pipeline.sensitivity import sensitivity_metrics
 
 from boneyard import __version__
 from boneyard.errors import GateError
@@ -427,6 +428,8 @@ def run_one(card_set: CardSet, run: Run, cfg: PlaytestConfig, progress: Progress
         # more paired games for the characters whose interval is still too wide
         sub = _refine_substitution(card_set, run, specs, seeds0, first_summaries, first_returns, cfg, sub, progress)
     metrics += sub
+    # issue 13.7: per-kind sensitivity and the rares' paired deltas (pipeline/sensitivity.py)
+    metrics += sensitivity_metrics(card_set, run, cfg, specs, seeds0, first_summaries, first_returns, progress)
     t_sub = time.perf_counter() - started - t_games
     strength, notes = strength_metrics(card_set, run, specs, cfg.seed, cfg.strength_games, cfg.jobs,
                                        cfg.strength_rivals, cfg.strength_rival_games, cfg.scheduler)

@@ -10,7 +10,7 @@ from boneyard.engine.dotd.summary import DotdSummary
 from boneyard.pipeline.load import load_set
 
 KEYS = ["winner", "draw", "scores", "scores_per_turn", "first_priority", "turns", "actions",
-        "players", "characters"]
+        "players", "characters", "primitives", "abilities", "effects"]  # (coverage: added last)
 
 
 def _finished(seed: int):
@@ -43,6 +43,14 @@ def test_the_logged_form_reads_back_as_the_same_summary():
         summary = _finished(seed).summary()
         logged = json.loads(json.dumps(summary.to_json()))
         assert DotdSummary.from_json(logged) == summary
+
+
+def test_a_log_from_before_the_coverage_counts_reads_back_with_none_fired():
+    data = _finished(3).summary().to_json()
+    old = {k: v for k, v in data.items() if k not in ("primitives", "abilities", "effects")}
+    back = DotdSummary.from_json(old)
+    assert back.primitives == () and back.abilities == () and back.effects == ()
+    assert back.scores == tuple(data["scores"]) and back.played == DotdSummary.from_json(data).played
 
 
 def test_legal_actions_is_the_states_own_list_until_the_next_action():

@@ -14,6 +14,8 @@ from boneyard.errors import RulesError
 
 from .cards import BACKS
 from .codes import (
+    A_NEWCOMER,
+    A_RETRIGGER,
     ACT_NO,
     D_CONVERT,
     D_COPY,
@@ -208,6 +210,7 @@ def replace_card(st: Position, chooser: int, target: int, owner: int, new: int, 
         st.spirit[owner] = new
         if g.retrigger and g.back[new] == UNEARTH and st.retrig[owner] < MAX_RETRIGGERS:
             st.retrig[owner] += 1
+            st.fired[A_RETRIGGER] += 1
             st.stack.append((T_SPIRIT_UNEARTH, owner))
         return
     line = st.lines[owner]
@@ -218,6 +221,7 @@ def replace_card(st: Position, chooser: int, target: int, owner: int, new: int, 
     if target in st.lostc:  # the newcomer did not lose a fight
         st.lostc.remove(target)
     if j == st.fslot and g.newcomer_uses and st.up[owner][j] and g.has_effect[new]:
+        st.fired[A_NEWCOMER] += 1
         st.stack.append((T_USE, owner, 1, new))
 
 

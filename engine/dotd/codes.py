@@ -104,12 +104,25 @@ EK_NONE: Final = 0  # no effect
 EK_INLINE: Final = 1  # an effect that never asks a player nor starts a task: runs without the stack
 EK_ASKS: Final = 2  # an effect that may ask a player
 
+# --- coverage counters: rules abilities counted (both players together) in Position.fired -------
+# (slots 0..N_ABILITIES-1 of each player's list; then one slot per compiled step, then one per
+# character: see GameTables.fired_names). Counted where the rules apply them, never per card.
+A_DOUBLE: Final = 0  # a Double spirit's further use of the fighter's effect
+A_POWER_UP: Final = 1  # a fight where the Power Up spirit's bonus counted
+A_SPIRIT_UNEARTH: Final = 2  # an Unearth spirit's Unearth started (DD-06)
+A_RETRIGGER: Final = 3  # an Unearth spirit fired again after its replacement (DD-07 switch)
+A_NEWCOMER: Final = 4  # a replacement fighter used its effect in this fight (DD-08 switches)
+N_ABILITIES: Final = 5
+ABILITY_NAMES: Final = ("double_use", "power_up_fight", "spirit_unearth", "unearth_retrigger",
+                        "newcomer_effect")
+
 # --- compiled effects (rules.compile_step makes them, the interpreter runs them) --------------
 # A compiled condition: (measure M_*, lo, hi, negated, arg). It holds iff ``lo <= x <= hi`` for
 # the measured int x (negated: iff not), so the interpreter compares instead of calling an
 # operator; ``arg`` is the side measured (0 own, 1 opposing) or, for ``count``, the counter code.
 CompiledCond = tuple[int, int, int, bool, int]
 # A compiled step: (operation RUN_*, amount, 1 if aimed at the opponent else 0, counter code or -1,
-# target: the fight-context field of RUN_FIGHT_* or the copy/flip target code, conditions);
+# target: the fight-context field of RUN_FIGHT_* or the copy/flip target code, conditions,
+# this step's coverage counter, its character's "effect fired" counter: slots of Position.fired);
 # the interpreter finds the affected side as ``player ^ opp``.
-CompiledStep = tuple[int, int, int, int, int, tuple[CompiledCond, ...]]
+CompiledStep = tuple[int, int, int, int, int, tuple[CompiledCond, ...], int, int]

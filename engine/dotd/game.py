@@ -43,6 +43,10 @@ from .choices import (
     start_unearth,
 )
 from .codes import (
+    A_DOUBLE,
+    A_NEWCOMER,
+    A_POWER_UP,
+    A_SPIRIT_UNEARTH,
     ACT_NO,
     D_CONVERT,
     D_NONE,
@@ -248,6 +252,7 @@ class DotdState(Position):
                     u = 1
                     if not g.has_effect[card]:
                         continue
+                    self.fired[A_NEWCOMER] += 1
                 elif u == 0:  # a step kept only for a newcomer, and none came
                     continue
                 if lines[p][i] != card or not up[p][i] or fx[F_NEG + p]:
@@ -259,6 +264,8 @@ class DotdState(Position):
                     continue
                 if u < g.double_uses and self.eff_back[p] == DOUBLE:
                     stack.append((T_USE, p, u + 1, card))
+                if u > 1:
+                    self.fired[A_DOUBLE] += 1
                 if self.events is not None:
                     nth = f" (use {u}, Double spirit)" if self.eff_back[p] == DOUBLE else ""
                     self.events.append(f"player {p + 1} uses {g.describe(card)}'s effect{nth}")
@@ -272,6 +279,7 @@ class DotdState(Position):
                     return
                 continue
             elif code == T_SPIRIT_UNEARTH:
+                self.fired[A_SPIRIT_UNEARTH] += 1
                 start_unearth(self, t[1], g.unearth_optional)
                 if self.dk >= 0:
                     return
@@ -302,8 +310,10 @@ class DotdState(Position):
                 eb0, eb1 = self.eff_back
                 if eb0 == POWER_UP and not su0:
                     t0 += g.pu_bonus
+                    self.fired[A_POWER_UP] += 1
                 if eb1 == POWER_UP and not su1:
                     t1 += g.pu_bonus
+                    self.fired[A_POWER_UP] += 1
                 if g.fp_power:  # first_player_power: the turn-1 priority holder's handicap
                     if self.first_prio == 0:
                         t0 += g.fp_power
@@ -434,6 +444,7 @@ class DotdState(Position):
         s.fight_log = self.fight_log[:]
         s.retrig = self.retrig[:]
         s.events = None if self.events is None else self.events[:]
+        s.fired = self.fired[:]
         return s
 
     def observation(self, player: int) -> DotdObservation[DotdState]:

@@ -13,6 +13,7 @@ from boneyard.errors import RulesError
 
 from .choices import available, decide, look_at, start_dig, start_unearth
 from .codes import (
+    A_DOUBLE,
     C_ACTIVE,
     C_ADJACENT_ACTIVE,
     C_WINNERS,
@@ -138,6 +139,7 @@ def use_inline(st: Position, p: int, card: int) -> None:
         u = 1
         uses = g.double_uses
         while u < uses and not fx[F_NEG + p] and not fx[F_SUP + p]:
+            st.fired[A_DOUBLE] += 1
             exec_steps(st, p, steps, 0, 0)
             u += 1
 
@@ -150,10 +152,18 @@ def exec_steps(st: Position, p: int, steps: tuple[CompiledStep, ...], idx: int, 
     continuation, so what it started runs before the rest of the effect.
     """
     fx = st.fx
-    for run, amount, opp, per, target, conds in steps[idx:] if idx else steps:
+    fired = st.fired
+    # a fresh use of the fighter's own effect (not a continuation, not a copy): its first step
+    # to run counts the character's "effect fired" once
+    fresh = idx == 0 and depth == 0
+    for run, amount, opp, per, target, conds, slot, use_slot in steps[idx:] if idx else steps:
         idx += 1  # (the index of the next step, for a continuation)
         if conds and not conds_hold(st, p, conds):
             continue
+        fired[slot] += 1
+        if fresh:
+            fired[use_slot] += 1
+            fresh = False
         if run == RUN_FIGHT_ADD:  # power (the commonest step), auto_win, auto_lose
             fx[target + (p ^ opp)] += amount if per < 0 else amount * count(st, p, per)
         elif run == RUN_FIGHT_SET:  # set_power, win_ties, suppress_spirit, negate

@@ -15,6 +15,13 @@ Names are stable (the gates in game.yaml refer to them):
     card.<id>.win_rate_played      win rate of player-games where it was played
     card.<id>.win_rate_not_played  ... where it was not
     card.<id>.win_delta            the difference (Newcombe interval)
+    card.<id>.fights_fielded       fights the character fought (both fighters active) per player-game
+    card.<id>.effect_fired         uses of its effect in which a step ran, per game (a Double counts
+                                   each use; a copied effect counts for the copier)
+    fired.primitive.<name>         times a step of that effect primitive ran, all games
+    fired.ability.<name>           times a rules ability applied (double_use, power_up_fight,
+                                   spirit_unearth, conversion, ...), all games
+    (the fired.* figures are exact counts, their interval the count itself: the coverage gates)
 
 A player-game is one player's side of one game; win rates count a draw as half a win.
 """
@@ -26,6 +33,8 @@ from typing import Any
 
 from boneyard.engine.stats import Metric, Tally, diff_proportions, lead_story, proportion_metric
 
+from .codes import ABILITY_NAMES
+from .effects import PRIMITIVES
 from .summary import DotdSummary
 
 
@@ -62,6 +71,11 @@ def tally(t: Tally, summary: DotdSummary | Mapping[str, Any], num_players: int =
         played = _names(cid)[0]
         if played not in sums:
             sums[played] = [0, 0.0, 0.0]
+    for kind, pairs in (("primitive", s.primitives), ("ability", s.abilities)):
+        for name, n in pairs:
+            add(f"fired.{kind}.{name}", n)
+    for cid, n in s.effects:
+        add(_names(cid)[3], n)
     get = sums.get
     for p, seat in enumerate(s.seats):
         r = results[p]
@@ -79,16 +93,16 @@ def tally(t: Tally, summary: DotdSummary | Mapping[str, Any], num_players: int =
                 acc[2] += x * x
 
 
-_NAMES: dict[str, tuple[str, str, str]] = {}
+_NAMES: dict[str, tuple[str, str, str, str]] = {}
 
 
-def _names(cid: str) -> tuple[str, str, str]:
+def _names(cid: str) -> tuple[str, str, str, str]:
     """The tally names of a character's figures, made once (a tally runs once per game)."""
     try:
         return _NAMES[cid]
     except KeyError:
         names = _NAMES[cid] = (f"card.{cid}.played", f"card.{cid}.fights",
-                               f"card.{cid}.fights_won")
+                               f"card.{cid}.fights_won", f"card.{cid}.effect_fired")
         return names
 
 
@@ -124,7 +138,22 @@ def metrics(t: Tally, num_players: int = 2) -> list[Metric]:
         )
         d, lo, hi = diff_proportions(w_p, n_p, w_n, n_n)
         out.append(Metric(f"card.{cid}.win_delta", d, lo, hi, min(n_p, n_n), "card", cid, "%"))
+        out.append(t.mean_metric(f"card.{cid}.fights_fielded", f"card.{cid}.fights", group="card",
+                                 subject=cid, unit="fights", over=pg))
+        out.append(t.mean_metric(f"card.{cid}.effect_fired", group="card", subject=cid, unit="uses",
+                                 over=n))
+    # every item of the vocabulary and the rules, 0 when it never fired (the coverage gates
+    # need the zeros; which ones a set must fire is coverage.py's question)
+    fired = {f"fired.primitive.{p}" for p in PRIMITIVES} | set(t.names("fired.")) | \
+        {f"fired.ability.{a}" for a in (*ABILITY_NAMES, "conversion")}
+    for key in sorted(fired):
+        out.append(count_metric(key, int(t.total(key)), n, "coverage", key[len("fired."):]))
     return out
+
+
+def count_metric(name: str, count: int, games: int, group: str, subject: str | None) -> Metric:
+    """An exact count over ``games`` games: its interval is the count itself."""
+    return Metric(name, float(count), float(count), float(count), games, group, subject, "times")
 
 
 def game_metrics(summaries: Sequence[DotdSummary | Mapping[str, Any]], num_players: int = 2) -> list[Metric]:

@@ -59,6 +59,7 @@ class Position:
         "fight_log",
         "retrig",
         "events",
+        "fired",
     )
 
     def _init(self, g: GameTables, seed: int) -> None:
@@ -101,6 +102,9 @@ class Position:
         self.fight_log: list[tuple[Any, ...]] = []  # (turn, slot, card0, card1, total0, total1, won0, won1)
         self.retrig = [0, 0]  # Unearth spirits fired again this turn (DD-07 switch), capped
         self.events: list[str] | None = [] if g.record_events else None  # see DotdGame.record_events
+        # coverage counts, both players together (slots: GameTables.fired_names): the abilities,
+        # each compiled step, each character's effect fired (one list: a clone copies it once)
+        self.fired: list[int] = [0] * g.n_fired
 
     # --- reads ---------------------------------------------------------------------------------
 

@@ -106,8 +106,12 @@ def compile_condition(cond: Condition, where: str) -> CompiledCond:
     return (measure, lo, hi, neg, arg)
 
 
-def compile_step(step: Step, where: str) -> CompiledStep:
-    """One Step as a plain tuple; unknown names are a RulesError (the loader prevents them)."""
+def compile_step(step: Step, where: str, slot: int = 0, use_slot: int = 0) -> CompiledStep:
+    """One Step as a plain tuple; unknown names are a RulesError (the loader prevents them).
+
+    ``slot`` and ``use_slot`` are the counters of ``Position.fired`` the interpreter bumps when
+    the step runs and when it is the first of its character's use to run (tables.py numbers them).
+    """
     prim = PRIMITIVE.get(step.op)
     if prim is None:
         raise RulesError(f"{where}: unknown effect primitive '{step.op}'")
@@ -132,7 +136,8 @@ def compile_step(step: Step, where: str) -> CompiledStep:
     if run == RUN_DIG and amount <= 0:
         amount = 1
     conds = tuple(compile_condition(c, where) for c in step.when)
-    return (run, amount, int((prim.side or step.who) == "opponent"), per, target, conds)
+    return (run, amount, int((prim.side or step.who) == "opponent"), per, target, conds, slot,
+            use_slot)
 
 
 def resolve_switches(card_set: CardSet, options: Mapping[str, Any]) -> dict[str, Any]:

@@ -104,6 +104,12 @@ def _sheet() -> SheetSpec:
     return SHEET
 
 
+def _coverage(game: Game) -> list[tuple[str, str, str, bool]]:
+    from boneyard.engine.dotd.coverage import items
+
+    return items(cast(Any, game))  # make_game made it: a DotdGame
+
+
 SPEC = GameSpec(
     name="day-of-the-dead",
     title="Day of the Dead",
@@ -137,4 +143,5 @@ SPEC = GameSpec(
     invariants=invariants.invariants,  # simulate --check
     table=_table,  # boneyard play
     sheet=_sheet,  # boneyard export / import
+    coverage=_coverage,
 )

@@ -64,6 +64,13 @@ class DotdSummary:
     actions: int  # decisions taken
     seats: tuple[SeatSummary, ...]
     characters: tuple[str, ...]  # every character of the set, in table order
+    # coverage, both seats together, only what fired (empty in a log from before they were kept):
+    # times each effect primitive ran (a step whose conditions held), each rules ability applied
+    # (Double, Power Up, Unearth spirit, conversion...), each character's effect fired (a use in
+    # which a step ran: a Double counts each use, a copied effect counts for the copier)
+    primitives: tuple[tuple[str, int], ...] = ()
+    abilities: tuple[tuple[str, int], ...] = ()
+    effects: tuple[tuple[str, int], ...] = ()
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> DotdSummary:
@@ -80,6 +87,9 @@ class DotdSummary:
             actions=int(data.get("actions", 0)),
             seats=seats,
             characters=tuple(data.get("characters", ())),
+            primitives=tuple(sorted((data.get("primitives") or {}).items())),
+            abilities=tuple(sorted((data.get("abilities") or {}).items())),
+            effects=tuple(sorted((data.get("effects") or {}).items())),
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -94,6 +104,9 @@ class DotdSummary:
             "actions": self.actions,
             "players": [seat.to_json() for seat in self.seats],
             "characters": list(self.characters),
+            "primitives": dict(self.primitives),
+            "abilities": dict(self.abilities),
+            "effects": dict(self.effects),
         }
 
 
@@ -102,6 +115,16 @@ def summarize(st: Position) -> DotdSummary:
     g = st.g
     ids = g.char_ids
     seats = []
+    prims: dict[str, int] = {}
+    abilities: dict[str, int] = {}
+    effects: dict[str, int] = {}
+    for (kind, name), n in zip(g.fired_names, st.fired, strict=True):
+        if n:
+            into = effects if kind == "card" else prims if kind == "primitive" else abilities
+            into[name] = into.get(name, 0) + n
+    conv = st.stats[0][2] + st.stats[1][2]
+    if conv:
+        abilities["conversion"] = conv
     for p in (0, 1):
         played, _unused, conv, ue, dig = st.stats[p]
         fights: dict[str, int] = {}
@@ -132,4 +155,7 @@ def summarize(st: Position) -> DotdSummary:
         actions=len(st.history),
         seats=tuple(seats),
         characters=tuple(ids),
+        primitives=tuple(sorted(prims.items())),
+        abilities=tuple(sorted(abilities.items())),
+        effects=tuple(sorted(effects.items())),
     )

@@ -16,6 +16,7 @@ from boneyard.errors import RulesError
 
 from .cards import BACKS, dotd_set
 from .codes import (
+    ABILITY_NAMES,
     ACT_NO,
     D_CONVERT,
     D_COPY,
@@ -28,6 +29,7 @@ from .codes import (
     EK_ASKS,
     EK_INLINE,
     EK_NONE,
+    N_ABILITIES,
 )
 from .phrases import DEFAULT_BACK_NAMES
 from .rules import INLINE_RUNS, compile_step, resolve_params, resolve_switches
@@ -44,7 +46,7 @@ class GameTables:
         "unearth_optional", "retrigger", "newcomer_uses", "newcomer_pending", "both_lose", "any_loser", "max_conv",
         "prev_active", "spirit_now", "dig_choose", "reshuffle", "score_won_only", "tie_chain",
         "characters", "char_ids", "n", "back", "power", "char", "effect", "has_effect", "ekind",
-        "card_ids", "card_index", "deck_order",
+        "card_ids", "card_index", "deck_order", "n_fired", "fired_names",
     )
 
     def __init__(self, card_set: CardSet, num_players: int = 2, **options: Any) -> None:
@@ -98,11 +100,20 @@ class GameTables:
                 chars.append(dc.character)
         self.characters = chars
         self.char_ids = [c.id for c in chars]
+        # Position.fired (coverage, both players): the rules abilities, then one counter per
+        # compiled step (named by its primitive), then one per character (its effect fired)
+        uses = N_ABILITIES + sum(len(c.effect) for c in chars)
+        names: list[tuple[str, str]] = [("ability", a) for a in ABILITY_NAMES]
         compiled = {}
-        for c in chars:
-            compiled[c.id] = tuple(
-                compile_step(s, f"card '{c.id}' step {k + 1}") for k, s in enumerate(c.effect)
-            )
+        for ci, c in enumerate(chars):
+            steps = []
+            for k, s in enumerate(c.effect):
+                steps.append(compile_step(s, f"card '{c.id}' step {k + 1}", len(names), uses + ci))
+                names.append(("primitive", s.op))
+            compiled[c.id] = tuple(steps)
+        names += [("card", c.id) for c in chars]
+        self.n_fired = len(names)
+        self.fired_names = names
         self.n = len(cs.cards)
         self.back = [BACKS.index(dc.back) for dc in cs.cards]
         self.power = [dc.character.power for dc in cs.cards]

@@ -18,6 +18,8 @@ Names are stable: the gates of issue 6 and the diff reports refer to them.
     rare.<card>.win_delta    per player-game, holders' win share minus the others' (the gate)
     rare_event.<event>.per_game  e.g. dw_seductions, exorcist_blasts, dw_killed, explosions, confused
     coin_flips_per_game      (the rare figures only when the rares are in the deck)
+    fired.ability.<name>     times a rules ability applied over all games (coverage.py lists them;
+                             a count: its interval is the count itself)
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from boneyard.engine.gf.coverage import ABILITIES
 from boneyard.engine.gf.summary import FeastSummary
 from boneyard.engine.stats import Metric, Tally, diff_proportions, proportion_metric
 
@@ -62,6 +65,8 @@ def tally(t: Tally, summary: FeastSummary | Mapping[str, Any], num_players: int)
             add(f"feast.{kind}.in_winning_feast_rate", 1 if kind in last else 0)
     if s.rares:
         _tally_rares(t, s, winner)
+    for name, k in (s.abilities or {}).items():
+        add(f"fired.ability.{name}", k)
 
 
 def metrics(t: Tally, num_players: int) -> list[Metric]:
@@ -87,6 +92,10 @@ def metrics(t: Tally, num_players: int) -> list[Metric]:
         out.append(t.proportion_metric(f"feast.{kind}.in_winning_feast_rate", group="card", subject=kind))
     if t.n("rare_games"):
         out.extend(_rare_metrics(t))
+    # every ability, 0 when it never fired (the coverage gates need the zeros)
+    for key in sorted(set(t.names("fired.")) | {f"fired.ability.{a}" for a in ABILITIES}):
+        k = t.total(key)
+        out.append(Metric(key, k, k, k, n, "coverage", key[len("fired."):], "times"))
     return out
 
 

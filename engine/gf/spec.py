@@ -68,6 +68,18 @@ def _sheet() -> SheetSpec:
     return SHEET
 
 
+def _coverage(game: Game) -> list[tuple[str, str, str, bool]]:
+    from boneyard.engine.gf.coverage import items
+
+    return items(cast(Any, game))  # make_game made it: a FeastGame
+
+
+def _variants(card_set: CardSet) -> list[tuple[str, str, CardSet]]:
+    from boneyard.engine.gf.variants import variants
+
+    return variants(card_set)
+
+
 SPEC = GameSpec(
     name="grave-feast",
     title="Grave Feast",
@@ -99,4 +111,6 @@ SPEC = GameSpec(
     invariants=invariants.invariants,  # simulate --check
     table=_table,  # boneyard play
     sheet=_sheet,  # boneyard export / import
+    coverage=_coverage,
+    variants=_variants,
 )

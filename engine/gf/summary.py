@@ -58,6 +58,9 @@ class FeastSummary:
     rare_holders: dict[str, list[int]] | None = None  # rare card id -> seats that held it
     rare_events: dict[str, int] | None = None  # e.g. dw_seductions, explosions, confused
     coin_flips: int | None = None
+    # coverage: times each rules ability applied (rules_abilities), only those that did; empty
+    # in a summary read from a log made before it was kept
+    abilities: dict[str, int] | None = None
 
     @property
     def feast_winner(self) -> int | None:
@@ -93,6 +96,7 @@ class FeastSummary:
             out["rare_holders"] = {k: list(v) for k, v in self.rare_holders.items()}
             out["rare_events"] = dict(self.rare_events or {})
             out["coin_flips"] = self.coin_flips
+        out["abilities"] = dict(self.abilities or {})
         return out
 
     @classmethod
@@ -128,6 +132,7 @@ class FeastSummary:
             rare_holders=None if holders is None else {k: list(v) for k, v in holders.items()},
             rare_events=None if holders is None else dict(data.get("rare_events") or {}),
             coin_flips=None if holders is None else data.get("coin_flips"),
+            abilities=dict(data.get("abilities") or {}),
         )
 
 
@@ -177,4 +182,54 @@ def summarize(s: Position) -> FeastSummary:
         rare_holders=holders,
         rare_events=events,
         coin_flips=flips,
+        abilities=abilities(s),
     )
+
+
+#: Which event of the log (its first item) is which ability.
+_LOGGED = {"steal": "steal_family", "steal_mash": "steal_mash", "race_lost": "race_lost",
+           "exorcist_suicide": "exorcist_self_loathing_suicide", "explosion": "explosion",
+           "dw_killed_by_preacher": "dw_killed_by_preacher_from_hand"}
+#: Counters of ``Position.stats`` that are abilities under another name.
+_COUNTED = {"feasts": "feast", "preaches": "preach", "counters": "evil_preacher_counter",
+            "kills": "eater_killed", "reshuffles": "recycle", "flubs": "flub",
+            "dw_placed": "dw_placed", "dw_seductions": "dw_seduction",
+            "dw_hand_steals": "dw_from_hand", "dw_survived_preachers": "dw_survived_two_preachers",
+            "exorcist_blasts": "exorcist_blast", "exorcist_hid": "exorcist_hid",
+            "exorcist_seduced": "exorcist_seduced", "exorcist_killed_by_dw": "exorcist_killed_by_dw",
+            "confused": "maelstrom_confused", "rare_attacks_fizzled": "rare_attack_fizzled"}
+
+
+def abilities(s: Position) -> dict[str, int]:
+    """How often each rules ability applied in the game (coverage), read off its counters and its
+    event log after the game, so play pays nothing for it. The names are ``coverage.ABILITIES``."""
+    out: dict[str, int] = {}
+    st = s.stats
+    for key, name in _COUNTED.items():
+        v = st.get(key, 0)
+        if isinstance(v, int):
+            _add(out, name, v)
+    _add(out, "preacher_chain", sum(1 for n in st["chains"] if n >= 2))
+    # the Devil Wife's deaths: a preacher taken from a hand is logged apart from two preachers'
+    killed = st.get("dw_killed", 0)
+    for e in s.log:
+        kind = e[0]
+        logged = _LOGGED.get(kind)
+        if logged is not None:
+            _add(out, logged, 1)
+            if kind == "dw_killed_by_preacher":
+                killed -= 1
+        elif kind == "coin":
+            _add(out, "coin_flip", 1)
+            why = e[1]
+            if why.startswith("maelstrom"):
+                _add(out, "exorcist_maelstrom", 1)
+            elif why == "self-loathing":
+                _add(out, "exorcist_self_loathing", 1)
+    _add(out, "dw_killed_by_two_preachers", killed)
+    return dict(sorted(out.items()))
+
+
+def _add(out: dict[str, int], name: str, n: int) -> None:
+    if n:
+        out[name] = out.get(name, 0) + n
