@@ -44,7 +44,13 @@ KINDS = ("fighter", "spirit", "convert", "unearth_target", "unearth_pick", "dig_
 # Decision kinds decided by a short lookahead instead, with this many playouts an action: the
 # conversion and the Unearth (mcts:50 on conversions alone beats greedy ~75%: what a conversion
 # does to this turn's remaining fights and Rewards needs playing out, not features)
-SEARCH: dict[str, int] = {"convert": 1, "unearth_target": 1, "unearth_pick": 1}
+SEARCH: dict[str, int] = dict.fromkeys(KINDS, 3)
+FAST: dict[str, int] = {"convert": 1, "unearth_target": 1, "unearth_pick": 1}
+"""The gate before 2026-12-01 (``GateAgent(search=FAST)``): one deal for the conversions and
+Unearths, the fitted weights elsewhere; ~3 times faster, weaker (docs/simulation.md)."""
+PLAYOUTS_PER_DEAL = 1  # playout streams on one sampled deal before the next is drawn
+RACE_MIN = 2  # sampled deals before the lookahead may stop early
+RACE_Z = 2.0  # standard errors of lead that stop it
 CLEAR_PICK = 3.0  # greedy's rating lead of an Unearth pick that is not played out
 FINAL_WEIGHT = 1000.0  # a won game outweighs any score difference
 PLAYOUT_LUCK = 16  # random numbers drawn per sampled deal for its playouts (reused cyclically)
@@ -128,21 +134,26 @@ class GateAgent(GreedyAgent):
                       reverse=obs.unearth_owner == obs.player)
         return abs(keys[0] - keys[1]) > self.clear_pick
 
-    def _lookahead(self, obs: DotdObservation[DotdState], legal: list[int], pick: int, streams: int,
+    def _lookahead(self, obs: DotdObservation[DotdState], legal: list[int], pick: int, worlds: int,
                    rng: random.Random) -> int:
-        """Each action on a sampled deal, played on at random to the end of this turn
-        ``streams`` times (the same numbers for every action); the best total score difference
-        then (the result, on the last turn) wins, greedy's pick on a tie."""
+        """Each action on up to ``worlds`` sampled deals, each played on at random to the end of
+        this turn (one stream of random numbers per deal, the same for every action); the best
+        total score difference then (the result, on the last turn) wins, greedy's pick on a
+        tie. From ``RACE_MIN`` deals on it stops once the leader is ahead of every other action
+        by ``RACE_Z`` standard errors of their paired difference (or ties it on every deal)."""
         me = obs.player
-        totals = [0.0] * len(legal)
-        # one sampled deal: within the rest of a turn little that is hidden matters (the lines
-        # are face up for the fights); what varies is the luck of draws and choices, so the
-        # deal is played ``streams`` times with other playout numbers
+        n = len(legal)
+        totals = [0.0] * n
+        seen: list[list[float]] = []
+        pi = legal.index(pick)
         world = obs.determinize(rng)
-        for _ in range(streams):
+        for w in range(1, worlds + 1):
+            if w > 1 and (w - 1) % PLAYOUTS_PER_DEAL == 0:
+                world = obs.determinize(rng)
             # one stream of playout numbers, replayed for every action (common random numbers:
             # the actions meet the same luck); cheaper than seeding a Random for each
             luck = [rng.random() for _ in range(PLAYOUT_LUCK)]
+            vals = [0.0] * n
             for i, a in enumerate(legal):
                 state = world.clone()
                 state.apply_action(a)
@@ -153,10 +164,14 @@ class GateAgent(GreedyAgent):
                     state.apply_action(acts[int(luck[k % PLAYOUT_LUCK] * len(acts))])
                     k += 1
                 if state.done:
-                    totals[i] += FINAL_WEIGHT * state.returns()[me]
+                    vals[i] = FINAL_WEIGHT * state.returns()[me]
                 else:
-                    totals[i] += state.scores[me] - state.scores[1 - me]
-        best = legal.index(pick)
+                    vals[i] = float(state.scores[me] - state.scores[1 - me])
+                totals[i] += vals[i]
+            seen.append(vals)
+            if RACE_MIN <= w < worlds and _separated(seen, totals, pi):
+                break
+        best = pi
         for i, t in enumerate(totals):
             if t > totals[best]:
                 best = i
@@ -199,6 +214,30 @@ class GateAgent(GreedyAgent):
         me = obs.player
         left = g.turns - obs.turn  # Rewards still to come after this turn's
         return left, obs.turn, float(obs.scores[me] - obs.scores[1 - me])
+
+
+def _separated(seen: list[list[float]], totals: list[float], pick: int) -> bool:
+    """Is the leader (greedy's pick among equals) ahead of every other action by ``RACE_Z``
+    standard errors of the paired per-deal difference, or equal to it on every deal?"""
+    n = len(totals)
+    lead = pick
+    for i in range(n):
+        if totals[i] > totals[lead]:
+            lead = i
+    k = len(seen)
+    for i in range(n):
+        if i == lead:
+            continue
+        d = [v[lead] - v[i] for v in seen]
+        m = sum(d) / k
+        var = sum((x - m) * (x - m) for x in d) / (k - 1)
+        if var == 0.0:
+            if m < 0.0:
+                return False
+            continue
+        if m <= 0.0 or m * m * k < RACE_Z * RACE_Z * var:
+            return False
+    return True
 
 
 def _card_rows(agent: GateAgent, obs: DotdObservation[DotdState], legal: list[int], pick: int,
