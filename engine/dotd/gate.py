@@ -1,20 +1,24 @@
-"""The Day of the Dead gate agent: greedy's reading of the cards, a linear model fitted to search
-for most choices, and a short lookahead where static rules fail.
+"""The Day of the Dead gate agent: greedy's reading of the cards, and every real choice played
+out on a few sampled deals to the end of the turn.
 
 Why: a build must play thousands of games in seconds, yet the greedy player's verdicts describe
-greedy. Search plays well but costs 10 ms a decision. Measured (mcts:50 on one decision kind,
-greedy on the rest, against greedy): the conversion alone is worth 75% against greedy, the
-Unearth 65%, the spirit 56%, Dig nothing; and no static feature of a conversion (backs, margins,
-next turn's pairings) predicted what search chose better than 65%. So:
+greedy. Search plays well but costs milliseconds a decision. Measured against mcts:50 (300 games
+each, mcts:50 on one decision kind and the former gate on the rest): every kind gains (the
+spirit +9 points, the conversion +7, Dig +6, the turn-1 fighter +5, the Unearth +3), so no single
+kind carries the gap; and no static feature of a conversion predicted search's choice better than
+65%. So each choice of ``SEARCH``'s kinds is a flat lookahead: every action on up to ``SEARCH[kind]``
+sampled deals (``obs.determinize``), each deal continued at random to the end of this turn with
+one stream of random numbers shared by the actions (common random numbers); the best total score
+difference then (the result, on the last turn) wins, greedy's pick on a tie, and the deals stop
+early once the leader is clearly ahead (``RACE_Z``). One deal plays no better than the fitted weights
+below on the spirit, the fighter and Dig; three beat them (bench/gate_curve.py, docs/simulation.md).
 
-- conversions and Unearths (target and pick) are played out: each action on one sampled deal
-  (``obs.determinize``), continued at random to the end of this turn with the same random
-  numbers for every action; the best score difference then (the result, on the last turn) wins;
-- the other choices score every candidate by a weighted sum of card-generic features (greedy's
-  pick, printed power, the effect's rated fight bonus and victory points, backs, the static
-  margins of the line, turns left, scores, what is left unseen in each deck), weights in
-  ``gate_weights.WEIGHTS``: softmax regression on mcts:100 visit shares (``bench/fit_gate.py``),
-  refined by paired play against greedy (``bench/tune_gate.py``).
+A kind without search scores every candidate by a weighted sum of card-generic features (greedy's
+pick, printed power, the effect's rated fight bonus and victory points, backs, the static margins
+of the line, turns left, scores, what is left unseen in each deck), weights in
+``gate_weights.WEIGHTS``: softmax regression on mcts:100 visit shares (``bench/fit_gate.py``),
+refined by paired play against greedy (``bench/tune_gate.py``). ``FAST`` (three times faster,
+weaker) is the former agent that used them.
 
 No feature names a card, so edited and invented cards are played from their data alone. It reads
 only the observation, and all its randomness comes from the rng it is given: reproducible.
@@ -41,9 +45,8 @@ KINDS = ("fighter", "spirit", "convert", "unearth_target", "unearth_pick", "dig_
 
 # A kind missing from WEIGHTS falls back to greedy's choice.
 
-# Decision kinds decided by a short lookahead instead, with this many playouts an action: the
-# conversion and the Unearth (mcts:50 on conversions alone beats greedy ~75%: what a conversion
-# does to this turn's remaining fights and Rewards needs playing out, not features)
+# Decision kinds decided by the lookahead, with at most this many sampled deals (see the module
+# docstring; bench/gate_curve.py measures other numbers)
 SEARCH: dict[str, int] = dict.fromkeys(KINDS, 3)
 FAST: dict[str, int] = {"convert": 1, "unearth_target": 1, "unearth_pick": 1}
 """The gate before 2026-12-01 (``GateAgent(search=FAST)``): one deal for the conversions and
