@@ -17,16 +17,20 @@ The reference should be mcts at a budget where doubling no longer moves the rank
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import statistics
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from boneyard.engine.games import make_game, spec_of
 from boneyard.engine.sim import game_seed, simulate
 from boneyard.pipeline.load import load_set
 from boneyard.pipeline.playtest import _returns_for, dealt_by_seat
+
+from boneyard.files import write_atomic
 
 
 def ranks(xs: Sequence[float]) -> list[float]:
@@ -59,21 +63,45 @@ def spearman(a: Sequence[float], b: Sequence[float]) -> tuple[float, float, floa
     return rho, math.tanh(z - half), math.tanh(z + half)
 
 
-def win_deltas(card_set: Any, spec: str, games: int, seed: int, jobs: int) -> tuple[dict, dict, Any]:
-    """Per character: win_delta over all games, and over even / odd games (split half)."""
+def tally(card_set: Any, spec: str, games: int, seed: int, jobs: int,
+          cache: Path | None = None) -> dict[str, Any]:
+    """Per character and half (even, odd games): [result sum, games] of the seats that played it
+    and of those that did not; and every game's returns. Kept in ``cache`` (JSON) when given, so
+    that a large sample is the sum of short runs (one seed each)."""
+    path = cache / f"{spec.replace(':', '_')}-seed{seed}-{games}.json" if cache else None
+    if path is not None and path.exists():
+        return json.loads(path.read_text(encoding="utf-8"))  # type: ignore[no-any-return]
     res = simulate(card_set, [spec], games, seed, jobs=jobs, keep_games=True)
     units = [cid for cid, _ in spec_of(card_set.rules).units(card_set)]
-    full = {cid: res.metric(f"card.{cid}.win_delta").value for cid in units}
+    counts = {cid: [[0.0, 0, 0.0, 0], [0.0, 0, 0.0, 0]] for cid in units}
+    for i, (summary, ret) in enumerate(zip(res.summaries, res.returns, strict=True)):
+        for seat, played in enumerate(_played(summary, ret)):
+            for cid in units:
+                c = counts[cid][i % 2]
+                j = 0 if cid in played else 2
+                c[j] += ret[seat]
+                c[j + 1] += 1
+    out = {"counts": counts, "returns": [list(r) for r in res.returns]}
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(path, json.dumps(out))
+    return out
+
+
+def win_deltas(tallies: list[dict[str, Any]]) -> tuple[dict[str, float], dict[int, dict[str, float]]]:
+    """Per character: win_delta (mean result of the seats that played it minus the others')
+    over all the tallies, and over their even / odd games (split half)."""
+    units = list(tallies[0]["counts"])
+    full: dict[str, float] = {}
     halves: dict[int, dict[str, float]] = {0: {}, 1: {}}
-    for h in (0, 1):
-        for cid in units:
-            won = {True: [], False: []}
-            for summary, ret in list(zip(res.summaries, res.returns, strict=True))[h::2]:
-                for seat, played in enumerate(_played(summary, ret)):
-                    won[cid in played].append(ret[seat])
-            halves[h][cid] = (statistics.fmean(won[True]) - statistics.fmean(won[False])
-                              if won[True] and won[False] else 0.0)
-    return full, halves, res
+    for cid in units:
+        tot = [0.0, 0, 0.0, 0]
+        for h in (0, 1):
+            c = [sum(t["counts"][cid][h][j] for t in tallies) for j in range(4)]
+            halves[h][cid] = c[0] / c[1] - c[2] / c[3] if c[1] and c[3] else 0.0
+            tot = [x + y for x, y in zip(tot, c, strict=True)]
+        full[cid] = tot[0] / tot[1] - tot[2] / tot[3] if tot[1] and tot[3] else 0.0
+    return full, halves
 
 
 def _played(summary: dict[str, Any], ret: list[float]) -> list[set[str]]:
@@ -83,13 +111,14 @@ def _played(summary: dict[str, Any], ret: list[float]) -> list[set[str]]:
     return seats or [set() for _ in ret]
 
 
-def sub_deltas(card_set: Any, spec: str, res: Any, games: int, seed: int) -> dict[str, float]:
+def sub_deltas(card_set: Any, spec: str, returns: list[list[float]], games: int,
+               seed: int) -> dict[str, float]:
     """Per character: mean over up to ``games`` deals where one seat was dealt it, that seat's
     result minus its result on the same deal with the stand-in (as the playtest computes it)."""
     gs = spec_of(card_set.rules)
     game = make_game(card_set)
     picks: dict[str, list[tuple[int, int]]] = {cid: [] for cid, _ in gs.units(card_set)}
-    for i in range(res.n):
+    for i in range(len(returns)):
         seats = dealt_by_seat(game, game_seed(seed, i), 2) or []
         for cid, got in picks.items():
             who = [k for k in range(len(seats)) if cid in seats[k]]
@@ -99,7 +128,7 @@ def sub_deltas(card_set: Any, spec: str, res: Any, games: int, seed: int) -> dic
     for cid, pairs in picks.items():
         stand_in = gs.stand_in(card_set, cid, {"power": 5})
         subs = _returns_for(stand_in, None, {}, [spec], seed, [i for i, _ in pairs])
-        diffs = [res.returns[i][k] - sub[k] for (i, k), sub in zip(pairs, subs, strict=True)]
+        diffs = [returns[i][k] - sub[k] for (i, k), sub in zip(pairs, subs, strict=True)]
         out[cid] = statistics.fmean(diffs) if diffs else 0.0
     return out
 
@@ -112,15 +141,23 @@ def main() -> None:
     ap.add_argument("--games-b", type=int, default=None, help="games for agent B (default --games)")
     ap.add_argument("--sub-games", type=int, default=0, help="paired deals per character (0: skip)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--seeds", type=int, default=1,
+                    help="runs of --games each (seeds seed .. seed+N-1), summed; sub_delta uses the first")
+    ap.add_argument("--cache", type=Path, default=None,
+                    help="keep each run's tally here and reuse it (a large sample in short runs)")
     ap.add_argument("--jobs", type=int, default=1)
     args = ap.parse_args()
     card_set = load_set("day-of-the-dead")
     t = time.perf_counter()
-    wa, ha, ra = win_deltas(card_set, args.a, args.games, args.seed, args.jobs)
-    wb, hb, rb = win_deltas(card_set, args.b, args.games_b or args.games, args.seed, args.jobs)
+    gb = args.games_b or args.games
+    seeds = range(args.seed, args.seed + args.seeds)
+    ta = [tally(card_set, args.a, args.games, s, args.jobs, args.cache) for s in seeds]
+    tb = [tally(card_set, args.b, gb, s, args.jobs, args.cache) for s in seeds]
+    wa, ha = win_deltas(ta)
+    wb, hb = win_deltas(tb)
     units = list(wa)
-    print(f"Day of the Dead, {len(units)} characters; {args.a}: {args.games} games, "
-          f"{args.b}: {args.games_b or args.games} games, seed {args.seed}")
+    print(f"Day of the Dead, {len(units)} characters; {args.a}: {args.games * args.seeds} games, "
+          f"{args.b}: {gb * args.seeds} games, seeds {args.seed}..{args.seed + args.seeds - 1}")
     for name, (x, y) in {
         f"win_delta {args.a} vs {args.b}": ([wa[u] for u in units], [wb[u] for u in units]),
         f"win_delta {args.a} split half": ([ha[0][u] for u in units], [ha[1][u] for u in units]),
@@ -129,8 +166,8 @@ def main() -> None:
         rho, lo, hi = spearman(x, y)
         print(f"{name:40} Spearman {rho:+.2f} ({lo:+.2f} .. {hi:+.2f})")
     if args.sub_games:
-        sa = sub_deltas(card_set, args.a, ra, args.sub_games, args.seed)
-        sb = sub_deltas(card_set, args.b, rb, args.sub_games, args.seed)
+        sa = sub_deltas(card_set, args.a, ta[0]["returns"], args.sub_games, args.seed)
+        sb = sub_deltas(card_set, args.b, tb[0]["returns"], args.sub_games, args.seed)
         rho, lo, hi = spearman([sa[u] for u in units], [sb[u] for u in units])
         print(f"{'sub_delta ' + args.a + ' vs ' + args.b:40} Spearman {rho:+.2f} ({lo:+.2f} .. {hi:+.2f})"
               f"  ({args.sub_games} deals per character)")

@@ -77,3 +77,23 @@ def test_gf_gate_uses_the_rares_and_flips_coins():
         flips += summary.coin_flips or 0
         placed += (summary.rare_events or {}).get("dw_placed", 0)
     assert flips >= 40 and placed >= 5, (flips, placed)
+
+
+def test_gf_gate_finishes_its_attacks_on_rares_at_four_players():
+    """Two succubi take an Exorcist from a mash and two preachers attack a permanent Devil Wife:
+    the gate opens such an attack only holding both cards and joins attacks on a rival's rare,
+    so hiding, seduction and the Devil Wife's death happen in a 4-player build."""
+    game = make_game(load_set("grave-feast"), num_players=4, rares=True)
+    gate = make_agent("gate", game)
+    events: dict[str, int] = {}
+    for seed in range(40):
+        state = game.new_initial_state(seed)
+        rngs = [random.Random(seed * 10 + k) for k in range(4)]
+        while not state.is_terminal():
+            p = state.current_player()
+            state.apply_action(gate.choose(state.observation(p), rngs[p]))
+        for k, v in (state.summary().rare_events or {}).items():
+            events[k] = events.get(k, 0) + v
+    exorcist = events.get("exorcist_hid", 0) + events.get("exorcist_seduced", 0)
+    assert exorcist >= 5 and events.get("dw_killed", 0) >= 5, events
+    assert events.get("rare_attacks_fizzled", 0) < exorcist + events.get("dw_killed", 0), events

@@ -2,8 +2,8 @@
 
 The simulator, the CLI and the strength bench name agents by these strings (they go into logs and
 reports), so one registry turns a spec into an :class:`~boneyard.engine.core.Agent` for a game.
-``greedy`` and ``gate`` (greedy's ratings with choices fitted to search: skilled play at
-greedy's speed) are game-specific (the game's spec makes them); ``random`` and ``mcts`` work on any game
+``greedy`` and ``gate`` (greedy's ratings with each choice played out on a few sampled deals or
+tuned by play: skilled play at a build's speed) are game-specific (the game's spec makes them); ``random`` and ``mcts`` work on any game
 through the shared core interface, ``mcts`` with the spec's search settings.
 """
 

@@ -1,20 +1,24 @@
-"""The Day of the Dead gate agent: greedy's reading of the cards, a linear model fitted to search
-for most choices, and a short lookahead where static rules fail.
+"""The Day of the Dead gate agent: greedy's reading of the cards, and every real choice played
+out on a few sampled deals to the end of the turn.
 
 Why: a build must play thousands of games in seconds, yet the greedy player's verdicts describe
-greedy. Search plays well but costs 10 ms a decision. Measured (mcts:50 on one decision kind,
-greedy on the rest, against greedy): the conversion alone is worth 75% against greedy, the
-Unearth 65%, the spirit 56%, Dig nothing; and no static feature of a conversion (backs, margins,
-next turn's pairings) predicted what search chose better than 65%. So:
+greedy. Search plays well but costs milliseconds a decision. Measured against mcts:50 (300 games
+each, mcts:50 on one decision kind and the former gate on the rest): every kind gains (the
+spirit +9 points, the conversion +7, Dig +6, the turn-1 fighter +5, the Unearth +3), so no single
+kind carries the gap; and no static feature of a conversion predicted search's choice better than
+65%. So each choice of ``SEARCH``'s kinds is a flat lookahead: every action on up to ``SEARCH[kind]``
+sampled deals (``obs.determinize``), each deal continued at random to the end of this turn with
+one stream of random numbers shared by the actions (common random numbers); the best total score
+difference then (the result, on the last turn) wins, greedy's pick on a tie, and the deals stop
+early once the leader is clearly ahead (``RACE_Z``). One deal plays no better than the fitted weights
+below on the spirit, the fighter and Dig; three beat them (bench/gate_curve.py, docs/simulation.md).
 
-- conversions and Unearths (target and pick) are played out: each action on one sampled deal
-  (``obs.determinize``), continued at random to the end of this turn with the same random
-  numbers for every action; the best score difference then (the result, on the last turn) wins;
-- the other choices score every candidate by a weighted sum of card-generic features (greedy's
-  pick, printed power, the effect's rated fight bonus and victory points, backs, the static
-  margins of the line, turns left, scores, what is left unseen in each deck), weights in
-  ``gate_weights.WEIGHTS``: softmax regression on mcts:100 visit shares (``bench/fit_gate.py``),
-  refined by paired play against greedy (``bench/tune_gate.py``).
+A kind without search scores every candidate by a weighted sum of card-generic features (greedy's
+pick, printed power, the effect's rated fight bonus and victory points, backs, the static margins
+of the line, turns left, scores, what is left unseen in each deck), weights in
+``gate_weights.WEIGHTS``: softmax regression on mcts:100 visit shares (``bench/fit_gate.py``),
+refined by paired play against greedy (``bench/tune_gate.py``). ``FAST`` (three times faster,
+weaker) is the former agent that used them.
 
 No feature names a card, so edited and invented cards are played from their data alone. It reads
 only the observation, and all its randomness comes from the rng it is given: reproducible.
@@ -41,10 +45,15 @@ KINDS = ("fighter", "spirit", "convert", "unearth_target", "unearth_pick", "dig_
 
 # A kind missing from WEIGHTS falls back to greedy's choice.
 
-# Decision kinds decided by a short lookahead instead, with this many playouts an action: the
-# conversion and the Unearth (mcts:50 on conversions alone beats greedy ~75%: what a conversion
-# does to this turn's remaining fights and Rewards needs playing out, not features)
-SEARCH: dict[str, int] = {"convert": 1, "unearth_target": 1, "unearth_pick": 1}
+# Decision kinds decided by the lookahead, with at most this many sampled deals (see the module
+# docstring; bench/gate_curve.py measures other numbers)
+SEARCH: dict[str, int] = dict.fromkeys(KINDS, 3)
+FAST: dict[str, int] = {"convert": 1, "unearth_target": 1, "unearth_pick": 1}
+"""The gate before 2026-12-01 (``GateAgent(search=FAST)``): one deal for the conversions and
+Unearths, the fitted weights elsewhere; ~3 times faster, weaker (docs/simulation.md)."""
+PLAYOUTS_PER_DEAL = 1  # playout streams on one sampled deal before the next is drawn
+RACE_MIN = 2  # sampled deals before the lookahead may stop early
+RACE_Z = 2.0  # standard errors of lead that stop it
 CLEAR_PICK = 3.0  # greedy's rating lead of an Unearth pick that is not played out
 FINAL_WEIGHT = 1000.0  # a won game outweighs any score difference
 PLAYOUT_LUCK = 16  # random numbers drawn per sampled deal for its playouts (reused cyclically)
@@ -128,21 +137,26 @@ class GateAgent(GreedyAgent):
                       reverse=obs.unearth_owner == obs.player)
         return abs(keys[0] - keys[1]) > self.clear_pick
 
-    def _lookahead(self, obs: DotdObservation[DotdState], legal: list[int], pick: int, streams: int,
+    def _lookahead(self, obs: DotdObservation[DotdState], legal: list[int], pick: int, worlds: int,
                    rng: random.Random) -> int:
-        """Each action on a sampled deal, played on at random to the end of this turn
-        ``streams`` times (the same numbers for every action); the best total score difference
-        then (the result, on the last turn) wins, greedy's pick on a tie."""
+        """Each action on up to ``worlds`` sampled deals, each played on at random to the end of
+        this turn (one stream of random numbers per deal, the same for every action); the best
+        total score difference then (the result, on the last turn) wins, greedy's pick on a
+        tie. From ``RACE_MIN`` deals on it stops once the leader is ahead of every other action
+        by ``RACE_Z`` standard errors of their paired difference (or ties it on every deal)."""
         me = obs.player
-        totals = [0.0] * len(legal)
-        # one sampled deal: within the rest of a turn little that is hidden matters (the lines
-        # are face up for the fights); what varies is the luck of draws and choices, so the
-        # deal is played ``streams`` times with other playout numbers
+        n = len(legal)
+        totals = [0.0] * n
+        seen: list[list[float]] = []
+        pi = legal.index(pick)
         world = obs.determinize(rng)
-        for _ in range(streams):
+        for w in range(1, worlds + 1):
+            if w > 1 and (w - 1) % PLAYOUTS_PER_DEAL == 0:
+                world = obs.determinize(rng)
             # one stream of playout numbers, replayed for every action (common random numbers:
             # the actions meet the same luck); cheaper than seeding a Random for each
             luck = [rng.random() for _ in range(PLAYOUT_LUCK)]
+            vals = [0.0] * n
             for i, a in enumerate(legal):
                 state = world.clone()
                 state.apply_action(a)
@@ -153,10 +167,14 @@ class GateAgent(GreedyAgent):
                     state.apply_action(acts[int(luck[k % PLAYOUT_LUCK] * len(acts))])
                     k += 1
                 if state.done:
-                    totals[i] += FINAL_WEIGHT * state.returns()[me]
+                    vals[i] = FINAL_WEIGHT * state.returns()[me]
                 else:
-                    totals[i] += state.scores[me] - state.scores[1 - me]
-        best = legal.index(pick)
+                    vals[i] = float(state.scores[me] - state.scores[1 - me])
+                totals[i] += vals[i]
+            seen.append(vals)
+            if RACE_MIN <= w < worlds and _separated(seen, totals, pi):
+                break
+        best = pi
         for i, t in enumerate(totals):
             if t > totals[best]:
                 best = i
@@ -199,6 +217,30 @@ class GateAgent(GreedyAgent):
         me = obs.player
         left = g.turns - obs.turn  # Rewards still to come after this turn's
         return left, obs.turn, float(obs.scores[me] - obs.scores[1 - me])
+
+
+def _separated(seen: list[list[float]], totals: list[float], pick: int) -> bool:
+    """Is the leader (greedy's pick among equals) ahead of every other action by ``RACE_Z``
+    standard errors of the paired per-deal difference, or equal to it on every deal?"""
+    n = len(totals)
+    lead = pick
+    for i in range(n):
+        if totals[i] > totals[lead]:
+            lead = i
+    k = len(seen)
+    for i in range(n):
+        if i == lead:
+            continue
+        d = [v[lead] - v[i] for v in seen]
+        m = sum(d) / k
+        var = sum((x - m) * (x - m) for x in d) / (k - 1)
+        if var == 0.0:
+            if m < 0.0:
+                return False
+            continue
+        if m <= 0.0 or m * m * k < RACE_Z * RACE_Z * var:
+            return False
+    return True
 
 
 def _card_rows(agent: GateAgent, obs: DotdObservation[DotdState], legal: list[int], pick: int,

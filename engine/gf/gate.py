@@ -31,7 +31,12 @@ from boneyard.engine.gf.constants import (
     EXO_HAND,
     EXORCIST,
     HUMAN,
+    JOIN_ATTACK,
     MASH,
+    PASS,
+    PREACH_DW,
+    PREACHER,
+    SUCC_EXO,
     SUCCUBUS,
     VAMPIRE,
     ZOMBIE,
@@ -70,7 +75,8 @@ class GateAgent(GreedyAgent):
         dw_threat, exo_min = self.weights["rares"]
         rare_pref: dict[int, float] = {}
         kinds = ctx.K
-        if any(unpack(a)[0] in (DW_PLACE, EXO_HAND, DW_SEDUCE) for a in legal) or any(
+        if any(unpack(a)[0] in (DW_PLACE, EXO_HAND, DW_SEDUCE, SUCC_EXO, PREACH_DW, JOIN_ATTACK)
+               for a in legal) or any(
                 unpack(a)[0] == MASH and kinds[unpack(a)[1]] == EXORCIST for a in legal):
             rare_pref = self._rares(ctx, legal, bias, dw_threat, exo_min)
         best = legal[0]
@@ -105,10 +111,23 @@ class GateAgent(GreedyAgent):
         view = [ctx.card_value(y) if K[y] == HUMAN else BLIND_BELOW
                 for op, _x, y, _z, _f in map(unpack, legal) if op == DW_SEDUCE and y < n_cards]
         blind = max(view, default=0.0) < BLIND_BELOW
+        # an attack on a rare needs a second attacker in the same window: open one only holding
+        # both (a lone succubus or preacher fizzles into the discard pile)
+        held = [0] * (max(K) + 1)
+        for c in ctx.hand:
+            held[K[c]] += 1
+        attack = obs.attack
+        greedy_join = attack is not None and attack[2] != me
         out: dict[int, float] = {}
         for a in legal:
             op, x, y, _z, _f = unpack(a)
-            if op == DW_SEDUCE and y >= n_cards and blind:
+            if (op == SUCC_EXO and held[SUCCUBUS] < 2) or (op == PREACH_DW and held[PREACHER] < 2):
+                out[a] = -KEEP_EXO
+            elif op == JOIN_ATTACK and greedy_join:
+                # greedy joins an attack on a rival's rare; the multi-player biases prefer to pass
+                # any window, which left every attack (my own included) to fizzle
+                out[a] = max(0.0, bias[PASS] - bias[JOIN_ATTACK]) + 1.0
+            elif op == DW_SEDUCE and y >= n_cards and blind:
                 out[a] = BLIND_PICK
             elif op == DW_PLACE and threat < dw_threat:
                 out[a] = PLACE_DW + max(0.0, bias[DW_HAND] - bias[DW_PLACE])

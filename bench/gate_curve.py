@@ -1,0 +1,60 @@
+"""Strength against speed of the Day of the Dead gate agent: how many sampled deals it plays out.
+
+The gate's lookahead (engine/dotd/gate.py) plays every candidate on up to W sampled deals; more
+deals play better and cost more. For each W given (and ``fast``, the agent before 2026-12-01:
+one deal, conversions and Unearths only) it prints the games/s with the agent in every seat
+(process CPU time, one core) and the win share against ``--opponent`` with a 95% interval
+(seats rotated, the same deals for every point, a draw counts half):
+
+    nice .venv/bin/python bench/gate_curve.py --points fast,1,2,3,4,8 --games 1000 --opponent mcts:50
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from boneyard.engine.dotd import gate as dotd_gate
+from boneyard.engine.games import make_game
+from boneyard.pipeline.load import load_set
+from gate_eval import win_share
+
+
+def every_seat(game: object, search: dict[str, int], games: int, seed: int = 3) -> float:
+    """Games/s (process CPU time) with this gate in both seats."""
+    agents = [dotd_gate.GateAgent(game, search=search) for _ in range(2)]  # type: ignore[arg-type]
+    t = time.process_time()
+    for i in range(games):
+        state = game.new_initial_state(seed * 1_000_003 + i)  # type: ignore[attr-defined]
+        rngs = [random.Random(i * 10 + k) for k in range(2)]
+        while not state.is_terminal():
+            p = state.current_player()
+            state.apply_action(agents[p].choose(state.observation(p), rngs[p]))
+    return games / (time.process_time() - t)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--points", default="fast,1,2,3,4,8", help="comma list of W (deals) or fast")
+    ap.add_argument("--games", type=int, default=1000)
+    ap.add_argument("--opponent", default="mcts:50")
+    ap.add_argument("--speed", type=int, default=300, help="games timed in every seat")
+    ap.add_argument("--seed", type=int, default=11)
+    args = ap.parse_args()
+    game = make_game(load_set("day-of-the-dead"), 2)
+    print(f"{'point':>5} {'games/s':>8}  vs {args.opponent} ({args.games} games)", flush=True)
+    for point in args.points.split(","):
+        search = dict(dotd_gate.FAST) if point == "fast" else dict.fromkeys(dotd_gate.KINDS, int(point))
+        gps = every_seat(game, search, args.speed)
+        share, half = win_share(game, dotd_gate.GateAgent(game, search=search), args.opponent,
+                                args.games, seed=args.seed)
+        print(f"{point:>5} {gps:8.0f}  {100 * share:5.1f}% ({100 * (share - half):.1f}-"
+              f"{100 * (share + half):.1f})", flush=True)
+
+
+if __name__ == "__main__":
+    main()
