@@ -54,7 +54,7 @@ class Failed(click.ClickException):
 
     def __init__(self, exc: BoneyardError) -> None:
         super().__init__(str(exc))
-        self.exit_code = exc.exit_code
+        self.exit_code = exc.exit_code  # type: ignore[misc]  # click reads it per instance
 
     def show(self, file: Any = None) -> None:
         click.echo(self.format_message(), err=True)

@@ -112,7 +112,8 @@ def check_set(path_or_name: str | Path) -> SetCheck:
     spec = spec_of(result.rules)
 
     docs: list[YamlDoc] = []
-    files = g.get("card_files") if isinstance(g.get("card_files"), list) else []
+    listed = g.get("card_files")
+    files: list[Any] = listed if isinstance(listed, list) else []
     complete = bool(files)
     seen: dict[Path, tuple[Any, ...]] = {}
     for i, rel in enumerate(files):
@@ -249,8 +250,8 @@ def printed_files(root: Path, spec: GameSpec, files: SetFiles) -> tuple[tuple[st
             target, _ = v.inside_set(template.parent, text) if text else (None, None)
             if target is not None and target.is_file():
                 found[f"{label}:{text}"] = _digest(target)
-    for doc in [*files.docs, *(d for d in files.extra.values() if d is not None)]:
-        for card in doc.data if isinstance(doc.data, list) else []:
+    for card_doc in [*files.docs, *(d for d in files.extra.values() if d is not None)]:
+        for card in card_doc.data if isinstance(card_doc.data, list) else []:
             art = card.get("art") if isinstance(card, dict) else None
             target, _ = v.inside_set(root, art) if isinstance(art, str) and art else (None, None)
             if target is not None and target.is_file():

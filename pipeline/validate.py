@@ -27,7 +27,7 @@ from boneyard.errors import Problem
 MAX_ART_BYTES = 32 * 1024 * 1024
 ART_FORMATS = ("PNG", "JPEG")
 
-_TYPE_WORDS = {
+_TYPE_WORDS: dict[str, str] = {
     "integer": "a whole number",
     "number": "a number",
     "string": "text",
@@ -148,15 +148,15 @@ def _schema_problem(doc: YamlDoc, error: ValidationError, card_of: CardOf) -> li
         return one(f"{what}: {sch['errorMessage']}")
     if kind == "type":
         types = value if isinstance(value, list) else [value]
-        want = " or ".join(_TYPE_WORDS.get(t, t) for t in types)
-        hint = None
+        want = " or ".join(_TYPE_WORDS.get(str(t), str(t)) for t in types)
+        type_hint: str | None = None
         if isinstance(inst, str) and inst in _effect_words():
-            hint = f"write '{inst}:' with a colon"
+            type_hint = f"write '{inst}:' with a colon"
         elif "integer" in types and isinstance(inst, str) and inst.strip().lstrip("-").isdigit():
-            hint = "remove the quotes"
+            type_hint = "remove the quotes"
         elif "integer" in types and isinstance(inst, float) and inst.is_integer():
-            hint = f"write {int(inst)}"
-        return one(f"{what} must be {want}, got {_show(inst)}", hint)
+            type_hint = f"write {int(inst)}"
+        return one(f"{what} must be {want}, got {_show(inst)}", type_hint)
     if kind in ("enum", "const"):
         options = value if kind == "enum" else [value]
         shown = ", ".join(str(o) for o in options)
@@ -218,7 +218,7 @@ def _schema_problem(doc: YamlDoc, error: ValidationError, card_of: CardOf) -> li
         types = [t for e in error.context if e.validator == "type" and not e.relative_path
                  for t in (e.validator_value if isinstance(e.validator_value, list)
                            else [e.validator_value])]
-        want = " or ".join(dict.fromkeys(_TYPE_WORDS.get(t, t) for t in types))
+        want = " or ".join(dict.fromkeys(_TYPE_WORDS.get(str(t), str(t)) for t in types))
         return one(f"{what} must be {want}, got {_show(inst)}")
     if kind == "not":
         return one(f"{what} is not allowed here")
