@@ -308,4 +308,5 @@ def build_set(
     if outcome.passed or force:
         outcome.watermark = None if outcome.passed else FAILED_PLAYTEST
         outcome.rendered = (renderer or default_renderer)(card_set, out_dir, footer_note(record), outcome.watermark)
+        write_reports(record, out_dir)  # again, now with the card images beside their names
     return outcome

@@ -18,7 +18,7 @@ import math
 import subprocess
 import tempfile
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -187,15 +187,16 @@ def diff(card_set: CardSet, against: str, *, fast: bool = False, jobs: int | Non
         before = _nan_back(before)
         cfg = config_from_record(before, jobs)
         if games:
-            from dataclasses import replace
-
             cfg = replace(cfg, games=games)
+        cfg = replace(cfg, cap=cfg.games, change_games=cfg.games, substitution_cap=0)
         after = playtest(card_set, cfg)
     else:
         from boneyard.pipeline.lastpass import base_for
         from boneyard.pipeline.load import load_set
 
         cfg = config_for(card_set, fast=fast, jobs=jobs, games=games)
+        # one look of the same size on both sides: a diff compares, it does not gate
+        cfg = replace(cfg, cap=cfg.games, change_games=cfg.games, substitution_cap=0)
         with tempfile.TemporaryDirectory(prefix="boneyard-diff-") as tmp:
             old_set = load_set(set_at_revision(card_set, against, Path(tmp)))
             before = playtest(old_set, cfg)

@@ -474,6 +474,10 @@ def run_one(card_set: CardSet, run: Run, cfg: PlaytestConfig, progress: Progress
         "strength_notes": notes,
         "distributions": distributions(summaries, returns),
         "fair_share": _fair_share(players),
+        **({"last_pass_values": {**{m.name: old_metrics[m.name].value for m in metrics
+                                    if m.name in old_metrics and not m.name.endswith(".sub_delta")},
+                                 **{p.metric: p.anchor for p in pairings if p.kind == "last pass"}}}
+           if base is not None else {}),
         **({"paired_with_last_pass": sorted(
             [m.name for m in metrics if m.name in old_metrics and m.name != "games"
              and not m.name.endswith(".sub_delta")]

@@ -231,7 +231,7 @@ def resolve(
         strength_rival_games=int(strength.get("rival_games") or 0),
         profile=profile,
         jobs=int(cfg.get("jobs") or 1),
-        alpha=float(alpha),  # checked above
+        alpha=float(alpha if isinstance(alpha, (int, float)) else 0.05),  # checked above
         substitution_cap=int(sub.get("cap") or 0),
         change_games=max(1, int(change.get("games") or 1)),
     )
