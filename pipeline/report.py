@@ -231,7 +231,7 @@ def histogram_chart(dist: Mapping[str, Any], band: tuple[float | None, float | N
                        color="#2e8b57", alpha=0.12, label="target band")
         ax.set_title(title, fontsize=9)
         ax.set_ylabel("% of games", fontsize=8)
-        ax.legend(fontsize=7)
+        ax.legend(loc="upper right", fontsize=7)  # a fixed place: "best" is searched (slowly)
     return _svg(fig)
 
 
