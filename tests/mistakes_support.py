@@ -97,5 +97,6 @@ def judge(fixture: Fixture, base_out: Path, work: Path, *, seed: int, fast: bool
     started = time.perf_counter()
     outcome = build_set(load_set(root), out=out, fast=fast, seed=seed, jobs=jobs, render=False)
     took = time.perf_counter() - started
-    bad = [f"{r.run}:{r.metric.name if r.metric else r.gate.metric} {r.status}" for r in outcome.failed_gates()]
+    gates = sorted(outcome.failed_gates(), key=lambda r: r.status != "fail")  # proof first, then undecided
+    bad = [f"{r.run}:{r.metric.name if r.metric else r.gate.metric} {r.status}" for r in gates]
     return Verdict(fixture, seed, outcome.passed, bad, took, outcome.record.get("change"))
