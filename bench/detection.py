@@ -47,7 +47,8 @@ def main() -> None:
                     continue
                 for fx in (f for f in chosen if f.game == game):
                     v = judge(fx, base_out, work / fx.name, seed=seed, fast=args.fast, jobs=args.jobs)
-                    mark = ("refused" if not v.passed else "passed") + ("" if v.right else " (WRONG)")
+                    mark = ("refused" if not v.passed else "passed") + (
+                        "" if v.right else " (known miss)" if fx.known_miss else " (WRONG)")
                     rows.setdefault(fx.name, []).append(f"s{seed} {mark} {v.seconds:.0f}s")
                     print(f"  {fx.kind:8} {fx.name:26} seed {seed}: {mark:18} {v.seconds:5.1f} s  "
                           f"{'; '.join(v.failed[:3])}", flush=True)
