@@ -32,11 +32,12 @@ def _console() -> Console:
 
 def failed_table(outcome: BuildOutcome) -> Table:
     """The failed gates: metric, value with its 95% interval, bound, and why the gate exists."""
-    table = Table(title=f"{outcome.card_set.name}: failed gates", title_style="bold red", show_lines=False)
-    for col in ("run", "metric", "value [95% interval]", "bound", "why"):
+    table = Table(title=f"{outcome.card_set.name}: failed gates (proven failures first, then undecided)",
+                  title_style="bold red", show_lines=False)
+    for col in ("status", "run", "metric", "value [95% interval]", "bound", "why"):
         table.add_column(col, overflow="fold")
-    for r in outcome.failed_gates():
-        table.add_row(*_row(r))
+    for r in sorted(outcome.failed_gates(), key=lambda r: r.status == UNDECIDED):
+        table.add_row(r.status, *_row(r))
     return table
 
 
