@@ -129,6 +129,10 @@ class GameSpec:
     scenario_help: str = ""  # where the scenario format and the rulings are documented
     units: Callable[[CardSet], list[tuple[str, str]]] = lambda cs: []  # (id, name) gated one by one
     stand_in: Callable[[CardSet, str, Mapping[str, Any]], CardSet] | None = None
+    # change-aware builds: each unit's content by id (compared to find the changed cards), and
+    # the set with one unit put back as another version of the set has it (None: not paired)
+    unit_content: Callable[[CardSet], Mapping[str, Any]] = lambda cs: {}
+    swap_unit: Callable[[CardSet, str, CardSet], CardSet] | None = None
     docs: Callable[[CardSet], dict[str, str]] | None = None  # docs/ files about a set
     effect_words: tuple[str, ...] = ()  # effect primitives, named in validation hints
     summary_from_json: Callable[[Mapping[str, Any]], Summary] | None = None  # a logged summary

@@ -19,9 +19,10 @@ from pathlib import Path
 from typing import Any
 
 from boneyard.engine.cards import CardSet
+from boneyard.pipeline import lastpass
 from boneyard.pipeline import record as rec
 from boneyard.pipeline.coverage import with_checks
-from boneyard.pipeline.gates import GateResult
+from boneyard.pipeline.gates import GateResult, failed
 from boneyard.pipeline.playtest import Progress, config_hash, default_jobs, playtest
 from boneyard.pipeline.playtest_config import PlaytestConfig, resolve
 from boneyard.pipeline.report import write_reports
@@ -139,7 +140,8 @@ class BuildOutcome:
         return bool(self.record.get("passed"))
 
     def failed_gates(self) -> list[GateResult]:
-        return [r for r in (GateResult.from_json(g) for g in self.record["gates"]) if r.failed]
+        return failed((GateResult.from_json(g) for g in self.record["gates"]),
+                      bool(self.record.get("accept_undecided")))
 
 
 def config_for(card_set: CardSet, *, fast: bool = False, precision: float | None = None,
@@ -206,7 +208,8 @@ def code_hash() -> str:
     here = Path(__file__).parent
     h = hashlib.sha256()
     files = sorted(engine_dir.rglob("*.py")) + [here / n for n in ("playtest.py", "playtest_config.py", "gates.py",
-                                                       "coverage.py", "sensitivity.py")]
+                                                                   "paired.py", "lastpass.py",
+                                                                   "coverage.py", "sensitivity.py")]
     for f in files:
         if f.is_file():
             h.update(f.name.encode())
@@ -273,20 +276,37 @@ def build_set(
     render: bool = True,
     renderer: Renderer | None = None,
     progress: Progress | None = None,
+    focus: tuple[str, ...] = (),
+    accept_undecided: bool = False,
 ) -> BuildOutcome:
     """Playtest ``card_set`` (reusing a record made on the same content and settings unless
-    ``fresh``), write the record and the reports, render if the gates pass (or ``force``)."""
+    ``fresh``), write the record and the reports, render if the gates pass (or ``force``).
+
+    With a believed last pass in ``<out>/<set>/last-pass/`` (and not ``fresh``) the playtest is
+    change-aware: the new content is played against the last pass on paired games and only
+    what changed is tested again (pipeline/lastpass.py). ``focus``: characters tested as
+    pre-declared hypotheses at the full alpha; ``accept_undecided``: metrics still open at the
+    cap do not fail the build."""
     cfg = config_for(card_set, fast=fast, precision=precision, seed=seed, jobs=jobs, agents=agents,
                      scheduler=scheduler)
     out_dir = out_dir_for(card_set, out)
     old = load_record(out_dir / RECORD_NAME)
-    if not fresh and old is not None and _reusable(old, card_set, cfg):
+    if not fresh and not focus and old is not None and _reusable(old, card_set, cfg) \
+            and bool(old.get("accept_undecided")) == accept_undecided:
         record, reused = old, True
     else:
-        record, reused = playtest(card_set, cfg, progress), False
+        tool = f"boneyard {__version__}"
+        base, why = (None, "--fresh") if fresh else lastpass.find(
+            card_set, out_dir, config_hash=config_hash(cfg), code_hash=code_hash(), tool=tool)
+        record, reused = playtest(card_set, cfg, progress, base=base, focus=focus,
+                                  accept_undecided=accept_undecided), False
         record["code_hash"] = code_hash()
+        if base is None:
+            record["from_scratch"] = why
         write_record(record, out_dir)
         record = load_record(out_dir / RECORD_NAME) or record
+        if record.get("passed"):
+            lastpass.save(card_set, record, out_dir)
     write_reports(record, out_dir)
     outcome = BuildOutcome(card_set, record, out_dir, reused=reused)
     if not render:
@@ -294,4 +314,5 @@ def build_set(
     if outcome.passed or force:
         outcome.watermark = None if outcome.passed else FAILED_PLAYTEST
         outcome.rendered = (renderer or default_renderer)(card_set, out_dir, footer_note(record), outcome.watermark)
+        write_reports(record, out_dir)  # again, now with the card images beside their names
     return outcome

@@ -10,7 +10,7 @@ import click
 from boneyard.pipeline.build import BuildOutcome, build_set
 from boneyard.pipeline.cmd_sim import capped_jobs
 from boneyard.pipeline.coverage import never_tested
-from boneyard.pipeline.gates import FLAG, GateResult
+from boneyard.pipeline.gates import UNDECIDED, GateResult
 from boneyard.pipeline.report import show
 from rich.console import Console
 from rich.progress import (
@@ -33,11 +33,12 @@ def _console() -> Console:
 
 def failed_table(outcome: BuildOutcome) -> Table:
     """The failed gates: metric, value with its 95% interval, bound, and why the gate exists."""
-    table = Table(title=f"{outcome.card_set.name}: failed gates", title_style="bold red", show_lines=False)
-    for col in ("run", "metric", "value [95% interval]", "bound", "why"):
+    table = Table(title=f"{outcome.card_set.name}: failed gates (proven failures first, then undecided)",
+                  title_style="bold red", show_lines=False)
+    for col in ("status", "run", "metric", "value [95% interval]", "bound", "why"):
         table.add_column(col, overflow="fold")
-    for r in outcome.failed_gates():
-        table.add_row(*_row(r))
+    for r in sorted(outcome.failed_gates(), key=lambda r: r.status == UNDECIDED):
+        table.add_row(r.status, *_row(r))
     return table
 
 
@@ -76,9 +77,13 @@ def _progress(console: Console) -> Progress:
               help="Override the playtest agent for every seat (greedy, random, mcts:N).")
 @click.option("--fresh", is_flag=True, help="Playtest again even if a record for this content and these settings exists.")
 @click.option("--no-render", is_flag=True, help="Playtest, gate and report only.")
+@click.option("--focus", "focus", multiple=True, metavar="CARD",
+              help="Test this character again as a pre-declared hypothesis at the full alpha (repeatable).")
+@click.option("--accept-undecided", is_flag=True,
+              help="Metrics still undecided at the cap do not fail the build (the record and report say so).")
 def build_cmd(sets: tuple[str, ...], out: Path | None, force: bool, fast: bool, precision: float | None,
               seed: int | None, jobs: int | None, scheduler: str | None, agents: str | None, fresh: bool,
-              no_render: bool) -> None:
+              no_render: bool, focus: tuple[str, ...], accept_undecided: bool) -> None:
     """Validate, playtest, gate and render SETS (default: every bundled set).
 
     Nothing is rendered when a gate fails: the failed gates are listed and the exit code is 1.
@@ -104,17 +109,24 @@ def build_cmd(sets: tuple[str, ...], out: Path | None, force: bool, fast: bool, 
 
             outcome = build_set(cs, out=out, force=force, fast=fast, precision=precision, seed=seed,
                                 jobs=jobs, scheduler=scheduler, agents=agents, fresh=fresh,
-                                render=not no_render,
-                                progress=tick)
+                                render=not no_render, focus=focus,
+                                accept_undecided=accept_undecided, progress=tick)
         rec = outcome.record
         took = time.perf_counter() - started
         how = "reused record" if outcome.reused else f"{rec['games']} games"
-        flags = sum(1 for g in rec["gates"] if g["status"] == FLAG)
+        flags = sum(1 for g in rec["gates"] if g["status"] == UNDECIDED)
         status = "[green]passed[/]" if outcome.passed else "[bold red]FAILED[/]"
         console.print(
             f"{cs.name}: playtest {status} ({how}, {rec['gates_passed']}/{rec['gates_total']} gates"
-            + (f", {flags} flagged" if flags else "") + f", content {cs.content_hash}) in {took:.1f} s"
+            + (f", {flags} undecided" + (" (accepted)" if rec.get("accept_undecided") else "") if flags else "")
+            + f", content {cs.content_hash}) in {took:.1f} s"
         )
+        change = rec.get("change")
+        if change and not outcome.reused:
+            what = ", ".join(change["changed"] + change["params"]) or "no card or rule"
+            console.print(f"  tested what changed since the last pass ({change['against']}): {what}")
+        elif rec.get("from_scratch") and not outcome.reused:
+            console.print(f"  built from scratch: {rec['from_scratch']}")
         console.print(f"  report: {outcome.out_dir / 'report.html'}")
         if not outcome.passed:
             console.print(failed_table(outcome))

@@ -3,18 +3,22 @@
 REF is a git revision (the set's files at that revision are checked out into a temporary folder
 and loaded like any set) or a saved ``playtest.json``. Both versions are playtested with the same
 settings and seed, so game ``i`` is dealt from the same seed on both sides and every agent draws
-from the same stream (common random numbers): what differs is what the change caused. A metric
+from the same stream (common random numbers): what differs is what the change caused. Against a
+revision the new version is played *paired* with the old one (pipeline/paired.py), so each change
+has the interval of a paired difference; against a saved record it cannot be (the old cards are
+not at hand) and the two runs are compared as independent. A metric
 has *moved* when the interval of its change excludes zero; moves are listed largest first, in
 units of their own uncertainty, in words a designer reads: "Anger: win-rate change +3% -> +11%".
 """
 
 from __future__ import annotations
 
+import json
 import math
 import subprocess
 import tempfile
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -60,9 +64,10 @@ class Move:
 def compare(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[Move]:
     """Every metric present in both records, with the interval of its change.
 
-    The interval of the change treats the two runs as independent (half-widths add in
-    quadrature). Common random numbers make the runs positively correlated, so the true interval
-    is narrower: a change listed as moved has certainly moved.
+    When ``after`` was played paired with ``before`` (its run lists ``paired_with_last_pass``:
+    the same games on both versions, each such metric the before value plus the paired change),
+    the change's interval is the paired one. Otherwise the two runs are treated as independent
+    (half-widths add in quadrature), which overstates the interval under common random numbers.
     """
     moves = []
     old_runs = {r["label"]: r for r in before["runs"]}
@@ -71,6 +76,7 @@ def compare(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[Move]:
         if old is None:
             continue
         olds = {m["name"]: Metric.from_json(m) for m in old["metrics"] + old.get("strength", [])}
+        paired = set(run.get("paired_with_last_pass") or ())
         for raw in run["metrics"] + run.get("strength", []):
             new = Metric.from_json(raw)
             prev = olds.get(new.name)
@@ -79,6 +85,10 @@ def compare(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[Move]:
             if new.group == "coverage":  # issue 13.6: exact counts for the coverage gates, no estimate
                 continue
             d = new.value - prev.value
+            if new.name in paired:
+                moves.append(Move(run["label"], new.name, prev, new, d, new.low - prev.value,
+                                  new.high - prev.value))
+                continue
             half = math.hypot((new.high - new.low) / 2, (prev.high - prev.low) / 2)
             moves.append(Move(run["label"], new.name, prev, new, d, d - half, d + half))
     return moves
@@ -179,20 +189,27 @@ def diff(card_set: CardSet, against: str, *, fast: bool = False, jobs: int | Non
         before = _nan_back(before)
         cfg = config_from_record(before, jobs)
         if games:
-            from dataclasses import replace
-
             cfg = replace(cfg, games=games)
+        cfg = replace(cfg, cap=cfg.games, change_games=cfg.games, substitution_cap=0)
         after = playtest(card_set, cfg)
     else:
+        from boneyard.pipeline.lastpass import base_for
         from boneyard.pipeline.load import load_set
 
         cfg = config_for(card_set, fast=fast, jobs=jobs, games=games)
+        # one look of the same size on both sides: a diff compares, it does not gate
+        cfg = replace(cfg, cap=cfg.games, change_games=cfg.games, substitution_cap=0)
         with tempfile.TemporaryDirectory(prefix="boneyard-diff-") as tmp:
             old_set = load_set(set_at_revision(card_set, against, Path(tmp)))
             before = playtest(old_set, cfg)
-        after = playtest(card_set, cfg)
-    import json
+            if old_set.rules == card_set.rules:
+                # the same games on both versions: every interval of a change is paired
+                from boneyard.pipeline.record import finite as _fin
 
+                was = _nan_back(json.loads(json.dumps(_fin(before))))
+                after = playtest(card_set, cfg, base=base_for(card_set, old_set, was))
+            else:
+                after = playtest(card_set, cfg)
     from boneyard.pipeline.record import finite as _finite
 
     before = _nan_back(json.loads(json.dumps(_finite(before))))

@@ -1,11 +1,20 @@
 """Balance gates: bounds on playtest metrics, kept as data in a set's ``game.yaml``.
 
-A gate names a metric (or a pattern such as ``card.*.win_delta``) and a bound. It *fails* only
-when the whole 95% interval of a metric lies outside the bound: the data then prove the problem,
-so noise alone never fails a build. When the point value is outside the bound but the interval
-still reaches inside it, the gate *passes* but the metric is *flagged* for the designer (the
-report lists flags first): more games would tell. A gate that matches no metric at all fails,
+A gate names a metric (or a pattern such as ``card.*.sub_delta``) and a bound, and is a
+sequential test: the build samples games in looks (batches whose sizes double) until the
+metric's interval lies *wholly inside* the bound (pass) or *wholly outside* it (fail). A metric
+still straddling its bound at the last look is *undecided*, which fails the build unless the
+designer accepts it (``--accept-undecided``). A gate that matches no metric at all fails,
 because a misspelt metric name would otherwise pass silently forever.
+
+Error rates (docs/playtest.md), Bonferroni over the planned looks: a metric *fails* when its
+interval at ``1 - alpha / (looks x family)`` lies outside the bound, ``family`` being the
+metrics one pattern gate matches, so noise fails any sound metric of a gate at most ``alpha / 2``
+of the time (one false alarm fails a whole build, hence family-wise); it *passes* when its
+interval at ``1 - alpha / looks`` lies inside, so each metric truly outside its bound passes at
+most ``alpha / 2`` of the time (a per-card promise: every bad card is caught at 97.5%). A
+pre-declared hypothesis (a changed card, one the designer names with ``--focus``) is a family of
+one: the full ``alpha``.
 """
 
 from __future__ import annotations
@@ -21,9 +30,12 @@ from boneyard.engine.stats import Z95, Metric
 from boneyard.errors import GateError
 
 PASS = "pass"
-FLAG = "flag"  # passes, but the value (not the interval) is outside the bound
+FLAG = "flag"  # older records: the value (not the interval) was outside the bound
 FAIL = "fail"
 MISSING = "missing"  # no metric matched the gate: counts as a failure
+UNDECIDED = "undecided"  # the interval still straddles the bound at the last look
+ALPHA = 0.05
+"""Default error budget per gate (two-sided): each wrong verdict at most alpha / 2."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +82,7 @@ class GateResult:
 
     @property
     def failed(self) -> bool:
-        return self.status in (FAIL, MISSING)
+        return self.status in (FAIL, MISSING, UNDECIDED)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -131,15 +143,16 @@ def _is_number(v: Any) -> bool:
 
 
 def family_scale(count: int) -> float:
-    """How much wider than 95% an interval is judged when one gate covers ``count`` metrics.
+    """How much wider than 95% an interval is judged when one gate covers ``count`` metrics
+    (Bonferroni, one look): kept for callers that judge a single look."""
+    return z_for(ALPHA, 1, count) / Z95
 
-    A pattern gate such as ``card.*.sub_delta`` asks 36 questions at once; at 95% each, one
-    unlucky interval among them would fail a sound set one build in a few. Judging each at
-    95%/count (Bonferroni) keeps the chance that noise fails *any* of them under 5%.
-    """
-    if count <= 1:
-        return 1.0
-    return _z(1 - 0.025 / count) / Z95
+
+def z_for(alpha: float, looks: int, family: int) -> float:
+    """The normal quantile each look judges at: two-sided ``alpha`` split over the planned
+    ``looks`` and the ``family`` of metrics one gate matches (Bonferroni, so each kind of wrong
+    verdict has probability at most alpha / 2 whatever the looks and the correlation)."""
+    return _z(1 - alpha / (2 * max(1, looks) * max(1, family)))
 
 
 def _z(p: float) -> float:
@@ -154,9 +167,10 @@ def widened(m: Metric, scale: float) -> tuple[float, float]:
     return m.value - (m.value - m.low) * scale, m.value + (m.high - m.value) * scale
 
 
-def judge(gate: Gate, m: Metric, scale: float = 1.0) -> str:
-    """PASS, FLAG or FAIL for one metric: FAIL only if the whole interval (95%, widened by
-    ``scale`` for a gate over many metrics) lies out of bounds; FLAG if the value does."""
+def judge(gate: Gate, m: Metric, scale: float = 1.0, pass_scale: float | None = None) -> str:
+    """PASS, FAIL or UNDECIDED for one metric: FAIL if the whole interval (95%, widened by
+    ``scale``) lies out of bounds, PASS if the interval widened by ``pass_scale`` (default:
+    ``scale``) lies wholly inside, else UNDECIDED (more games would tell)."""
     if math.isnan(m.value):
         return PASS  # nothing measured (e.g. a card never played): other gates speak for it
     low, high = widened(m, scale)
@@ -164,8 +178,9 @@ def judge(gate: Gate, m: Metric, scale: float = 1.0) -> str:
         return FAIL
     if gate.min is not None and high < gate.min:
         return FAIL
-    if (gate.max is not None and m.value > gate.max) or (gate.min is not None and m.value < gate.min):
-        return FLAG
+    low, high = widened(m, scale if pass_scale is None else pass_scale)
+    if (gate.max is not None and high > gate.max) or (gate.min is not None and low < gate.min):
+        return UNDECIDED
     return PASS
 
 
@@ -182,14 +197,17 @@ def stuck_metric(count: int, games: int) -> Metric:
     return Metric(STUCK_METRIC, float(count), float(count), float(count), games, "game", None, "games")
 
 
-def evaluate(gates: Sequence[Gate], runs: Mapping[str, Sequence[Metric]]) -> list[GateResult]:
+def evaluate(gates: Sequence[Gate], runs: Mapping[str, Sequence[Metric]], *, alpha: float = ALPHA,
+             looks: int = 1, declared: Iterable[str] = ()) -> list[GateResult]:
     """Every gate against every matching metric of every run it applies to.
 
-    ``runs`` maps a run label ("main", or "p2"/"p4" for player counts) to that run's metrics. A
-    gate that matches several metrics in a run judges them at family-wise 95% (see
-    :func:`family_scale`). A run that measured stuck games (``stuck_games``) also fails the
-    built-in :data:`STUCK_GATE`: a looping engine never passes a build.
+    ``runs`` maps a run label ("main", or "p2"/"p4" for player counts) to that run's metrics.
+    Each metric is judged at :func:`z_for` (``alpha`` over ``looks`` planned looks and the
+    metrics the gate matches in that run); a metric named in ``declared`` (a pre-declared
+    hypothesis: a changed card, a focused card) is a family of one. A run that measured stuck
+    games (``stuck_games``) also fails the built-in :data:`STUCK_GATE`.
     """
+    mine_declared = set(declared)
     results: list[GateResult] = []
     for label, metrics in runs.items():
         for m in metrics:
@@ -201,13 +219,32 @@ def evaluate(gates: Sequence[Gate], runs: Mapping[str, Sequence[Metric]]) -> lis
             if gate.run is not None and gate.run != label:
                 continue
             mine = [m for m in metrics if gate.matches(m.name)]
-            scale = family_scale(sum(1 for m in mine if not math.isnan(m.value)))
+            family = sum(1 for m in mine if not math.isnan(m.value) and m.name not in mine_declared)
+            z_pass = z_for(alpha, looks, 1)
             for m in mine:
                 matched = True
-                results.append(GateResult(gate, judge(gate, m, scale), label, m))
+                z = z_for(alpha, looks, 1 if m.name in mine_declared else family)
+                results.append(GateResult(gate, judge(gate, m, z / Z95, z_pass / Z95), label, m))
         if not matched:
             results.append(GateResult(gate, MISSING, gate.run or "*"))
     return results
+
+
+def open_metrics(gates: Sequence[Gate], metrics: Sequence[Metric], *, alpha: float = ALPHA,
+                 looks: int = 1, declared: Iterable[str] = (), run: str = "main") -> list[Metric]:
+    """The gated metrics of one run still undecided at this look (the ones more games must
+    settle)."""
+    results = evaluate([g for g in gates if g.run in (None, run)], {run: metrics}, alpha=alpha,
+                       looks=looks, declared=declared)
+    return [r.metric for r in results if r.status == UNDECIDED and r.metric is not None]
+
+
+def look_sizes(first: int, cap: int) -> list[int]:
+    """Cumulative sample sizes at each planned look: ``first``, doubling, up to ``cap``."""
+    sizes = [max(1, first)]
+    while sizes[-1] < cap:
+        sizes.append(min(cap, sizes[-1] * 2))
+    return sizes
 
 
 def gated_metrics(gates: Sequence[Gate], metrics: Iterable[Metric]) -> list[Metric]:
@@ -215,8 +252,9 @@ def gated_metrics(gates: Sequence[Gate], metrics: Iterable[Metric]) -> list[Metr
     return [m for m in metrics if any(g.matches(m.name) for g in gates)]
 
 
-def failed(results: Iterable[GateResult]) -> list[GateResult]:
-    return [r for r in results if r.failed]
+def failed(results: Iterable[GateResult], accept_undecided: bool = False) -> list[GateResult]:
+    """The results that fail a build (undecided ones too, unless the designer accepts them)."""
+    return [r for r in results if r.failed and not (accept_undecided and r.status == UNDECIDED)]
 
 
 def fmt_value(v: float, unit: str = "") -> str:

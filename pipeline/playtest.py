@@ -19,24 +19,37 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from boneyard.engine.agents import make_agent, parse_spec
+from boneyard.engine.agents import parse_spec
 from boneyard.engine.agents.mcts import DEFAULT_BUDGET
 from boneyard.engine.cards import CardSet
 from boneyard.engine.games import make_game, spec_of
 from boneyard.engine.sim import (
     STUCK_LISTED,
     game_metrics,
-    game_seed,
     hash_seed,
-    map_tasks,
-    play_game,
-    seat_agents,
     simulate,
 )
 from boneyard.engine.sim import default_jobs as sim_default_jobs
-from boneyard.engine.stats import Metric, diff_proportions, mean_metric, proportion_metric
+from boneyard.engine.stats import Z95, Metric, diff_proportions, mean_metric, proportion_metric
 from boneyard.engine.stats import lead_story as stats_lead_story
-from boneyard.pipeline.gates import PASS, evaluate, gated_metrics, outliers, stuck_metric
+from boneyard.pipeline.gates import (
+    FAIL,
+    PASS,
+    UNDECIDED,
+    Gate,
+    evaluate,
+    failed,
+    gated_metrics,
+    open_metrics,
+    outliers,
+    stuck_metric,
+)
+from boneyard.pipeline.lastpass import Base
+from boneyard.pipeline.paired import Pairing, jackknife_change, run_pairings
+from boneyard.pipeline.paired import (
+    _returns_for as _returns_for,  # re-exported (bench/agreement.py)
+)
+from boneyard.pipeline.paired import dealt_by_seat as dealt_by_seat
 from boneyard.pipeline.playtest_config import PlaytestConfig, Run
 from boneyard.pipeline.sensitivity import sensitivity_metrics
 
@@ -147,6 +160,26 @@ def fallback_metrics(card_set: CardSet, summaries: Sequence[Mapping[str, Any]],
     return out
 
 
+def fight_rates(card_set: CardSet, metrics: Sequence[Metric], player_games: int) -> list[Metric]:
+    """``card.<id>.fight_rate``: fights the character was fielded in per player-game (from the
+    engine's ``fights_won_rate``, whose ``n`` counts its fights; 0 when it never fought). What a
+    card does for its holder: a card the skilled player only ever dumps never fights."""
+    fights = {m.subject: m.n for m in metrics if m.name.endswith(".fights_won_rate") and m.subject}
+    if not fights or player_games <= 0:
+        return []
+    have = {m.name for m in metrics}
+    out = []
+    for cid, _ in spec_of(card_set.rules).units(card_set):
+        name = f"card.{cid}.fight_rate"
+        if name in have:
+            continue
+        f = fights.get(cid, 0)
+        rate = f / player_games
+        half = Z95 * math.sqrt(max(f, 1)) / player_games  # Poisson count: sd sqrt(f)
+        out.append(Metric(name, rate, max(0.0, rate - half), rate + half, player_games, "card", cid, "fights"))
+    return out
+
+
 def rare_metrics(summaries: Sequence[Mapping[str, Any]], returns: Sequence[Sequence[float]],
                  have: set[str]) -> list[Metric]:
     """``rare.<id>.win_delta``: win share of players who held a rare minus those who did not
@@ -231,101 +264,45 @@ def played_by_seat(summary: Mapping[str, Any], players: int) -> list[set[str]] |
     return None
 
 
-# --- paired-seed substitution ----------------------------------------------------------------
+# --- paired-seed substitution (pipeline/paired.py) -------------------------------------------
 
 
-def dealt_by_seat(game: Any, seed_of_game: int, players: int) -> list[set[str]] | None:
-    """Character ids in each seat's opening hand (from each player's own observation)."""
-    state = game.new_initial_state(seed_of_game)
-    out = []
-    for k in range(players):
-        hand = state.observation(k).to_json().get("hand")
-        if not isinstance(hand, list):
-            return None
-        out.append({str(c).split("@")[0] for c in hand})
-    return out
+def card_pairings(card_set: CardSet, cfg: PlaytestConfig, base: Base | None,
+                  focus: Sequence[str]) -> tuple[list[Pairing], list[Metric], int]:
+    """What each character's ``sub_delta`` comes from in this build: (pairings to sample,
+    metrics carried over from the last pass, size of the family the gate corrects for).
 
-
-def _returns_for(card_set: CardSet, players: int | None, options: Mapping[str, Any],
-                 specs: Sequence[str], seed: int, indices: Sequence[int]) -> list[list[float]]:
-    """Outcomes of games ``indices`` of the simulator's run with ``seed`` on ``card_set``."""
-    game = make_game(card_set, players, **dict(options))
-    out = []
-    for i in indices:
-        seats = seat_agents(list(specs), game.num_players, i)
-        agents = [make_agent(s, game) for s in seats]
-        state, _ = play_game(game, agents, game_seed(seed, i))
-        out.append(list(state.returns()))
-    return out
-
-
-def _sub_task(args: tuple[Any, ...]) -> tuple[str, list[list[float]]]:
-    cid, card_set, players, options, specs, seed, indices = args
-    return cid, _returns_for(card_set, players, options, specs, seed, indices)
-
-
-def _pool_map(tasks: list[tuple[Any, ...]], cfg: PlaytestConfig,
-              done: Callable[[tuple[str, list[list[float]]]], None]) -> None:
-    map_tasks(_sub_task, tasks, cfg.jobs, cfg.scheduler, done)
-
-
-def substitution_metrics(
-    card_set: CardSet, run: Run, specs: Sequence[str], seed: int,
-    summaries: Sequence[Mapping[str, Any]], returns: Sequence[Sequence[float]],
-    cfg: PlaytestConfig, progress: Progress | None = None,
-) -> list[Metric]:
-    """``card.<id>.sub_delta`` for every character: over the main games in which exactly one
-    seat was dealt it, that seat's result minus its result in the same game with the stand-in.
-
-    The games are chosen by the deal, which the substitution does not change (a choice made
-    during the game, such as playing the card, would select games by an outcome of the card
-    itself and bias the comparison). Engines whose observation shows no ``hand`` fall back to
-    the seat that played the card."""
+    From scratch every character is paired with the stand-in. Against a last pass, an unchanged
+    character keeps its last value (nothing it touches changed), a changed one is paired with
+    its last-pass version (value = last value + the paired difference), a new one or one named
+    with ``--focus`` with the stand-in; changed and focused characters are pre-declared
+    hypotheses, judged at the full alpha."""
     spec = spec_of(card_set.rules)
     units = [cid for cid, _ in spec.units(card_set)]
     if not units or spec.stand_in is None or cfg.substitution_games <= 0:
-        return []
-    players = len(returns[0]) if returns else (run.players or 2)
-    chosen = [cid for cid in units
-              if cfg.substitution_cards is None or cid in cfg.substitution_cards]
-    unknown = set(cfg.substitution_cards or ()) - set(units)
+        return [], [], 0
+    unknown = (set(cfg.substitution_cards or ()) | set(focus)) - set(units)
     if unknown:
-        raise GateError(f"playtest.substitution.cards: no character {', '.join(sorted(unknown))} in '{card_set.name}'")
-    picks: dict[str, list[tuple[int, int]]] = {cid: [] for cid in chosen}
-    game = make_game(card_set, run.players, **dict(run.options))
-    for i, s in enumerate(summaries):
-        seats = dealt_by_seat(game, game_seed(seed, i), players) or played_by_seat(s, players)
-        if seats is None:
-            return []
-        for cid in chosen:
-            who = [k for k in range(players) if cid in seats[k]]
-            if len(who) == 1 and len(picks[cid]) < cfg.substitution_games:
-                picks[cid].append((i, who[0]))
-    tasks = []
+        raise GateError(f"no character {', '.join(sorted(unknown))} in '{card_set.name}' "
+                        "(playtest.substitution.cards or --focus)")
+    chosen = [cid for cid in units if cfg.substitution_cards is None or cid in cfg.substitution_cards]
+    pairings: list[Pairing] = []
+    carried: list[Metric] = []
     for cid in chosen:
-        idx = [i for i, _ in picks[cid]]
-        if idx:
-            tasks.append((cid, spec.stand_in(card_set, cid, cfg.stand_in), run.players,
-                          run.options, list(specs), seed, idx))
-    results: dict[str, list[list[float]]] = {}
-    total = len(tasks)
-
-    def done(res: tuple[str, list[list[float]]]) -> None:
-        results[res[0]] = res[1]
-        if progress:
-            progress("substitution", len(results), total)
-
-    _pool_map(tasks, cfg, done)
-    out = []
-    for cid in chosen:
-        pairs = picks[cid]
-        subs = results.get(cid, [])
-        diffs = [returns[i][seat] - sub[seat] for (i, seat), sub in zip(pairs, subs, strict=True)]
-        m = mean_metric(f"card.{cid}.sub_delta", diffs, group="card", subject=cid, unit="%")
-        if not diffs:
-            m = Metric(m.name, math.nan, -1.0, 1.0, 0, "card", cid, "%")
-        out.append(m)
-    return out
+        name = f"card.{cid}.sub_delta"
+        declared = cid in focus or (base is not None and cid in base.changed)
+        old = base.metric(name) if base is not None else None
+        if base is not None and cid in base.changed and old is not None and not math.isnan(old.value) \
+                and spec.swap_unit is not None and cid in base.units:
+            pairings.append(Pairing(cid, name, spec.swap_unit(card_set, cid, base.card_set),
+                                    anchor=old.value, declared=True, kind="last pass"))
+        elif base is None or declared or old is None:
+            pairings.append(Pairing(cid, name, spec.stand_in(card_set, cid, cfg.stand_in),
+                                    declared=declared))
+        else:
+            carried.append(old)
+    family = sum(1 for p in pairings if not p.declared) + len(carried)
+    return pairings, carried, family
 
 
 # --- agent strength --------------------------------------------------------------------------
@@ -378,30 +355,46 @@ def _fair_share(players: int) -> float:
     return 1.0 / players
 
 
-def run_one(card_set: CardSet, run: Run, cfg: PlaytestConfig, progress: Progress | None = None) -> dict[str, Any]:
-    """Simulate one run in batches (more batches only under ``precision``) and measure it."""
+def run_one(card_set: CardSet, run: Run, cfg: PlaytestConfig, progress: Progress | None = None,
+            base: Base | None = None, focus: Sequence[str] = ()) -> dict[str, Any]:
+    """Simulate one run in looks until every gated metric is decided (or the cap), then the
+    paired card comparisons, each sequential too. Against a last pass (``base``) the same games
+    are played on the old content and every main metric is the last pass's value plus the
+    paired change."""
     game = make_game(card_set, run.players, **dict(run.options))
     players = game.num_players
     specs = cfg.agent_specs(players) if not isinstance(cfg.agents, str) else [cfg.agents]
     seeds0 = batch_seed(cfg.seed, run.label, 0)
+    change = base is not None
+    sizes = cfg.main_looks(change)
+    looks = cfg.looks()
+    old_metrics = base.run_metrics(run.label) if base is not None else {}
     summaries: list[dict[str, Any]] = []
     returns: list[list[float]] = []
     seats: list[list[str]] = []
+    old_games: tuple[list[dict[str, Any]], list[list[float]], list[list[str]]] = ([], [], [])
     batch, started = 0, time.perf_counter()
-    first_summaries: list[dict[str, Any]] = []
-    first_returns: list[list[float]] = []
     stuck: list[dict[str, Any]] = []
     stuck_count = 0
     run_gates = [g for g in cfg.gates if g.run in (None, run.label)]
-    while True:
-        n = cfg.games if batch == 0 else min(cfg.games, cfg.cap - len(returns))
+    declared = _declared(card_set, base, focus)
+    metrics: list[Metric] = []
+    keys: list[tuple[int, int]] = []  # every main game by (run seed, index), in play order
+    known: dict[tuple[int, int], list[float]] = {}  # and its outcome
+    pairings, carried, family = card_pairings(card_set, cfg, base, focus)
+    sub: list[Metric] = []
+    paired_done = False
+    t_sub = 0.0
+    while batch < len(sizes):
+        n = sizes[batch] - len(returns)
         label = f"{run.label}: games"
 
-        def prog(done: int, total: int, label: str = label, base: int = len(returns)) -> None:
+        def prog(done: int, total: int, label: str = label, base_n: int = len(returns)) -> None:
             if progress:
-                progress(label, base + done, max(cfg.games, base + total))
+                progress(label, base_n + done, max(sizes[0], base_n + total))
 
-        res = simulate(card_set, specs, n, batch_seed(cfg.seed, run.label, batch), jobs=cfg.jobs,
+        bseed = batch_seed(cfg.seed, run.label, batch)
+        res = simulate(card_set, specs, n, bseed, jobs=cfg.jobs,
                        num_players=run.players, options=run.options, progress=prog,
                        keep_games=True, scheduler=cfg.scheduler,
                        check=True if cfg.profile == CHECKED_PROFILE else None)
@@ -411,28 +404,58 @@ def run_one(card_set: CardSet, run: Run, cfg: PlaytestConfig, progress: Progress
         summaries += res.summaries
         returns += res.returns
         seats += res.seats
-        if batch == 0:
-            first_summaries, first_returns = list(res.summaries), list(res.returns)
+        if base is not None:
+            was = simulate(base.card_set, specs, n, bseed, jobs=cfg.jobs, num_players=run.players,
+                           options=run.options, keep_games=True, scheduler=cfg.scheduler)
+            old_games[0].extend(was.summaries)
+            old_games[1].extend(was.returns)
+            old_games[2].extend(was.seats)
+        if not res.stuck_count:  # (a stuck game has no outcome: the indices would not line up)
+            keys += [(bseed, i) for i in range(len(res.returns))]
+            known.update(zip(keys[len(known):], res.returns, strict=True))
         metrics = _measure(card_set, summaries, returns, seats, players)
+        if base is not None and len(old_games[1]) == len(returns):
+            metrics = _anchored(card_set, base, metrics, old_metrics, (summaries, returns, seats),
+                                old_games, players)
         if stuck_count:
             metrics.append(stuck_metric(stuck_count, len(returns) + stuck_count))
         batch += 1
-        if cfg.precision is None or len(returns) >= cfg.cap:
+        if base is not None and not paired_done:
+            # change-aware: the changed cards first, so a refused card ends the sampling early
+            t0 = time.perf_counter()
+            sub = _pair(card_set, run, cfg, pairings, specs, keys, known, seeds0, run_gates, looks,
+                        family, progress)
+            paired_done, t_sub = True, time.perf_counter() - t0
+        verdicts = evaluate(run_gates, {run.label: [*metrics, *sub, *carried]}, alpha=cfg.alpha,
+                            looks=looks, declared=declared)
+        if any(r.status == FAIL for r in verdicts):
+            break  # the build is refused whatever more games say: stop sampling
+        undecided = open_metrics(run_gates, metrics, alpha=cfg.alpha, looks=looks, declared=declared,
+                                 run=run.label)
+        wide = [m for m in gated_metrics(run_gates, metrics) if too_wide(m, cfg.precision)] \
+            if cfg.precision is not None else []
+        if not undecided and not wide:
             break
-        wide = [m for m in gated_metrics(run_gates, metrics) if too_wide(m, cfg.precision)]
-        if not wide:
-            break
-    t_games = time.perf_counter() - started
-    sub = substitution_metrics(card_set, run, specs, seeds0, first_summaries, first_returns, cfg, progress)
-    if cfg.precision is not None and sub:
-        # more paired games for the characters whose interval is still too wide
-        sub = _refine_substitution(card_set, run, specs, seeds0, first_summaries, first_returns, cfg, sub, progress)
-    metrics += sub
-    # issue 13.7: per-kind sensitivity and the rares' paired deltas (pipeline/sensitivity.py)
-    metrics += sensitivity_metrics(card_set, run, cfg, specs, seeds0, first_summaries, first_returns, progress)
-    t_sub = time.perf_counter() - started - t_games
-    strength, notes = strength_metrics(card_set, run, specs, cfg.seed, cfg.strength_games, cfg.jobs,
-                                       cfg.strength_rivals, cfg.strength_rival_games, cfg.scheduler)
+    t_games = time.perf_counter() - started - t_sub
+    if not paired_done:
+        t0 = time.perf_counter()
+        sub = _pair(card_set, run, cfg, pairings, specs, keys, known, seeds0, run_gates, looks, family,
+                    progress)
+        t_sub = time.perf_counter() - t0
+    sub_metrics = {m.name: m for m in [*carried, *sub]}
+    order = [f"card.{cid}.sub_delta" for cid, _ in spec_of(card_set.rules).units(card_set)]
+    metrics += [sub_metrics[n] for n in order if n in sub_metrics]
+    # issue 13.7: per-kind sensitivity and the rares' paired deltas (pipeline/sensitivity.py), on
+    # the first look's games (one run seed, so a variant replays each of them)
+    t0 = time.perf_counter()
+    first = sizes[0]
+    metrics += sensitivity_metrics(card_set, run, cfg, specs, seeds0, summaries[:first], returns[:first], progress)
+    t_sub += time.perf_counter() - t0
+    if base is not None and base.same_code:
+        strength, notes = base.strength(run.label)
+    else:
+        strength, notes = strength_metrics(card_set, run, specs, cfg.seed, cfg.strength_games, cfg.jobs,
+                                           cfg.strength_rivals, cfg.strength_rival_games, cfg.scheduler)
     t_strength = time.perf_counter() - started - t_games - t_sub
     return {
         "label": run.label,
@@ -441,12 +464,16 @@ def run_one(card_set: CardSet, run: Run, cfg: PlaytestConfig, progress: Progress
         "agents": specs,
         "games": len(returns),
         "batches": batch,
+        "looks": {"planned": looks, "main": batch, "main_games": sizes},
         "seconds": round(time.perf_counter() - started, 2),
         "stage_seconds": {"games": round(t_games, 2), "substitution": round(t_sub, 2),
                           "strength": round(t_strength, 2)},
         "substitution": {
-            "games_per_card": {m.subject: m.n for m in sub},
+            "games_per_card": {m.subject: m.n for m in sub_metrics.values()},
             "stand_in": dict(cfg.stand_in) or {"power": "median printed power"},
+            "against": {p.cid: p.kind for p in pairings},
+            "looks": {p.cid: p.looks for p in pairings},
+            "carried": sorted(m.subject or "" for m in carried),
         },
         "metrics": [m.to_json() for m in metrics],
         "outliers": [{"metric": m.name, "subject": m.subject, "why": why} for m, why in outliers(metrics)],
@@ -454,11 +481,71 @@ def run_one(card_set: CardSet, run: Run, cfg: PlaytestConfig, progress: Progress
         "strength_notes": notes,
         "distributions": distributions(summaries, returns),
         "fair_share": _fair_share(players),
+        **({"last_pass_values": {**{m.name: old_metrics[m.name].value for m in metrics
+                                    if m.name in old_metrics and not m.name.endswith(".sub_delta")},
+                                 **{p.metric: p.anchor for p in pairings if p.kind == "last pass"}}}
+           if base is not None else {}),
+        **({"paired_with_last_pass": sorted(
+            [m.name for m in metrics if m.name in old_metrics and m.name != "games"
+             and not m.name.endswith(".sub_delta")]
+            + [p.metric for p in pairings if p.kind == "last pass"] + [m.name for m in carried])}
+           if base is not None else {}),
         # only when it happened (games that hit the action cap: game index, seed and seats,
         # replayable with ``boneyard simulate --seed <run_seed> --log``), so a sound record
         # keeps its bytes
         **({"stuck": {"games": stuck_count, "listed": stuck}} if stuck_count else {}),
     }
+
+
+def _pair(card_set: CardSet, run: Run, cfg: PlaytestConfig, pairings: Sequence[Pairing],
+          specs: Sequence[str], keys: Sequence[tuple[int, int]], known: Mapping[tuple[int, int], Any],
+          seed0: int, gates: Sequence[Gate], looks: int, family: int,
+          progress: Progress | None) -> list[Metric]:
+    """Every card pairing of a run, sampled sequentially (pipeline/paired.py)."""
+    return run_pairings(card_set, pairings, players=run.players, options=run.options, specs=specs,
+                        keys=keys, extra_seed=hash_seed("paired", seed0, run.label), known=known,
+                        sizes=cfg.sub_looks(), gates=gates, alpha=cfg.alpha, looks=looks,
+                        family=family, jobs=cfg.jobs, scheduler=cfg.scheduler, progress=progress)
+
+
+def _declared(card_set: CardSet, base: Base | None, focus: Sequence[str]) -> set[str]:
+    """Metric names that are pre-declared hypotheses (changed and focused cards), all kinds."""
+    cids = set(focus) | (set(base.changed) if base is not None else set())
+    return {f"card.{cid}.{kind}" for cid in cids for kind in CARD_KINDS}
+
+
+CARD_KINDS = ("sub_delta", "win_delta", "play_rate", "fights_won_rate", "win_rate_played",
+              "win_rate_not_played", "fight_rate")
+
+
+def _anchored(card_set: CardSet, base: Base, metrics: list[Metric], old: Mapping[str, Metric],
+              new_games: tuple[list[dict[str, Any]], list[list[float]], list[list[str]]],
+              old_games: tuple[list[dict[str, Any]], list[list[float]], list[list[str]]],
+              players: int) -> list[Metric]:
+    """Each main metric as the last pass's value plus its paired change on these games (a
+    metric the last pass did not have keeps its own measurement)."""
+    names = [m.name for m in metrics if m.name in old and not math.isnan(old[m.name].value)
+             and m.name != "games"]
+
+    def measure(idx: Sequence[int]) -> dict[str, Metric]:
+        keep = list(idx)
+        new = _measure(card_set, [new_games[0][i] for i in keep], [new_games[1][i] for i in keep],
+                       [new_games[2][i] for i in keep], players)
+        was = {m.name: m for m in _measure(base.card_set, [old_games[0][i] for i in keep],
+                                           [old_games[1][i] for i in keep],
+                                           [old_games[2][i] for i in keep], players)}
+        return {m.name: replace(m, value=m.value - was[m.name].value) for m in new if m.name in was}
+
+    changes = jackknife_change(measure, len(new_games[1]), names)
+    out = []
+    for m in metrics:
+        if m.name in changes:
+            d, lo, hi = changes[m.name]
+            a = old[m.name].value
+            out.append(replace(m, value=a + d, low=a + lo, high=a + hi))
+        else:
+            out.append(m)
+    return out
 
 
 def _measure(card_set: CardSet, summaries: list[dict[str, Any]], returns: list[list[float]],
@@ -468,6 +555,7 @@ def _measure(card_set: CardSet, summaries: list[dict[str, Any]], returns: list[l
     metrics += _extra_metrics(summaries, returns, {m.name for m in metrics})
     metrics += rare_metrics(summaries, returns, {m.name for m in metrics})
     metrics += fallback_metrics(card_set, summaries, returns, {m.name for m in metrics})
+    metrics += fight_rates(card_set, metrics, players * len(returns))
     if players > 1:
         seat_rates = [m for m in metrics if m.name.startswith("seat.") and m.name.endswith(".win_rate")]
         if seat_rates and "seat_win_spread" not in {m.name for m in metrics}:
@@ -485,28 +573,57 @@ def _spread(seat_rates: Sequence[Metric], n: int) -> Metric:
     return Metric("seat_win_spread", value, low, high, n, "seat", None, "%")
 
 
-def _refine_substitution(card_set: CardSet, run: Run, specs: Sequence[str], seed: int,
-                         summaries: Sequence[Mapping[str, Any]], returns: Sequence[Sequence[float]],
-                         cfg: PlaytestConfig, sub: list[Metric], progress: Progress | None) -> list[Metric]:
-    gated = {m.name for m in gated_metrics(cfg.gates, sub)}
-    games = cfg.substitution_games
-    while any(too_wide(m, cfg.precision or 1) for m in sub if m.name in gated) and games < cfg.cap:
-        games = min(cfg.cap, games * 2)
-        bigger = replace(cfg, substitution_games=games)
-        new = substitution_metrics(card_set, run, specs, seed, summaries, returns, bigger, progress)
-        if [m.n for m in new] == [m.n for m in sub]:
-            break  # the main games hold no more games to pair
-        sub = new
-    return sub
+def _from_json(m: Mapping[str, Any]) -> Metric:
+    """A metric as a record stores it (an unmeasured value is null there)."""
+    return Metric.from_json({k: (math.nan if k in ("value", "low", "high") and v is None else v)
+                             for k, v in m.items()})
 
 
-def playtest(card_set: CardSet, cfg: PlaytestConfig, progress: Progress | None = None) -> dict[str, Any]:
-    """Run every configured run, judge the gates and return the playtest record."""
+ExtraCheck = Callable[[CardSet, PlaytestConfig, Sequence[Mapping[str, Any]]],
+                     Sequence[tuple[str, Sequence[Metric], Sequence[Gate]]]]
+"""A check another module adds to every playtest (coverage, sensitivity): given the set, the
+settings and the runs measured so far, it returns (run label, metrics, gates) to merge in; the
+metrics join that run's metrics and the gates are judged with the others (and again, from the
+record, whenever it is read: record["extra_gates"])."""
+
+EXTRA_CHECKS: list[ExtraCheck] = []
+
+
+def register_check(check: ExtraCheck) -> ExtraCheck:
+    """Add ``check`` to every playtest (usable as a decorator); adding it twice is a no-op."""
+    if check not in EXTRA_CHECKS:
+        EXTRA_CHECKS.append(check)
+    return check
+
+
+def playtest(card_set: CardSet, cfg: PlaytestConfig, progress: Progress | None = None, *,
+             base: Base | None = None, focus: Sequence[str] = (),
+             accept_undecided: bool = False) -> dict[str, Any]:
+    """Run every configured run, judge the gates and return the playtest record.
+
+    ``base``: the last passing record to judge this content against (change-aware build);
+    ``focus``: characters to test as pre-declared hypotheses; ``accept_undecided``: metrics
+    still open at the cap do not fail the build (the record says so)."""
     started = time.perf_counter()
-    runs = [run_one(card_set, r, cfg, progress) for r in cfg.runs]
-    by_label = {r["label"]: [Metric.from_json(m) for m in r["metrics"]] for r in runs}
-    results = evaluate(cfg.gates, by_label)
-    passed = not any(r.failed for r in results)
+    if base is not None and base.same_play and not focus:
+        # the engine sees exactly the last pass's content and code: every game would replay the
+        # same, so its measurements stand (only what is printed changed)
+        runs = [dict(r, seconds=0.0, same_games_as_last_pass=True) for r in base.record["runs"]]
+    else:
+        runs = [run_one(card_set, r, cfg, progress, base=base, focus=focus) for r in cfg.runs]
+    extra: list[Gate] = []
+    for check in EXTRA_CHECKS:
+        for label, metrics, gates in check(card_set, cfg, runs):
+            for r in runs:
+                if r["label"] == label:
+                    r["metrics"] = r["metrics"] + [m.to_json() for m in metrics]
+            extra += gates
+    by_label = {r["label"]: [_from_json(m) for m in r["metrics"]] for r in runs}
+    declared = sorted(_declared(card_set, base, focus))
+    results = evaluate([*cfg.gates, *extra], by_label, alpha=cfg.alpha, looks=cfg.looks(),
+                       declared=declared)
+    bad = failed(results, accept_undecided)
+    passed = not bad
     return {
         "format": RECORD_FORMAT,
         "tool": f"boneyard {__version__}",
@@ -524,8 +641,13 @@ def playtest(card_set: CardSet, cfg: PlaytestConfig, progress: Progress | None =
         "config": cfg.to_json(),
         "runs": runs,
         "gates": [r.to_json() for r in results],
+        **({"extra_gates": [g.to_json() for g in extra]} if extra else {}),
+        "declared": declared,
+        "accept_undecided": accept_undecided,
+        "change": base.describe() if base is not None else None,
+        "undecided": sum(1 for r in results if r.status == UNDECIDED),
         "passed": passed,
-        "gates_passed": sum(1 for r in results if not r.failed),
+        "gates_passed": len(results) - len(bad),
         "gates_total": len(results),
         "seconds": round(time.perf_counter() - started, 2),
         "status": PASS if passed else "fail",

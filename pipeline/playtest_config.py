@@ -24,8 +24,10 @@ DEFAULTS: dict[str, Any] = {
     "seed": 1,
     "cap": 20000,
     "precision": None,
+    "alpha": 0.05,
     "jobs": 1,
     "substitution": {"games": 150, "stand_in": {}},
+    "change": {"games": 400},
     "strength": {"games": 200},
 }
 
@@ -62,6 +64,26 @@ class PlaytestConfig:
     scheduler: str | None = None  # a Dask cluster's address; like jobs, never changes the record
     strength_rivals: tuple[str, ...] = ()
     strength_rival_games: int = 0
+    alpha: float = 0.05
+    substitution_cap: int = 0  # most paired games per card (0: the first look only)
+    change_games: int = 400  # main games at the first look of a change-aware build
+
+    def main_looks(self, change: bool = False) -> list[int]:
+        """Cumulative main games at each planned look (from scratch, or change-aware)."""
+        from boneyard.pipeline.gates import look_sizes
+
+        first = min(self.change_games, self.cap) if change else self.games
+        return look_sizes(first, self.cap)
+
+    def sub_looks(self) -> list[int]:
+        """Cumulative paired games per card at each planned look."""
+        from boneyard.pipeline.gates import look_sizes
+
+        return look_sizes(self.substitution_games, max(self.substitution_cap, self.substitution_games))
+
+    def looks(self, change: bool = False) -> int:
+        """The planned looks every interval is corrected for (the longest schedule)."""
+        return max(len(self.main_looks(change)), len(self.sub_looks()))
 
     def agent_specs(self, players: int) -> list[str]:
         if isinstance(self.agents, str):
@@ -79,8 +101,11 @@ class PlaytestConfig:
             "cap": self.cap,
             "precision": self.precision,
             "runs": [r.to_json() for r in self.runs],
+            "alpha": self.alpha,
             "substitution": {"games": self.substitution_games, "stand_in": dict(self.stand_in),
+                             **({"cap": self.substitution_cap} if self.substitution_cap else {}),
                              **({"cards": list(self.substitution_cards)} if self.substitution_cards else {})},
+            "change": {"games": self.change_games},
             "strength": {"games": self.strength_games,
                          **({"rivals": list(self.strength_rivals), "rival_games": self.strength_rival_games}
                             if self.strength_rivals else {})},
@@ -167,6 +192,13 @@ def resolve(
     for key, val in (("substitution.games", sub.get("games")), ("strength.games", strength.get("games"))):
         if not isinstance(val, int) or isinstance(val, bool) or val < 0:
             problems.append(f"{where}.{key}: expected a whole number >= 0, got {val!r}")
+    alpha = cfg.get("alpha")
+    if not isinstance(alpha, (int, float)) or isinstance(alpha, bool) or not 0 < alpha < 0.5:
+        problems.append(f"{where}.alpha: expected an error rate like 0.05, got {alpha!r}")
+    change = cfg.get("change") or {}
+    for key, val in (("substitution.cap", sub.get("cap", 0)), ("change.games", change.get("games"))):
+        if not isinstance(val, int) or isinstance(val, bool) or val < 0:
+            problems.append(f"{where}.{key}: expected a whole number >= 0, got {val!r}")
     rivals = strength.get("rivals")
     if rivals is not None and not (isinstance(rivals, list) and all(isinstance(r, str) for r in rivals)):
         problems.append(f"{where}.strength.rivals: expected a list of agent specs, e.g. [mcts:50]")
@@ -199,4 +231,7 @@ def resolve(
         strength_rival_games=int(strength.get("rival_games") or 0),
         profile=profile,
         jobs=int(cfg.get("jobs") or 1),
+        alpha=float(alpha if isinstance(alpha, (int, float)) else 0.05),  # checked above
+        substitution_cap=int(sub.get("cap") or 0),
+        change_games=max(1, int(change.get("games") or 1)),
     )

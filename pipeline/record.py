@@ -30,7 +30,8 @@ from typing import Any
 
 import jsonschema
 from boneyard.engine.stats import Metric
-from boneyard.pipeline.gates import evaluate, parse_gates
+from boneyard.pipeline.gates import ALPHA, evaluate, parse_gates
+from boneyard.pipeline.gates import failed as failed_results
 from boneyard.pipeline.report import write_atomic
 
 SCHEMA = Path(__file__).with_name("record.schema.json")
@@ -122,17 +123,28 @@ def problems(record: Any) -> list[str]:
                 "(run `boneyard build` here to playtest again)"]
     try:
         gates = parse_gates(record["config"].get("gates"), "record config.gates")
+        gates += parse_gates(record.get("extra_gates") or [], "record extra_gates")
         runs = {r["label"]: [_metric(m) for m in r["metrics"]] for r in record["runs"]}
+        looks = planned_looks(record["config"])
+        alpha = float(record["config"].get("alpha", ALPHA))
     except Exception as exc:  # a signed record of ours always parses; say so plainly if not
         return [f"its gates or metrics cannot be read ({exc})"]
-    results = evaluate(gates, runs)
-    failed = sum(1 for r in results if r.failed)
+    results = evaluate(gates, runs, alpha=alpha, looks=looks, declared=record.get("declared") or ())
+    failed = len(failed_results(results, bool(record.get("accept_undecided"))))
     if record["passed"] != (failed == 0) or record["gates_total"] != len(results) \
             or record["gates_passed"] != len(results) - failed:
         return [f"its verdict does not follow from its own metrics: judged again, {failed} of "
                 f"{len(results)} gates fail, the record says passed={record['passed']} "
                 f"({record['gates_passed']} of {record['gates_total']})"]
     return []
+
+
+def planned_looks(config: Mapping[str, Any]) -> int:
+    """The looks a record's settings planned (what its intervals were corrected for)."""
+    from boneyard.pipeline.playtest_config import resolve
+
+    section = {k: v for k, v in config.items() if k not in ("profile", "precision")}
+    return resolve(section, default_players=None, where="record config").looks()
 
 
 def mismatches(record: Mapping[str, Any], *, content_hash: str, tool: str, code_hash: str,

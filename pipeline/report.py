@@ -3,8 +3,10 @@
 Made from the playtest record alone (``output/<set>/playtest.json``), so a saved record can be
 re-reported without simulating. ``report.html`` is self-contained (charts are inline SVG drawn by
 matplotlib, no scripts, no network); ``report.md`` carries the same tables for a terminal or a
-pull request. Order: verdict, failed and flagged gates, agent strength, card chart, game-level
-figures, distributions, every gate.
+pull request. Order: verdict (with the agent that played), failed and undecided gates, what was
+tested (against the last pass, or from scratch), the verdict per card, agent strength, card
+chart, game-level figures, distributions, every gate. Tables sort by a click on a heading (one
+small inline script; without it they read the same) and scroll sideways on a phone.
 """
 
 from __future__ import annotations
@@ -17,7 +19,16 @@ from pathlib import Path
 from typing import Any
 
 from boneyard.engine.stats import Metric
-from boneyard.pipeline.gates import FAIL, FLAG, MISSING, GateResult, fmt_metric, fmt_value
+from boneyard.pipeline.gates import (
+    FAIL,
+    FLAG,
+    MISSING,
+    PASS,
+    UNDECIDED,
+    GateResult,
+    fmt_metric,
+    fmt_value,
+)
 
 from boneyard.files import write_atomic
 
@@ -220,7 +231,7 @@ def histogram_chart(dist: Mapping[str, Any], band: tuple[float | None, float | N
                        color="#2e8b57", alpha=0.12, label="target band")
         ax.set_title(title, fontsize=9)
         ax.set_ylabel("% of games", fontsize=8)
-        ax.legend(fontsize=7)
+        ax.legend(loc="upper right", fontsize=7)  # a fixed place: "best" is searched (slowly)
     return _svg(fig)
 
 
@@ -235,11 +246,80 @@ def _length_band(record: Mapping[str, Any], label: str) -> tuple[float | None, f
     return None
 
 
+def _agents(record: Mapping[str, Any]) -> str:
+    a = record.get("agents")
+    return ", ".join(a) if isinstance(a, list) else str(a)
+
+
 def verdict(record: Mapping[str, Any]) -> str:
+    open_ = sum(1 for r in _results(record) if r.status == UNDECIDED)
+    undecided = f", {open_} undecided" + (" (accepted)" if record.get("accept_undecided") else "") if open_ else ""
     if record["passed"]:
-        return f"PASSED: {record['gates_passed']}/{record['gates_total']} gates, {record['games']} games"
-    bad = sum(1 for r in _results(record) if r.failed)
-    return f"FAILED: {bad} of {record['gates_total']} gates failed ({record['games']} games)"
+        return (f"PASSED: {record['gates_passed']}/{record['gates_total']} gates{undecided}, "
+                f"{record['games']} games played by {_agents(record)}")
+    bad = sum(1 for r in _results(record) if r.failed and r.status != UNDECIDED)
+    return (f"FAILED: {bad} of {record['gates_total']} gates failed{undecided} ({record['games']} games "
+            f"played by {_agents(record)})")
+
+
+LEGEND = ("pass: the interval lies wholly inside the bound; fail: wholly outside (the build is refused); "
+          "undecided: still straddling the bound at the cap (fails unless --accept-undecided); missing: "
+          "no metric of that name. Intervals are 95%; gates judge them corrected for looks and family "
+          "(docs/playtest.md).")
+
+
+def tested(record: Mapping[str, Any]) -> list[str]:
+    """What this build tested: against the last pass (what changed) or from scratch (why)."""
+    change = record.get("change")
+    if not change:
+        why = record.get("from_scratch")
+        return [f"Built from scratch{f' ({why})' if why else ''}: every bound judged absolutely."]
+    lines = [f"Tested what changed since the last pass (content {change['against']}), on paired games."]
+    names = record.get("names") or {}
+    if change.get("same_games"):
+        lines.append("Only what is printed changed (template, art): every game is the last pass's.")
+    if change["changed"]:
+        lines.append("Changed cards (each a pre-declared hypothesis at the full alpha): "
+                     + ", ".join(names.get(c, c) for c in change["changed"]))
+    if change["removed"]:
+        lines.append("Removed: " + ", ".join(change["removed"]))
+    if change["params"]:
+        lines.append("Changed rules: " + ", ".join(change["params"]))
+    return lines
+
+
+def comparison_rows(record: Mapping[str, Any]) -> list[tuple[str, str, str, str, str]]:
+    """(run, metric, last pass, now [95%], change) for every metric paired with the last pass
+    whose value moved."""
+    rows = []
+    for run in record["runs"]:
+        was = run.get("last_pass_values") or {}
+        for m in _metrics(run):
+            if m.name in was and was[m.name] is not None and not math.isnan(m.value) \
+                    and abs(m.value - was[m.name]) > 1e-12:
+                d = m.value - was[m.name]
+                change = f"{d * 100:+.1f} points" if m.unit == "%" else f"{d:+.3g}"
+                rows.append((run["label"], m.name, fmt_value(was[m.name], m.unit), show(m), change))
+    rows.sort(key=lambda r: r[1])
+    return rows
+
+
+def card_verdicts(record: Mapping[str, Any]) -> list[tuple[str, str, str, str]]:
+    """(card, verdict, the gates it failed or left open, agent) per card with a gate."""
+    names = record.get("names") or {}
+    per: dict[str, list[GateResult]] = {}
+    for r in _results(record):
+        if r.metric is not None and r.metric.subject and r.metric.group == "card":
+            per.setdefault(r.metric.subject, []).append(r)
+    rank = {FAIL: 0, MISSING: 0, UNDECIDED: 1, FLAG: 1, PASS: 2}
+    rows = []
+    for cid, rs in per.items():
+        worst = min(rs, key=lambda r: rank.get(r.status, 2)).status
+        which = ", ".join(f"{r.metric.name.rsplit('.', 1)[1]} {r.status}" for r in rs
+                          if r.status != PASS and r.metric is not None)
+        rows.append((names.get(cid, cid), worst, which, _agents(record)))
+    rows.sort(key=lambda r: (rank.get(r[1], 2), r[0]))
+    return rows
 
 
 def _gate_line(r: GateResult) -> tuple[str, str, str, str, str, str]:
@@ -249,7 +329,7 @@ def _gate_line(r: GateResult) -> tuple[str, str, str, str, str, str]:
 
 
 def _ordered(results: Sequence[GateResult]) -> list[GateResult]:
-    rank = {FAIL: 0, MISSING: 0, FLAG: 1}
+    rank = {FAIL: 0, MISSING: 0, UNDECIDED: 1, FLAG: 1}
     return sorted(results, key=lambda r: rank.get(r.status, 2))
 
 
@@ -259,14 +339,32 @@ def build_markdown(record: Mapping[str, Any]) -> str:
     out.append(f"**{verdict(record)}** -- content {record['content_hash']}, seed {record['seed']}, "
                f"agents {record['agents']}, profile {record['profile']}, {record['tool']}")
     out.append("")
-    worst = [r for r in results if r.status in (FAIL, MISSING, FLAG)]
-    out.append("## Broken or suspicious (failed gates, then flagged)")
+    worst = [r for r in results if r.status in (FAIL, MISSING, FLAG, UNDECIDED)]
+    out.append("## Broken or suspicious (failed gates, then undecided)")
     out.append("")
     if worst:
         out += _md_table(("status", "run", "metric", "value [95% interval]", "bound", "why"), [_gate_line(r) for r in worst])
     else:
-        out.append("Nothing: every gate passed with its point value inside the bound.")
+        out.append("Nothing: every gate passed, its interval wholly inside the bound.")
     out.append("")
+    out.append(LEGEND)
+    out.append("")
+    out.append("## What was tested")
+    out.append("")
+    out += [f"- {line}" for line in tested(record)]
+    out.append("")
+    comp = comparison_rows(record)
+    if comp:
+        out.append("### Compared with the last pass (paired games)")
+        out.append("")
+        out += _md_table(("run", "metric", "last pass", "now [95% interval]", "change"), comp)
+        out.append("")
+    verdicts = card_verdicts(record)
+    if verdicts:
+        out.append("## Verdict per card")
+        out.append("")
+        out += _md_table(("card", "verdict", "gates not passed", "agent"), verdicts)
+        out.append("")
     odd = _outlier_rows(record)
     if odd:
         out.append("### Outliers (flagged, not failed): cards far from the rest of the set")
@@ -342,11 +440,14 @@ def _md_table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
 
 CSS = """
 body{font-family:system-ui,-apple-system,Segoe UI,sans-serif;max-width:1050px;margin:2em auto;color:#222;padding:0 1em}
+.wrap{overflow-x:auto;max-width:100%} .legend{color:#555;font-size:.85em} th{cursor:pointer}
+img.card{height:3.2em;vertical-align:middle;margin-right:.4em;border-radius:3px}
+@media (max-width:600px){body{margin:.5em auto;padding:0 .5em} table{font-size:.8em} td,th{padding:2px 4px}}
 h1{margin-bottom:.2em} .meta{color:#666;font-size:.9em}
 .verdict{font-size:1.4em;font-weight:bold;padding:.5em .8em;border-radius:6px;margin:1em 0}
 .pass{background:#e3f4e8;color:#1d6b35} .fail{background:#fbe3e3;color:#a00}
 table{border-collapse:collapse;margin:.6em 0;font-size:.9em} td,th{border:1px solid #ddd;padding:3px 8px;text-align:left}
-th{background:#f4f4f4} tr.FAIL td,tr.MISSING td{background:#fde8e8} tr.FLAG td{background:#fff6dc}
+th{background:#f4f4f4} tr.FAIL td,tr.MISSING td{background:#fde8e8} tr.FLAG td,tr.UNDECIDED td{background:#fff6dc}
 .chart svg{max-width:100%;height:auto}
 """
 
@@ -354,10 +455,12 @@ th{background:#f4f4f4} tr.FAIL td,tr.MISSING td{background:#fde8e8} tr.FLAG td{b
 def build_html(record: Mapping[str, Any]) -> str:
     results = _ordered(_results(record))
     esc = html.escape
-    bad_cards = {r.metric.subject for r in results if r.metric and r.metric.subject and r.status in (FAIL, FLAG)}
+    bad_cards = {r.metric.subject for r in results if r.metric and r.metric.subject
+                 and r.status in (FAIL, FLAG, UNDECIDED)}
     bad_cards |= {o["subject"] for run in record["runs"] for o in run.get("outliers", []) if o.get("subject")}
     parts = [
-        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
+        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
+        "<meta name='viewport' content='width=device-width, initial-scale=1'>",
         f"<title>Balance report: {esc(record['name'])}</title><style>{CSS}</style></head><body>",
         f"<h1>Balance report: {esc(record['name'])}</h1>",
         f"<div class='meta'>content {esc(record['content_hash'])} &middot; seed {record['seed']} &middot; "
@@ -366,12 +469,26 @@ def build_html(record: Mapping[str, Any]) -> str:
         f"<div class='verdict {'pass' if record['passed'] else 'fail'}'>{esc(verdict(record))}</div>",
         "<h2>Broken or suspicious</h2>",
     ]
-    worst = [r for r in results if r.status in (FAIL, MISSING, FLAG)]
+    worst = [r for r in results if r.status in (FAIL, MISSING, FLAG, UNDECIDED)]
     head = ("status", "run", "metric", "value [95% interval]", "bound", "why")
     if worst:
         parts.append(_html_table(head, [_gate_line(r) for r in worst], classes=[r.status.upper() for r in worst]))
     else:
-        parts.append("<p>Nothing: every gate passed with its point value inside the bound.</p>")
+        parts.append("<p>Nothing: every gate passed, its interval wholly inside the bound.</p>")
+    parts.append(f"<p class='legend'>{esc(LEGEND)}</p>")
+    parts.append("<h2>What was tested</h2>")
+    parts += [f"<p>{esc(line)}</p>" for line in tested(record)]
+    comp = comparison_rows(record)
+    if comp:
+        parts.append("<h3>Compared with the last pass (paired games)</h3>")
+        parts.append(_html_table(("run", "metric", "last pass", "now [95% interval]", "change"), comp))
+        parts.append("<p class='legend'>now = the last pass's value plus the change measured on the same "
+                     "games played on both versions (paired; jackknife interval).</p>")
+    verdicts = card_verdicts(record)
+    if verdicts:
+        parts.append("<h2>Verdict per card</h2>")
+        parts.append(_html_table(("card", "verdict", "gates not passed", "agent"), verdicts,
+                                 classes=[v[1].upper() for v in verdicts], images=_images(record)))
     odd = _outlier_rows(record)
     if odd:
         parts.append("<h3>Outliers (flagged, not failed): cards far from the rest of the set</h3>")
@@ -417,23 +534,54 @@ def build_html(record: Mapping[str, Any]) -> str:
         parts.append("</details>")
     parts.append("<h2>Every gate</h2>")
     parts.append(_html_table(head, [_gate_line(r) for r in results], classes=[r.status.upper() for r in results]))
+    parts.append(f"<script>{SORT_JS}</script>")
     parts.append("</body></html>")
     return "\n".join(parts)
 
 
-def _html_table(head: Sequence[str], rows: Sequence[Sequence[str]], classes: Sequence[str] | None = None) -> str:
+SORT_JS = """
+document.querySelectorAll('table').forEach(function(t){t.querySelectorAll('th').forEach(function(th,i){
+th.title='sort';th.addEventListener('click',function(){var rows=[].slice.call(t.rows,1);var up=th.dataset.up!=='1';
+th.dataset.up=up?'1':'0';var key=function(r){var s=r.cells[i].textContent.trim();var n=parseFloat(s);
+return isNaN(n)?s.toLowerCase():n;};rows.sort(function(a,b){var x=key(a),y=key(b);
+return (x<y?-1:x>y?1:0)*(up?1:-1);});rows.forEach(function(r){t.tBodies[0].appendChild(r);});});});});
+"""
+
+
+def _images(record: Mapping[str, Any]) -> dict[str, str]:
+    """Card name -> the card's rendered image beside the report (``png-<profile>/<id>@<back>.png``,
+    written by the render), if there is one yet."""
+    out_dir = record.get("_out_dir")
+    if not out_dir:
+        return {}
+    root = Path(out_dir)
+    found = {}
+    for cid, name in (record.get("names") or {}).items():
+        pics = sorted(root.glob(f"png-*/{cid}@*.png")) or sorted(root.glob(f"png-*/{cid}.png"))
+        if pics:
+            found[name] = pics[0].relative_to(root).as_posix()
+    return found
+
+
+def _html_table(head: Sequence[str], rows: Sequence[Sequence[str]], classes: Sequence[str] | None = None,
+                images: Mapping[str, str] | None = None) -> str:
     esc = html.escape
-    out = ["<table><tr>" + "".join(f"<th>{esc(h)}</th>" for h in head) + "</tr>"]
+    out = ["<div class='wrap'><table><tr>" + "".join(f"<th>{esc(h)}</th>" for h in head) + "</tr>"]
     for i, row in enumerate(rows):
         cls = f" class='{classes[i]}'" if classes else ""
-        out.append(f"<tr{cls}>" + "".join(f"<td>{esc(str(v))}</td>" for v in row) + "</tr>")
-    out.append("</table>")
+        cells = []
+        for k, v in enumerate(row):
+            img = (images or {}).get(str(v)) if k == 0 else None
+            pic = f"<img class='card' src='{esc(img)}' alt=''>" if img else ""
+            cells.append(f"<td>{pic}{esc(str(v))}</td>")
+        out.append(f"<tr{cls}>" + "".join(cells) + "</tr>")
+    out.append("</table></div>")
     return "".join(out)
 
 
 def write_reports(record: Mapping[str, Any], out_dir: Path) -> tuple[Path, Path]:
     html_path, md_path = out_dir / "report.html", out_dir / "report.md"
-    write_atomic(html_path, build_html(record))
+    write_atomic(html_path, build_html({**record, "_out_dir": str(out_dir)}))
     write_atomic(md_path, build_markdown(record))
     return html_path, md_path
 

@@ -18,7 +18,7 @@ from boneyard.pipeline.build import (
     render_permission,
 )
 from boneyard.pipeline.cli import cli
-from boneyard.pipeline.gates import FAIL, FLAG, PASS
+from boneyard.pipeline.gates import FAIL, PASS, UNDECIDED
 from boneyard.pipeline.load import load_set
 from boneyard.pipeline.playtest import playtest
 from click.testing import CliRunner
@@ -85,8 +85,9 @@ def test_failed_build_still_writes_the_record_and_the_report_with_failures_first
     html = (folder / "report.html").read_text()
     md = (folder / "report.md").read_text()
     assert "FAILED" in html and "<svg" in html
-    # self-contained: no scripts, no external stylesheets or images
-    assert "<script" not in html and "<link" not in html and "src=\"http" not in html
+    # self-contained: no external scripts, stylesheets or images (one inline script sorts tables)
+    assert "<script src" not in html and "<link" not in html and "src=\"http" not in html \
+        and "src='http" not in html and html.count("<script") == 1
     broken = md.index("## Broken or suspicious")
     assert md.index("card.oaf.sub_delta", broken) < md.index("## Run main")
 
@@ -104,22 +105,18 @@ def test_force_renders_marked_failed_playtest(overpowered):
     assert render_permission(outcome.card_set, tmp_path, force=True)[1] == FAILED_PLAYTEST
 
 
-def test_useless_character_is_flagged(tmp_path):
+def test_useless_character_is_undecided_or_failed(tmp_path):
     out = tmp_path
     outcome = build_set(fixture("dotd-useless"), out=out, jobs=1, render=False)
-    assert gate_status(outcome.record, "card.oaf.play_rate") in (FLAG, FAIL)
+    assert gate_status(outcome.record, "card.oaf.play_rate") in (UNDECIDED, FAIL)
+    assert not outcome.passed  # undecided fails the build too
     md = (out / outcome.card_set.slug / "report.md").read_text()
     section = md[md.index("## Broken or suspicious"):md.index("## Run main")]
     assert "card.oaf.play_rate" in section
 
 
-@pytest.mark.parametrize("name", ["day-of-the-dead", "grave-feast"])
-@pytest.mark.parametrize("seed", [2, 3])
-def test_bundled_sets_pass_the_fast_profile_under_several_seeds(name, seed, tmp_path):
-    outcome = build_set(load_set(name), out=tmp_path, fast=True, seed=seed, jobs=1, render=False)
-    failed = [(r.metric.name if r.metric else r.gate.metric, r.status) for r in outcome.failed_gates()]
-    assert outcome.passed, failed
-    assert outcome.record["profile"] == "fast"
+# The bundled sets pass the fast profile from scratch at seeds 1, 2 and 3: tests/test_mistakes.py
+# (test_the_unmodified_sets_pass_from_scratch), whose change-aware builds start from those passes.
 
 
 def small_passing_set():

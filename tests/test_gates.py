@@ -1,10 +1,22 @@
-"""Gates fail only on proof: the whole 95% interval outside the bound."""
+"""Gates are sequential tests: fail on proof (the interval wholly outside), pass on proof (wholly
+inside), otherwise undecided; error rates corrected for looks and for the family of a pattern."""
 
 from __future__ import annotations
 
 import pytest
 from boneyard.engine.stats import Metric, proportion_metric
-from boneyard.pipeline.gates import FAIL, FLAG, MISSING, PASS, Gate, evaluate, judge, parse_gates
+from boneyard.pipeline.gates import (
+    FAIL,
+    MISSING,
+    PASS,
+    UNDECIDED,
+    Gate,
+    evaluate,
+    judge,
+    look_sizes,
+    parse_gates,
+    z_for,
+)
 from boneyard.pipeline.playtest_config import resolve
 
 from boneyard.errors import GateError
@@ -12,10 +24,12 @@ from boneyard.errors import GateError
 
 def test_noise_alone_never_fails():
     gate = Gate("first_priority_win_rate", 0.4, 0.6)
-    # 62% measured on 50 games: interval reaches back below 60% -> flagged, not failed
+    # 62% measured on 50 games: interval reaches back below 60% -> undecided, not failed
     m = proportion_metric("first_priority_win_rate", 31, 50)
     assert m.low < 0.6 < m.value
-    assert judge(gate, m) == FLAG
+    assert judge(gate, m) == UNDECIDED
+    # 50% on 50 games: inside on its value, but the interval reaches past the bounds: undecided too
+    assert judge(gate, proportion_metric("first_priority_win_rate", 25, 50)) == UNDECIDED
     # the same 62% on 5,000 games: proven out of bounds
     assert judge(gate, proportion_metric("first_priority_win_rate", 3100, 5000)) == FAIL
     assert judge(gate, proportion_metric("first_priority_win_rate", 2500, 5000)) == PASS
@@ -72,15 +86,39 @@ def test_a_pattern_gate_over_many_metrics_is_judged_family_wise():
     from boneyard.pipeline.gates import family_scale
 
     # one card of 36 whose 95% interval just clears the bound: at 95% each, one such fluke among
-    # 36 honest cards would fail builds by chance; judged family-wise it is flagged, not failed
+    # 36 honest cards would fail builds by chance; judged family-wise it is undecided, not failed
     fluke = Metric("card.c0.sub_delta", 0.30, 0.22, 0.38, 40, "card", "c0", "%")
     calm = [Metric(f"card.c{i}.sub_delta", 0.0, -0.1, 0.1, 150, "card", f"c{i}", "%") for i in range(1, 36)]
     gate = Gate("card.*.sub_delta", -0.2, 0.2)
     alone = evaluate([gate], {"main": [fluke]})
     assert [r.status for r in alone] == [FAIL]
     crowd = evaluate([gate], {"main": [fluke, *calm]})
-    assert crowd[0].status == FLAG and all(r.status == PASS for r in crowd[1:])
-    assert 1.6 < family_scale(36) < 1.7 and family_scale(1) == 1.0
+    assert crowd[0].status == UNDECIDED and all(r.status == PASS for r in crowd[1:])
+    assert 1.6 < family_scale(36) < 1.7 and abs(family_scale(1) - 1.0) < 1e-9
     # a real problem still fails: the whole widened interval is out of bounds
     broken = Metric("card.c0.sub_delta", 0.52, 0.41, 0.63, 80, "card", "c0", "%")
     assert evaluate([gate], {"main": [broken, *calm]})[0].status == FAIL
+
+
+def test_error_rates_are_split_over_looks_and_the_family_but_passes_are_per_metric():
+    assert look_sizes(400, 3200) == [400, 800, 1600, 3200] and look_sizes(300, 1000) == [300, 600, 1000]
+    assert abs(z_for(0.05, 1, 1) - 1.96) < 0.01
+    assert z_for(0.05, 4, 1) > z_for(0.05, 1, 1)  # more looks: each judged more strictly
+    # a card 8 points out, +-5.5 at 95%: a changed card (declared) fails, one of 36 does not yet
+    card = Metric("card.c0.sub_delta", 0.26, 0.205, 0.315, 400, "card", "c0", "%")
+    calm = [Metric(f"card.c{i}.sub_delta", 0.0, -0.05, 0.05, 400, "card", f"c{i}", "%") for i in range(1, 36)]
+    gate = Gate("card.*.sub_delta", -0.12, 0.18)
+    crowd = evaluate([gate], {"main": [card, *calm]}, looks=4)
+    assert crowd[0].status == UNDECIDED
+    declared = evaluate([gate], {"main": [card, *calm]}, looks=4, declared=["card.c0.sub_delta"])
+    assert declared[0].status == FAIL
+    # passing is not diluted by the family: the calm cards pass at once
+    assert all(r.status == PASS for r in crowd[1:])
+
+
+def test_undecided_fails_unless_accepted():
+    from boneyard.pipeline.gates import failed
+
+    results = evaluate([Gate("x", 0.45, 0.55)], {"main": [proportion_metric("x", 56, 100)]})
+    assert [r.status for r in results] == [UNDECIDED]
+    assert failed(results) and not failed(results, accept_undecided=True)

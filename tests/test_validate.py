@@ -376,14 +376,14 @@ def test_validate_also_checks_the_playtest_section_build_would_refuse(tmp_path):
     shutil.copytree(CARDS / "day-of-the-dead", folder)
     game = folder / "game.yaml"
     text = game.read_text()
-    assert "      min: 0.40\n" in text
-    game.write_text(text.replace("      min: 0.40\n", "      min: 0.70\n", 1))
+    assert "      min: 0.45\n" in text
+    game.write_text(text.replace("      min: 0.45\n", "      min: 0.70\n", 1))
     line = game.read_text().splitlines().index("      min: 0.70") + 1
     with pytest.raises(SystemExit) as info:
         main(["validate", str(folder)])
     assert info.value.code == 1
     err = CliRunner().invoke(cli, ["validate", str(folder)]).output
-    assert f"game.yaml:{line - 1}:7: playtest.gates[0]: min 0.7 is above max 0.6 (swap them)" in err
+    assert f"game.yaml:{line - 1}:7: playtest.gates[0]: min 0.7 is above max 0.55 (swap them)" in err
 
 
 def test_validate_lays_out_the_sets_own_template(tmp_path):

@@ -68,6 +68,22 @@ def _stand_in(card_set: CardSet, cid: str, settings: Mapping[str, Any]) -> CardS
     return replace(new, content_hash=content_hash(new))
 
 
+def _unit_content(card_set: CardSet) -> dict[str, Any]:
+    """Each character as its card file gives it (name, power, backs, effect...), by id."""
+    return {c.id: c for c in dotd_set(card_set).characters}
+
+
+def _swap_unit(card_set: CardSet, cid: str, other: CardSet) -> CardSet:
+    """``card_set`` with character ``cid`` as ``other`` has it (same place in every deck, so the
+    deals match wherever its backs did not change)."""
+    card_set, other = dotd_set(card_set), dotd_set(other)
+    old = other.character(cid)
+    chars = tuple(old if c.id == cid else c for c in card_set.characters)
+    cards = tuple(replace(dc, character=old) if dc.character.id == cid else dc for dc in card_set.cards)
+    new = replace(card_set, characters=chars, cards=cards)
+    return replace(new, content_hash=content_hash(new))
+
+
 def _scenario(data: Mapping[str, Any], base: CardSet | None, file: str) -> ScenarioResult:
     """Play a scenario file's position and choices (engine/dotd/scenario.py)."""
     from boneyard.engine.dotd import DotdGame
@@ -136,6 +152,8 @@ SPEC = GameSpec(
     scenario_help="rules and switches: docs/rules/day-of-the-dead.md",
     units=_units,
     stand_in=_stand_in,
+    unit_content=_unit_content,
+    swap_unit=_swap_unit,
     docs=docs.set_docs,
     effect_words=PRIMITIVES,
     summary_from_json=DotdSummary.from_json,

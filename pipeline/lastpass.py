@@ -1,0 +1,160 @@
+"""The last passing playtest of a set, kept so the next build tests only what changed.
+
+When a build passes, its signed record and a copy of the set's folder are kept in
+``output/<set>/last-pass/`` (``playtest.json`` and ``set/``). The next build of changed content
+finds them, believes them only after the same checks a render makes (shape, signature, verdict
+judged again; the same tool, code and playtest settings; the copy's content hash equal to the
+record's), and then plays the new content against the old on paired games
+(pipeline/playtest.py, pipeline/paired.py). Anything that does not check out means a build from
+scratch, and the record says why.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import shutil
+import tempfile
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from boneyard.engine.cards import CardSet
+from boneyard.engine.games import spec_of
+from boneyard.engine.stats import Metric
+from boneyard.pipeline import record as rec
+
+from boneyard.errors import BoneyardError
+
+LAST_PASS = "last-pass"
+
+
+def _metric(m: Mapping[str, Any]) -> Metric:
+    return Metric.from_json({k: (math.nan if k in ("value", "low", "high") and v is None else v)
+                             for k, v in m.items()})
+
+
+@dataclass
+class Base:
+    """A believed last pass: its record, its content, and what differs from the content now."""
+
+    card_set: CardSet
+    record: Mapping[str, Any]
+    changed: tuple[str, ...] = ()  # unit ids whose content differs (added ones included)
+    removed: tuple[str, ...] = ()
+    params: tuple[str, ...] = ()  # game.yaml params and switches that differ
+    units: frozenset[str] = field(default_factory=frozenset)
+    same_code: bool = True
+    same_play: bool = False  # only what is printed changed (template, art): every game is the same
+
+    def run_metrics(self, label: str) -> dict[str, Metric]:
+        for run in self.record["runs"]:
+            if run["label"] == label:
+                return {m["name"]: _metric(m) for m in run["metrics"]}
+        return {}
+
+    def metric(self, name: str) -> Metric | None:
+        for run in self.record["runs"]:
+            for m in run["metrics"]:
+                if m["name"] == name:
+                    return _metric(m)
+        return None
+
+    def strength(self, label: str) -> tuple[list[Metric], list[str]]:
+        for run in self.record["runs"]:
+            if run["label"] == label:
+                return [_metric(m) for m in run.get("strength", [])], list(run.get("strength_notes", []))
+        return [], []
+
+    def describe(self) -> dict[str, Any]:
+        return {"against": self.record["content_hash"], "changed": list(self.changed),
+                "removed": list(self.removed), "params": list(self.params),
+                **({"same_games": True} if self.same_play else {})}
+
+
+def folder(out_dir: Path) -> Path:
+    return out_dir / LAST_PASS
+
+
+def save(card_set: CardSet, record: Mapping[str, Any], out_dir: Path) -> None:
+    """Keep ``record`` (passed) and a copy of the set's folder as the last pass, atomically: the
+    new copy is made beside the old one and swapped in by renames."""
+    if not record.get("passed") or not card_set.root:
+        return
+    dest = folder(out_dir)
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=".last-pass-", dir=dest.parent))
+    try:
+        shutil.copytree(card_set.root, tmp / "set", ignore=shutil.ignore_patterns(".*", "__pycache__"))
+        rec.write(record, tmp / "playtest.json")
+        old = None
+        if dest.exists():
+            old = dest.with_name(f".{LAST_PASS}-old-{os.getpid()}")
+            os.replace(dest, old)
+        os.replace(tmp, dest)
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def find(card_set: CardSet, out_dir: Path, *, config_hash: str, code_hash: str,
+         tool: str) -> tuple[Base | None, str]:
+    """The believed last pass of ``card_set`` under ``out_dir`` and what changed since, or
+    (None, why a build from scratch)."""
+    from boneyard.pipeline.load import load_set
+
+    where = folder(out_dir)
+    try:
+        record = json.loads((where / "playtest.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):
+        record = None
+    if not isinstance(record, dict):
+        return None, "no last passing record"
+    why = rec.problems(record)
+    if why:
+        return None, f"the last passing record is not believed: {why[0]}"
+    if not record.get("passed"):
+        return None, "the last record kept did not pass"
+    if record["tool"] != tool or record.get("code_hash") != code_hash:
+        return None, "the last pass was made by other code"
+    if record["config_hash"] != config_hash:
+        return None, "the last pass used other playtest settings (profile, seed, agents or gates)"
+    try:
+        old = load_set(where / "set")
+    except (BoneyardError, OSError) as exc:
+        return None, f"the last pass's copy of the set does not load ({str(exc).splitlines()[0]})"
+    if old.content_hash != record["content_hash"]:
+        return None, "the last pass's copy of the set is not the content it vouched for"
+    if old.rules != card_set.rules:
+        return None, "the last pass is of another game"
+    return base_for(card_set, old, record), ""
+
+
+def base_for(card_set: CardSet, old: CardSet, record: Mapping[str, Any]) -> Base:
+    """``old`` (with its passing ``record``) as the base ``card_set`` is judged against: which
+    units, params and switches differ."""
+    spec = spec_of(card_set.rules)
+    new_units, old_units = spec.unit_content(card_set), spec.unit_content(old)
+    changed = tuple(cid for cid in new_units if old_units.get(cid) != new_units[cid])
+    removed = tuple(cid for cid in old_units if cid not in new_units)
+    params = tuple(sorted(
+        [f"params.{k}" for k in set(card_set.params) | set(old.params)
+         if card_set.params.get(k) != old.params.get(k)]
+        + [f"switches.{k}" for k in set(card_set.switches) | set(old.switches)
+           if card_set.switches.get(k) != old.switches.get(k)]))
+    return Base(old, record, changed, removed, params, frozenset(old_units),
+                same_play=play_hash(card_set) == play_hash(old))
+
+
+def play_hash(card_set: CardSet) -> str:
+    """The content hash without what only the printer reads (template, art) and without the
+    playtest section (its settings are compared by the config hash): equal hashes, same games."""
+    from dataclasses import replace
+
+    from boneyard.engine.cards import freeze
+    from boneyard.engine.hashing import content_hash
+
+    return content_hash(replace(card_set, files=(), playtest=freeze({})))

@@ -1,0 +1,116 @@
+"""Change-aware builds: the last pass is kept, believed only after its checks, and the next build
+tests what changed on paired games (pipeline/lastpass.py, pipeline/paired.py)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import yaml
+from boneyard.pipeline import record as rec
+from boneyard.pipeline.build import build_set
+from boneyard.pipeline.gates import UNDECIDED
+from boneyard.pipeline.lastpass import LAST_PASS
+from boneyard.pipeline.load import load_set
+
+from boneyard.paths import CARDS
+
+SECTION = {
+    "agents": "greedy", "games": 200, "cap": 400, "seed": 3,
+    "substitution": {"games": 30, "stand_in": {"power": 5}}, "change": {"games": 200},
+    "strength": {"games": 0},
+    "gates": [{"metric": "first_priority_win_rate", "min": 0.3, "max": 0.7},
+              {"metric": "card.*.sub_delta", "min": -0.6, "max": 0.6}],
+}
+
+
+def make_set(where: Path, section: dict = SECTION) -> Path:
+    """The bundled Day of the Dead cards with a quick playtest section, as ``where/dotd``."""
+    root = where / "dotd"
+    shutil.copytree(CARDS / "day-of-the-dead", root)
+    game = yaml.safe_load((root / "game.yaml").read_text())
+    game["playtest"] = section
+    (root / "game.yaml").write_text(yaml.safe_dump(game, sort_keys=False))
+    return root
+
+
+def edit(root: Path, old: str, new: str, file: str = "characters.yaml") -> None:
+    text = (root / file).read_text()
+    assert text.count(old) == 1
+    (root / file).write_text(text.replace(old, new))
+
+
+def metric(record: dict, name: str) -> dict:
+    return next(m for m in record["runs"][0]["metrics"] if m["name"] == name)
+
+
+def test_a_changed_card_is_tested_on_paired_games_and_the_rest_is_carried(tmp_path):
+    root = make_set(tmp_path)
+    out = tmp_path / "out"
+    first = build_set(load_set(root), out=out, jobs=1, render=False)
+    assert first.passed and first.record["change"] is None
+    assert (out / "dotd" / LAST_PASS / "playtest.json").is_file()
+    edit(root, "    - gain_vp: 3\n", "    - gain_vp: 4\n")  # Hoard
+    second = build_set(load_set(root), out=out, jobs=1, render=False)
+    change = second.record["change"]
+    assert change["changed"] == ["hoard"] and change["against"] == first.record["content_hash"]
+    assert second.record["declared"] and all(n.startswith("card.hoard.") for n in second.record["declared"])
+    run = second.record["runs"][0]
+    assert run["substitution"]["against"] == {"hoard": "last pass"}
+    assert "oaf" in run["substitution"]["carried"]
+    assert metric(second.record, "card.oaf.sub_delta") == metric(first.record, "card.oaf.sub_delta")
+    # the set metrics are the last pass's value plus a paired change; they are listed as paired
+    assert "first_priority_win_rate" in run["paired_with_last_pass"]
+    assert run["last_pass_values"]["first_priority_win_rate"] == metric(first.record, "first_priority_win_rate")["value"]
+    assert not rec.problems(json.loads((out / "dotd" / "playtest.json").read_text()))
+
+
+def test_a_change_nothing_plays_differently_moves_nothing(tmp_path):
+    root = make_set(tmp_path)
+    out = tmp_path / "out"
+    first = build_set(load_set(root), out=out, jobs=1, render=False)
+    edit(root, "  name: Gravedigger\n", "  name: Grave Digger\n")  # a name: no game changes
+    second = build_set(load_set(root), out=out, jobs=1, render=False)
+    assert second.record["change"]["changed"] == ["gravedigger"]
+    m = metric(second.record, "card.gravedigger.sub_delta")
+    old = metric(first.record, "card.gravedigger.sub_delta")
+    assert m["value"] == old["value"] and m["low"] == m["high"] == old["value"]  # exactly zero change
+    assert metric(second.record, "first_priority_win_rate")["value"] == metric(first.record, "first_priority_win_rate")["value"]
+    # only what is printed changes: every game is the last pass's, nothing is played
+    edit(root, "stroke: frame, stroke_width: 1.2}", "stroke: frame, stroke_width: 2.0}", "template.yaml")
+    third = build_set(load_set(root), out=out, jobs=1, render=False)
+    assert third.record["change"].get("same_games") and third.passed
+    assert all(r.get("same_games_as_last_pass") for r in third.record["runs"])
+
+
+def test_an_edited_last_pass_is_not_believed(tmp_path):
+    root = make_set(tmp_path)
+    out = tmp_path / "out"
+    build_set(load_set(root), out=out, jobs=1, render=False)
+    kept = out / "dotd" / LAST_PASS / "playtest.json"
+    data = json.loads(kept.read_text())
+    data["runs"][0]["metrics"][0]["value"] = 0.123
+    kept.write_text(json.dumps(data))
+    edit(root, "    - gain_vp: 3\n", "    - gain_vp: 4\n")
+    again = build_set(load_set(root), out=out, jobs=1, render=False)
+    assert again.record["change"] is None
+    assert "signature" in again.record["from_scratch"]
+    # other settings (a seed) are never paired with a last pass made under others
+    other = build_set(load_set(root), out=out, jobs=1, render=False, seed=9)
+    assert other.record["change"] is None and "settings" in other.record["from_scratch"]
+
+
+def test_focus_and_accept_undecided(tmp_path):
+    tight = dict(SECTION, gates=[{"metric": "first_priority_win_rate", "min": 0.499, "max": 0.501}])
+    root = make_set(tmp_path, tight)
+    out = tmp_path / "out"
+    refused = build_set(load_set(root), out=out, jobs=1, render=False)
+    statuses = {g["status"] for g in refused.record["gates"]}
+    assert UNDECIDED in statuses and not refused.passed  # a bound no sample can settle
+    accepted = build_set(load_set(root), out=out, jobs=1, render=False, accept_undecided=True)
+    assert accepted.passed and accepted.record["accept_undecided"]
+    assert not rec.problems(json.loads((out / "dotd" / "playtest.json").read_text()))
+    focused = build_set(load_set(make_set(tmp_path / "f")), out=tmp_path / "fo", jobs=1, render=False,
+                        focus=("oaf",))
+    assert "card.oaf.sub_delta" in focused.record["declared"]
