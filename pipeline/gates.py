@@ -30,7 +30,7 @@ from boneyard.engine.stats import Z95, Metric
 from boneyard.errors import GateError
 
 PASS = "pass"
-FLAG = "flag"  # older records: the value (not the interval) was outside the bound
+FLAG = "flag"  # passes, but the value (not the interval) is outside the bound (screens, older records)
 FAIL = "fail"
 MISSING = "missing"  # no metric matched the gate: counts as a failure
 UNDECIDED = "undecided"  # the interval still straddles the bound at the last look
@@ -47,6 +47,9 @@ class Gate:
     max: float | None = None
     why: str = ""
     run: str | None = None  # only in the playtest run with this label (Grave Feast: "p4", ...)
+    # a screen on a fixed sample (the sensitivity variants): only proof fails it; a metric still
+    # straddling its bound is flagged for the designer instead of undecided (no more games come)
+    screen: bool = False
 
     def matches(self, name: str) -> bool:
         return fnmatch.fnmatchcase(name, self.metric)
@@ -68,6 +71,8 @@ class Gate:
             out["run"] = self.run
         if self.why:
             out["why"] = self.why
+        if self.screen:
+            out["screen"] = True
         return out
 
 
@@ -95,7 +100,8 @@ class GateResult:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> GateResult:
         g = data["gate"]
-        gate = Gate(g["metric"], g.get("min"), g.get("max"), g.get("why", ""), g.get("run"))
+        gate = Gate(g["metric"], g.get("min"), g.get("max"), g.get("why", ""), g.get("run"),
+                    bool(g.get("screen", False)))
         m = data.get("metric")
         return cls(gate, data["status"], data["run"], None if m is None else Metric.from_json(m))
 
@@ -180,7 +186,10 @@ def judge(gate: Gate, m: Metric, scale: float = 1.0, pass_scale: float | None = 
         return FAIL
     low, high = widened(m, scale if pass_scale is None else pass_scale)
     if (gate.max is not None and high > gate.max) or (gate.min is not None and low < gate.min):
-        return UNDECIDED
+        if not gate.screen:
+            return UNDECIDED
+        outside = (gate.max is not None and m.value > gate.max) or (gate.min is not None and m.value < gate.min)
+        return FLAG if outside else PASS
     return PASS
 
 

@@ -85,13 +85,15 @@ def settings(card_set: CardSet, cfg: PlaytestConfig, where: str = "playtest") ->
 
 def sensitivity_gates(card_set: CardSet, cfg: PlaytestConfig, where: str = "playtest") -> list[Gate]:
     """The section's gates, each in its run (the sensitivity run unless it names one); none when
-    the section is off. The paired games a variant plays are part of each gate's why, so a record
+    the section is off. They are screens: a variant's sample is fixed, so only proof fails one
+    and a straddling figure is flagged (the whole-deck gates in ``gates:`` are the sequential
+    ones). The paired games a variant plays are part of each gate's why, so a record
     made with other sample sizes is not reused."""
     s = settings(card_set, cfg, where)
     if not s["games"] or spec_of(card_set.rules).variants is None:
         return []
     tail = f" [sensitivity: {s['games']} paired games a variant, figures {', '.join(s['figures'])}]"
-    return [Gate(g.metric, g.min, g.max, g.why + tail, g.run or s["run"]) for g in s["gates"]]
+    return [Gate(g.metric, g.min, g.max, g.why + tail, g.run or s["run"], screen=True) for g in s["gates"]]
 
 
 def _figures(summary: Mapping[str, Any], figures: Sequence[str]) -> list[float] | None:
