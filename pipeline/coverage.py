@@ -127,10 +127,10 @@ def coverage_gates(card_set: CardSet, cfg: PlaytestConfig, where: str = "playtes
             if not item.on:
                 continue
             if item.name in skip:  # shown, never failed: the report lists it with its reason
-                gates.append(Gate(PREFIX + item.name, min=0.0, run=label,
+                gates.append(Gate(PREFIX + item.name, min=0.0, run=label, count=True,
                                   why=f"{EXEMPT}{item.what}: {skip[item.name]}"))
                 continue
-            gates.append(Gate(PREFIX + item.name, min=float(n), run=label,
+            gates.append(Gate(PREFIX + item.name, min=float(n), run=label, count=True,
                               why=f"{TESTED}{item.what} must happen at least {n} times: {why}; "
                                   f"to test it, {item.hint} (or exempt it under playtest.coverage.exempt "
                                   "with the reason)"))

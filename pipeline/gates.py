@@ -50,6 +50,9 @@ class Gate:
     # a screen on a fixed sample (the sensitivity variants): only proof fails it; a metric still
     # straddling its bound is flagged for the designer instead of undecided (no more games come)
     screen: bool = False
+    # an exact count that only grows with the games (coverage: "fired at least N times"): below
+    # its bound at an early look is no proof, so it never stops the sampling; judged on the whole
+    count: bool = False
 
     def matches(self, name: str) -> bool:
         return fnmatch.fnmatchcase(name, self.metric)
@@ -73,6 +76,8 @@ class Gate:
             out["why"] = self.why
         if self.screen:
             out["screen"] = True
+        if self.count:
+            out["count"] = True
         return out
 
 
@@ -101,7 +106,7 @@ class GateResult:
     def from_json(cls, data: Mapping[str, Any]) -> GateResult:
         g = data["gate"]
         gate = Gate(g["metric"], g.get("min"), g.get("max"), g.get("why", ""), g.get("run"),
-                    bool(g.get("screen", False)))
+                    bool(g.get("screen", False)), bool(g.get("count", False)))
         m = data.get("metric")
         return cls(gate, data["status"], data["run"], None if m is None else Metric.from_json(m))
 

@@ -428,7 +428,7 @@ def run_one(card_set: CardSet, run: Run, cfg: PlaytestConfig, progress: Progress
             paired_done, t_sub = True, time.perf_counter() - t0
         verdicts = evaluate(run_gates, {run.label: [*metrics, *sub, *carried]}, alpha=cfg.alpha,
                             looks=looks, declared=declared)
-        if any(r.status == FAIL for r in verdicts):
+        if any(r.status == FAIL and not r.gate.count for r in verdicts):
             break  # the build is refused whatever more games say: stop sampling
         undecided = open_metrics(run_gates, metrics, alpha=cfg.alpha, looks=looks, declared=declared,
                                  run=run.label)

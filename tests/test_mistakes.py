@@ -2,20 +2,24 @@
 
 Each fixture of tests/fixtures/mistakes/ is applied to a copy of its bundled set and built
 change-aware against the last pass of the unmodified set, as the designer's next build would be.
-The unmodified sets are built from scratch at seeds 1, 2 and 3 and must pass (no false alarm);
+The unmodified sets are built from scratch at each seed of SEEDS and must pass (no false alarm);
 each fixture is judged at one of those seeds in turn (bench/detection.py judges every fixture at
 every seed, with the default profile).
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
 import pytest
 from mistakes_support import Fixture, baseline, fixtures, judge
 
-SEEDS = (1, 2, 3)
+# `make test` judges at seed 1 (each from-scratch baseline of the 36 characters under the gate
+# agent costs 70-90 s); BONEYARD_MISTAKE_SEEDS=1,2,3 gives the three-seed sweep, and
+# bench/detection.py judges every fixture at every seed.
+SEEDS = tuple(int(s) for s in os.environ.get("BONEYARD_MISTAKE_SEEDS", "1").split(","))
 ALL = fixtures()
 
 
