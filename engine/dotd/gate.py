@@ -33,6 +33,7 @@ from operator import mul
 
 from .codes import ACT_NO, DECK_BASE, DOUBLE, POWER_UP, UNEARTH
 from .game import DotdGame, DotdState
+from .gate_playout import action_values, separated
 from .gate_weights import WEIGHTS
 from .greedy import GreedyAgent, _effect_bonus
 from .observation import DotdObservation
@@ -156,23 +157,11 @@ class GateAgent(GreedyAgent):
             # one stream of playout numbers, replayed for every action (common random numbers:
             # the actions meet the same luck); cheaper than seeding a Random for each
             luck = [rng.random() for _ in range(PLAYOUT_LUCK)]
-            vals = [0.0] * n
-            for i, a in enumerate(legal):
-                state = world.clone()
-                state.apply_action(a)
-                turn = state.turn
-                k = 0
-                while not state.done and state.turn == turn:
-                    acts = state.dl
-                    state.apply_action(acts[int(luck[k % PLAYOUT_LUCK] * len(acts))])
-                    k += 1
-                if state.done:
-                    vals[i] = FINAL_WEIGHT * state.returns()[me]
-                else:
-                    vals[i] = float(state.scores[me] - state.scores[1 - me])
+            vals = action_values(world, legal, luck, me, FINAL_WEIGHT)
+            for i in range(n):
                 totals[i] += vals[i]
             seen.append(vals)
-            if RACE_MIN <= w < worlds and _separated(seen, totals, pi):
+            if RACE_MIN <= w < worlds and separated(seen, totals, pi, RACE_Z):
                 break
         best = pi
         for i, t in enumerate(totals):
@@ -217,30 +206,6 @@ class GateAgent(GreedyAgent):
         me = obs.player
         left = g.turns - obs.turn  # Rewards still to come after this turn's
         return left, obs.turn, float(obs.scores[me] - obs.scores[1 - me])
-
-
-def _separated(seen: list[list[float]], totals: list[float], pick: int) -> bool:
-    """Is the leader (greedy's pick among equals) ahead of every other action by ``RACE_Z``
-    standard errors of the paired per-deal difference, or equal to it on every deal?"""
-    n = len(totals)
-    lead = pick
-    for i in range(n):
-        if totals[i] > totals[lead]:
-            lead = i
-    k = len(seen)
-    for i in range(n):
-        if i == lead:
-            continue
-        d = [v[lead] - v[i] for v in seen]
-        m = sum(d) / k
-        var = sum((x - m) * (x - m) for x in d) / (k - 1)
-        if var == 0.0:
-            if m < 0.0:
-                return False
-            continue
-        if m <= 0.0 or m * m * k < RACE_Z * RACE_Z * var:
-            return False
-    return True
 
 
 def _card_rows(agent: GateAgent, obs: DotdObservation[DotdState], legal: list[int], pick: int,

@@ -19,6 +19,7 @@ from typing import Any, Generic, TypeVar
 from .cards import BACKS
 from .codes import D_FLIP, D_SELECT, D_UE_PICK, DECISION_NAMES
 from .position import Position
+from .sample import deal_hidden
 from .tables import action_string
 
 # The state an observation is of, and what ``determinize`` returns: the game's DotdState, which
@@ -141,72 +142,7 @@ class DotdObservation(Generic[S]):
     def determinize(self, rng: random.Random) -> S:
         """A full state consistent with this view; every hidden card drawn from ``rng``."""
         s = self._copy()
-        g = s.g
-        opp = 1 - self.player
-        pub = s.pub
-        back = g.back
-        pool: list[list[int]] = [[], [], []]
-        # Hidden places, as (zone list, index); a deck's known-but-unordered cards stay in it.
-        places: list[tuple[list[int], int]] = []
-        opp_hand = s.hands[opp]
-        opp_chosen = s.chosen[opp]
-        # pending choices are still in the hand; remember where, to follow them after resampling
-        chosen_at = [opp_hand.index(c) for c in opp_chosen]
-        for j in range(len(opp_hand)):
-            places.append((opp_hand, j))
-        line = s.lines[opp]
-        for j, (c, u) in enumerate(zip(line, s.up[opp], strict=True)):
-            if not u and not pub[c]:
-                places.append((line, j))
-        if s.spirit[opp] >= 0 and not pub[s.spirit[opp]]:
-            places.append((s.spirit, opp))
-        if s.dk == D_UE_PICK and s.dp == opp:  # cards only the opponent is looking at
-            look = list(s.dc[2])
-            for j in range(len(look)):
-                places.append((look, j))
-        else:
-            look = None
-        for zone, j in places:
-            pool[back[zone[j]]].append(zone[j])
-        deck_known: list[list[int]] = []
-        for b in range(3):
-            deck = s.decks[b]
-            known = [c for c in deck if pub[c]]
-            hidden = [c for c in deck if not pub[c]]
-            pool[b].extend(hidden)
-            deck_known.append(known)
-        rnd = rng.random
-        for b in range(3):
-            pool[b].sort()
-            pool[b].sort(key=lambda _c: rnd())  # a uniform shuffle, cheaper than rng.shuffle
-        renamed: dict[int, int] = {}
-        for zone, j in places:
-            new = pool[back[zone[j]]].pop()
-            renamed[zone[j]] = new
-            zone[j] = new
-        for b in range(3):
-            deck = pool[b]  # already in random order
-            if deck_known[b]:
-                deck += deck_known[b]
-                deck.sort(key=lambda _c: rnd())
-            s.decks[b] = deck
-        if opp_chosen:
-            if g.simultaneous:  # the choice itself is unknown: sample it among the legal plays
-                s.chosen[opp] = []
-                for _ in chosen_at:
-                    s.chosen[opp].append(rng.choice(sorted(s._selectable(opp))))
-            else:  # its backs are known, and the hand positions kept their backs
-                s.chosen[opp] = [opp_hand[j] for j in chosen_at]
-        s.seed = rng.getrandbits(64)
-        s.nshuf = 0
-        if s.dk == D_SELECT:
-            s.dl = s._selectable(s.dp)
-        elif look is not None:  # the opponent is choosing among cards only it has seen
-            s.dc = (renamed.get(s.dc[0], s.dc[0]), s.dc[1], tuple(look))
-            s.dl = list(look)
-        elif s.dk >= 0 and s.dp == opp:
-            # the opponent's pending choice may list cards hidden from me: follow the resample
-            s.dl = [renamed.get(a, a) for a in s.dl]
+        deal_hidden(s, self.player, rng)
         return s
 
     def to_json(self) -> dict[str, Any]:
