@@ -3,11 +3,15 @@ Feast a player of every rare (coin flips, permanent Devil Wife, Exorcist in the 
 
 from __future__ import annotations
 
+import json
+import os
 import random
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from boneyard.engine.agents import make_agent
 from boneyard.engine.dotd.convert import character_from_dict
 from boneyard.engine.dotd.sets import make_card_set
@@ -97,3 +101,44 @@ def test_gf_gate_finishes_its_attacks_on_rares_at_four_players():
     exorcist = events.get("exorcist_hid", 0) + events.get("exorcist_seduced", 0)
     assert exorcist >= 5 and events.get("dw_killed", 0) >= 5, events
     assert events.get("rare_attacks_fizzled", 0) < exorcist + events.get("dw_killed", 0), events
+
+
+_SAME_PLAY = """
+import hashlib, json, random, sys
+sys.path.insert(0, {tests!r})
+from boneyard.engine.agents import make_agent
+from boneyard.engine.dotd import DotdGame
+from boneyard.engine.dotd.sets import make_card_set
+from test_dotd_rules import CHARACTERS
+out = {{}}
+for name, switches in (("default", {{}}), ("priority_first", {{"selection": "priority_first",
+        "unearth_optional": False, "conversion_window": "any_loser_this_turn"}})):
+    game = DotdGame(make_card_set(CHARACTERS, switches))
+    h = hashlib.sha256()
+    for seed in range(4):
+        agents = [make_agent("gate", game), make_agent("mcts:8", game)][::1 - 2 * (seed % 2)]
+        state = game.new_initial_state(seed)
+        rngs = [random.Random(seed * 10 + k) for k in range(2)]
+        while not state.is_terminal():
+            p = state.current_player()
+            a = agents[p].choose(state.observation(p), rngs[p])
+            h.update(str(a).encode() + b",")
+            state.apply_action(a)
+    out[name] = h.hexdigest()
+import boneyard.engine.dotd as dotd
+print(json.dumps({{"compiled": dotd.COMPILED, "games": out}}))
+"""
+
+
+def test_dotd_search_agents_play_the_same_games_compiled_and_pure():
+    """The gate's playouts and every search agent's deals (gate_playout.py, sample.py) are
+    compiled with the engine: the binaries must play exactly the games pure Python plays."""
+    script = _SAME_PLAY.format(tests=str(Path(__file__).resolve().parent))
+    env = {k: v for k, v in os.environ.items() if k != "BONEYARD_PURE"}
+    runs = [json.loads(subprocess.run([sys.executable, "-c", script], env=e, capture_output=True,
+                                      text=True, check=True, timeout=300).stdout)
+            for e in (env, {**env, "BONEYARD_PURE": "1"})]
+    if not runs[0]["compiled"]:
+        pytest.skip("the engine is not compiled here (no C compiler, or BONEYARD_PURE at install)")
+    assert not runs[1]["compiled"]
+    assert runs[0]["games"] == runs[1]["games"]
