@@ -13,7 +13,7 @@ difference then (the result, on the last turn) wins, greedy's pick on a tie, and
 early once the leader is clearly ahead (``RACE_Z``). One deal plays no better than the fitted weights
 below on the spirit, the fighter and Dig; three beat them (bench/gate_curve.py, docs/simulation.md).
 The playouts (``gate_playout.py``) and the deals (``sample.py``) are compiled with the engine:
-the same games as pure Python, 1.4 times faster. Measured and not adopted (docs/simulation.md):
+the same games as pure Python, 1.2-1.4 times faster. Measured and not adopted (docs/simulation.md):
 other leaf values (the lines' power for the turns to come, a logistic win chance, playing on to
 the next turn or to the end of the game), a cheap card-rating playout policy, 6 deals, fewer
 deals where one deal shows a clear lead, no search for Dig.
