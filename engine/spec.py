@@ -137,6 +137,9 @@ class GameSpec:
     effect_words: tuple[str, ...] = ()  # effect primitives, named in validation hints
     summary_from_json: Callable[[Mapping[str, Any]], Summary] | None = None  # a logged summary
     gate: Callable[[Game], Agent] | None = None  # the fast skilled player ``gate`` (None: greedy)
+    # the gate agent's figures against a strong reference, as the benches measured them on the
+    # bundled set (a JSON in the game's folder, written by their --save; pipeline/reference.py)
+    agent_reference: Path | None = None
     # ``simulate --check``: what is wrong with a state (cards conserved, scores in bounds...),
     # [] when sound; run on every state of every game, so it reads public fields only
     invariants: Callable[[State], list[str]] | None = None

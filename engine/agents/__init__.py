@@ -10,6 +10,7 @@ through the shared core interface, ``mcts`` with the spec's search settings.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from boneyard.engine.agents.mcts import DEFAULT_BUDGET, MctsAgent
@@ -17,7 +18,8 @@ from boneyard.engine.core import Agent, Observation
 
 from boneyard.errors import BoneyardError
 
-__all__ = ["AGENT_KINDS", "AgentSpecError", "MctsAgent", "RandomAgent", "make_agent", "parse_spec"]
+__all__ = ["AGENT_KINDS", "AgentSpecError", "MctsAgent", "RandomAgent", "make_agent", "parse_spec",
+           "uniform_choice"]
 
 AGENT_KINDS: tuple[str, ...] = ("random", "greedy", "gate", "mcts")
 MAX_BUDGET = 99_999
@@ -44,9 +46,32 @@ class RandomAgent:
     def choose(self, obs: Observation, rng: random.Random) -> int:
         return self.choose_legal(obs.legal_actions(), rng)
 
+    uniform = True
+    """Its choice is :func:`uniform_choice`: the simulator may make the same draws itself, in a
+    loop without an agent call per decision (``engine/sim/play.py``)."""
+
     def choose_legal(self, acts: list[int], rng: random.Random) -> int:
         """The same choice as :meth:`choose`, from the mover's legal actions alone."""
-        return acts[rng.randrange(len(acts))] if len(acts) > 1 else acts[0]
+        return uniform_choice(acts, rng.getrandbits)
+
+
+def uniform_choice(acts: list[int], bits: Callable[[int], int]) -> int:
+    """One of ``acts`` uniformly from the stream ``bits`` (a ``Random.getrandbits``), no draw
+    when there is no choice.
+
+    Why its own function: it is the one definition of a random agent's move, shared by the agent
+    and the simulator's loop so the two cannot drift. It draws as ``Random.randrange`` does
+    (the bit length of the count, again while at or above it), so the games random agents have
+    always played are unchanged.
+    """
+    n = len(acts)
+    if n < 2:
+        return acts[0]
+    k = n.bit_length()
+    r = bits(k)
+    while r >= n:
+        r = bits(k)
+    return acts[r]
 
 
 def parse_spec(spec: str) -> tuple[str, int | None]:

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import random
 from _random import Random as _CRandom
+from collections.abc import Callable
 from typing import Any
 
 from boneyard.engine.cards import CardSet
@@ -148,6 +149,31 @@ class DotdState(Position):
     __slots__ = ()
 
     # --- core interface ------------------------------------------------------------------------
+    def play_uniform(self, bits: list[Callable[[int], int]], cap: int) -> list[int]:
+        """Play on with every seat uniform at random, to the end or ``cap`` actions; the actions.
+
+        The simulator's loop for random agents (``engine/sim/play.py``), here to run compiled:
+        each seat draws from its own ``bits`` (a ``Random.getrandbits``) exactly as
+        ``boneyard.engine.agents.uniform_choice`` does, so the games are the agent's own
+        (tests/test_sim_uniform.py plays both ways).
+        """
+        actions: list[int] = []
+        while not self.is_terminal() and len(actions) < cap:
+            legal = self.legal_actions()
+            n = len(legal)
+            if n < 2:
+                a = legal[0]
+            else:
+                draw = bits[self.current_player()]
+                k = n.bit_length()
+                r = draw(k)
+                while r >= n:
+                    r = draw(k)
+                a = legal[r]
+            self.apply_action(a)
+            actions.append(a)
+        return actions
+
 
     def apply_action(self, action: int) -> None:
         """Apply ``action`` to the pending decision, then run the game on to the next decision.

@@ -51,46 +51,52 @@ def tally(t: Tally, summary: DotdSummary | Mapping[str, Any], num_players: int =
     memory and logs hold it).
     """
     s = summary if isinstance(summary, DotdSummary) else DotdSummary.from_json(summary)
-    add = t.add
-    add("games", 1)
+    sums = t.sums
+    _add(sums, "games", 1)
     results = [_result(s, k) for k in range(num_players)]
     for k in range(num_players):
-        add(f"seat.{k + 1}.win_rate", results[k])
-    add("first_priority_win_rate", results[s.first_player])
-    add("draw_rate", 1 if s.winner is None else 0)
+        _add(sums, f"seat.{k + 1}.win_rate", results[k])
+    _add(sums, "first_priority_win_rate", results[s.first_player])
+    _add(sums, "draw_rate", 1 if s.winner is None else 0)
     scores = s.scores
     for v in scores:
-        add("score", v)
-    add("score_margin", abs(scores[0] - scores[1]))
+        _add(sums, "score", v)
+    _add(sums, "score_margin", abs(scores[0] - scores[1]))
     c, d = lead_story(s.scores_per_turn, s.winner)
-    add("lead_changes", c)
+    _add(sums, "lead_changes", c)
     if d is not None:
-        add("decided_turn", d)
-    sums = t.sums
+        _add(sums, "decided_turn", d)
     for cid in s.characters:
         played = _names(cid)[0]
         if played not in sums:
             sums[played] = [0, 0.0, 0.0]
-    for kind, pairs in (("primitive", s.primitives), ("ability", s.abilities)):
-        for name, n in pairs:
-            add(f"fired.{kind}.{name}", n)
+    for name, n in s.primitives:
+        _add(sums, "fired.primitive." + name, n)
+    for name, n in s.abilities:
+        _add(sums, "fired.ability." + name, n)
     for cid, n in s.effects:
-        add(_names(cid)[3], n)
-    get = sums.get
+        _add(sums, _names(cid)[3], n)
     for p, seat in enumerate(s.seats):
         r = results[p]
-        add("player_game", r)
-        # the per-card figures inline Tally.add: they are most of a game's tally
-        for name, x in [(_names(cid)[0], r) for cid in seat.played] + \
-                [(_names(cid)[1], f) for cid, f in seat.fights] + \
-                [(_names(cid)[2], f) for cid, f in seat.fights_won]:
-            acc = get(name)
-            if acc is None:
-                sums[name] = [1, x, x * x]
-            else:
-                acc[0] += 1
-                acc[1] += x
-                acc[2] += x * x
+        _add(sums, "player_game", r)
+        for cid in seat.played:
+            _add(sums, _names(cid)[0], r)
+        for cid, f in seat.fights:
+            _add(sums, _names(cid)[1], f)
+        for cid, f in seat.fights_won:
+            _add(sums, _names(cid)[2], f)
+
+
+def _add(sums: dict[str, list[float]], name: str, x: float) -> None:
+    """``Tally.add`` on its sums, as a plain function: the tally runs compiled (pyproject.toml),
+    and a call into the uncompiled class per figure would cost as much as the rest of it."""
+    acc = sums.get(name)
+    if acc is None:
+        sums[name] = [1, x, x * x]
+    else:
+        acc[0] += 1
+        acc[1] += x
+        acc[2] += x * x
 
 
 _NAMES: dict[str, tuple[str, str, str, str]] = {}

@@ -158,6 +158,7 @@ SPEC = GameSpec(
     effect_words=PRIMITIVES,
     summary_from_json=DotdSummary.from_json,
     gate=_gate,
+    agent_reference=Path(__file__).with_name("agent_reference.json"),
     invariants=invariants.invariants,  # simulate --check
     table=_table,  # boneyard play
     sheet=_sheet,  # boneyard export / import

@@ -105,6 +105,7 @@ SPEC = GameSpec(
     bundled_set="grave-feast",
     summary_from_json=FeastSummary.from_json,
     gate=_gate,
+    agent_reference=Path(__file__).with_name("agent_reference.json"),
     scenario=_scenario,
     scenario_help="schema/scenario.schema.json ($defs/feast), tests/scenarios/gf-*.yaml, "
                   "docs/rules/grave-feast.md",

@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from boneyard.engine.agents import make_agent
+from boneyard.engine.agents import make_agent, uniform_choice
 from boneyard.engine.cards import CardSet
 from boneyard.engine.core import Agent, Game, State
 from boneyard.engine.sim.seeds import agent_seed, game_seed, seat_agents
@@ -75,6 +75,8 @@ def play_game(
     """
     state = game.new_initial_state(seed)
     rngs = [random.Random(agent_seed(seed, k)) for k in range(len(agents))]
+    if check is None and texts is None and all(getattr(a, "uniform", False) for a in agents):
+        return state, _play_uniform(state, rngs, seed, max_actions)
     # an agent that reads only the legal actions (random) gets them without an observation
     # object per decision: the same choice, at a fraction of the cost
     legal_only = [getattr(a, "legal_only", False) for a in agents]
@@ -99,6 +101,29 @@ def play_game(
         if len(actions) >= max_actions and not state.is_terminal():
             raise StuckGame(seed, actions, max_actions)
     return state, actions
+
+
+def _play_uniform(state: State, rngs: list[random.Random], seed: int, max_actions: int) -> list[int]:
+    """Every seat a uniform random agent: their draws (:func:`uniform_choice`) made here, in one
+    loop, so the same games cost the engine and little more (``simulate --agents random``).
+
+    A game's state may play the loop in compiled code (``play_uniform(bits, cap)``, which must
+    draw as :func:`uniform_choice` does); otherwise it runs here.
+    """
+    bits = [r.getrandbits for r in rngs]
+    own = getattr(state, "play_uniform", None)
+    if own is not None:
+        actions: list[int] = own(bits, max_actions)
+    else:
+        actions = []
+        take = actions.append
+        while not state.is_terminal() and len(actions) < max_actions:
+            a = uniform_choice(state.legal_actions(), bits[state.current_player()])
+            state.apply_action(a)
+            take(a)
+    if not state.is_terminal():
+        raise StuckGame(seed, actions, max_actions)
+    return actions
 
 
 def _checked(game: Game, state: State, check: Check, seed: int, actions: list[int]) -> None:

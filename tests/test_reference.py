@@ -1,0 +1,69 @@
+"""The report's figures of the gate agent against its reference (pipeline/reference.py): quoted
+with what they are worth today, so a designer never reads an old agent's figures as the agent's."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import pytest
+from boneyard.engine.games import spec_of
+from boneyard.pipeline import reference
+from boneyard.pipeline.load import load_set
+
+
+@pytest.fixture
+def kept(tmp_path, monkeypatch):
+    """Day of the Dead's reference file redirected to a temporary one."""
+    spec = dataclasses.replace(spec_of("day-of-the-dead"), agent_reference=tmp_path / "ref.json")
+    monkeypatch.setattr(reference, "spec_of", lambda rules: spec)
+    return spec.agent_reference
+
+
+FIGURES = [
+    reference.Figure("win share vs mcts:50", 0.365, 0.336, 0.395, ">= 50%", "bench/strength.py", unit="%"),
+    reference.Figure("sub_delta agreement", None, None, None, ">= 0.8", "bench/agreement.py",
+                     note="+0.32 at 20 deals a character"),
+]
+
+
+def test_figures_measured_on_this_agent_and_set_are_quoted_plainly(kept):
+    reference.save("day-of-the-dead", "greedy", FIGURES, "2026-12-01")
+    ref = reference.for_report(load_set("day-of-the-dead"), "greedy")
+    assert ref is not None and ref["current"] and ref["same_set"]
+    text, rows = reference.report_rows(ref)
+    assert "OUT OF DATE" not in text and "not on this set" not in text and "2026-12-01" in text
+    assert rows[0][:3] == ("win share vs mcts:50", "36.5% [33.6%, 39.5%]", ">= 50%")
+    assert rows[1][1] == "not established (+0.32 at 20 deals a character)"
+
+
+def test_an_agent_that_plays_differently_now_makes_them_out_of_date(kept):
+    reference.save("day-of-the-dead", "greedy", FIGURES, "2026-12-01")
+    data = json.loads(kept.read_text())
+    data["fingerprint"] = "0" * 16  # the agent of the measurement played other moves
+    kept.write_text(json.dumps(data))
+    ref = reference.for_report(load_set("day-of-the-dead"), "greedy")
+    assert ref is not None and not ref["current"]
+    assert "OUT OF DATE" in reference.report_rows(ref)[0]
+
+
+def test_an_edited_set_or_another_agent_is_said(kept, tmp_path):
+    reference.save("day-of-the-dead", "greedy", FIGURES, "2026-12-01")
+    edited = dataclasses.replace(load_set("day-of-the-dead"), content_hash="edited")
+    text, _ = reference.report_rows(reference.for_report(edited, "gate:fast"))
+    assert "not on this set's content" in text and "this build played gate:fast" in text
+
+
+def test_saving_again_keeps_the_other_figures(kept):
+    reference.save("day-of-the-dead", "greedy", FIGURES, "2026-12-01")
+    newer = dataclasses.replace(FIGURES[0], value=0.40, low=0.37, high=0.43)
+    reference.save("day-of-the-dead", "greedy", [newer], "2026-12-02")
+    figures = {f["name"]: f for f in json.loads(kept.read_text())["figures"]}
+    assert figures["win share vs mcts:50"]["value"] == 0.40
+    assert figures["win share vs mcts:50"]["measured"] == "2026-12-02"
+    assert figures["sub_delta agreement"]["measured"] == "2026-12-01"
+
+
+def test_a_game_without_figures_says_nothing(kept):
+    assert reference.for_report(load_set("day-of-the-dead"), "gate") is None
+    assert reference.report_rows(None) == ("", [])
