@@ -17,9 +17,12 @@ The reference should be mcts at a budget where doubling no longer moves the rank
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
 import math
+import shlex
 import statistics
+import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -27,6 +30,7 @@ from typing import Any
 
 from boneyard.engine.games import make_game, spec_of
 from boneyard.engine.sim import game_seed, simulate
+from boneyard.pipeline import reference
 from boneyard.pipeline.load import load_set
 from boneyard.pipeline.playtest import _returns_for, dealt_by_seat
 
@@ -146,7 +150,11 @@ def main() -> None:
     ap.add_argument("--cache", type=Path, default=None,
                     help="keep each run's tally here and reuse it (a large sample in short runs)")
     ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--save", action="store_true",
+                    help="keep A's agreement figures in the game's agent reference (the build report quotes them)")
     args = ap.parse_args()
+    command = "nice .venv/bin/python bench/agreement.py " + shlex.join(sys.argv[1:])
+    saved: list[reference.Figure] = []
     card_set = load_set("day-of-the-dead")
     t = time.perf_counter()
     gb = args.games_b or args.games
@@ -165,12 +173,22 @@ def main() -> None:
     }.items():
         rho, lo, hi = spearman(x, y)
         print(f"{name:40} Spearman {rho:+.2f} ({lo:+.2f} .. {hi:+.2f})")
+        if name.endswith(f" vs {args.b}"):
+            saved.append(reference.Figure(
+                f"win_delta rank agreement with {args.b}", rho, lo, hi, ">= 0.8 (Spearman)", command,
+                note=f"{args.games * args.seeds} and {gb * args.seeds} games"))
     if args.sub_games:
         sa = sub_deltas(card_set, args.a, ta[0]["returns"], args.sub_games, args.seed)
         sb = sub_deltas(card_set, args.b, tb[0]["returns"], args.sub_games, args.seed)
         rho, lo, hi = spearman([sa[u] for u in units], [sb[u] for u in units])
         print(f"{'sub_delta ' + args.a + ' vs ' + args.b:40} Spearman {rho:+.2f} ({lo:+.2f} .. {hi:+.2f})"
               f"  ({args.sub_games} deals per character)")
+        saved.append(reference.Figure(
+            f"sub_delta rank agreement with {args.b}", rho, lo, hi, ">= 0.8 (Spearman)", command,
+            note=f"{args.sub_games} deals per character"))
+    if args.save:
+        path = reference.save(card_set.rules, args.a, saved, datetime.date.today().isoformat())
+        print(f"saved {len(saved)} figure(s) to {path}")
     print(f"({time.perf_counter() - t:.0f}s)")
 
 

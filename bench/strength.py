@@ -15,18 +15,30 @@ cost of a Grave Feast run grows with the number of mcts seats times their budget
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
+import shlex
+import sys
 import time
 from pathlib import Path
 
 from boneyard.engine.games import spec_of
 from boneyard.engine.sim import simulate
+from boneyard.pipeline import reference
 from boneyard.pipeline.load import load_set
 
 CONFIGS = {
     "dotd": ("day-of-the-dead", 2),
     "gf2": ("grave-feast", 2),
     "gf4": ("grave-feast", 4),
+}
+
+
+TARGETS = {  # the issue's targets for the gate (issue 12), by game and opponent kind
+    ("dotd", "greedy"): ">= 75%",
+    ("dotd", "mcts"): ">= 50%, low end >= 45%",
+    ("gf2", "greedy"): ">= 60%",
+    ("gf4", "greedy"): ">= 35% (fair share 25%)",
 }
 
 
@@ -66,7 +78,11 @@ def main() -> None:
     ap.add_argument("--speed", type=int, default=0, metavar="GAMES",
                     help="also time GAMES games of the gate agent in every seat")
     ap.add_argument("--json", type=Path, default=None, help="append results here (JSON lines)")
+    ap.add_argument("--save", action="store_true",
+                    help="keep the gate's figures in the game's agent reference (the build report quotes them)")
     args = ap.parse_args()
+    command = "nice .venv/bin/python bench/strength.py " + shlex.join(sys.argv[1:])
+    today = datetime.date.today().isoformat()
     picks = [int(i) for i in args.matchups.split(",")]
     print(f"{'game':5} {'agent':>10} vs {'opponent':10} {'games':>6} {'win share (95% CI)':>24} "
           f"{'fair':>5}  verdict   time", flush=True)
@@ -74,10 +90,14 @@ def main() -> None:
         set_name, players = CONFIGS[key]
         card_set = load_set(set_name)
         budget = args.budget or spec_of(card_set.rules).search.default_budget
+        saved: list[reference.Figure] = []
         if args.speed:
             gps = gate_speed(card_set, players, args.speed, args.seed)
             print(f"{key:5} {'gate':>10} in every seat: {gps:.0f} games/s per core "
                   f"({args.speed} games, CPU time)", flush=True)
+            saved.append(reference.Figure(
+                f"games/s per core, gate in every seat, {players} players", gps, None, None,
+                ">= 300" if key == "dotd" else ">= 100", command, unit="games/s"))
         for i, (a, b) in enumerate(matchups(budget)):
             if i not in picks:  # (matchup numbers as in the module docstring)
                 continue
@@ -92,6 +112,11 @@ def main() -> None:
             print(f"{key:5} {a:>10} vs {b:10} {args.games:6d} {100 * m.value:7.1f}% "
                   f"({100 * m.low:5.1f}-{100 * m.high:5.1f}%) {100 * fair:4.0f}%  {verdict:9} "
                   f"{secs:6.0f}s", flush=True)
+            if a == "gate":
+                saved.append(reference.Figure(
+                    f"win share vs {b}" + (f", {players} players" if card_set.rules != "day-of-the-dead" else ""),
+                    m.value, m.low, m.high, TARGETS.get((key, b.split(":")[0]), ""), command,
+                    note=f"{args.games} games, seed {args.seed}", unit="%"))
             if args.json:
                 row = {"game": key, "players": players, "agent": a, "opponent": b,
                        "games": args.games, "seed": args.seed, "win_share": m.value, "low": m.low,
@@ -100,6 +125,9 @@ def main() -> None:
                 args.json.parent.mkdir(parents=True, exist_ok=True)
                 with args.json.open("a", encoding="utf-8") as f:
                     f.write(json.dumps(row) + "\n")
+        if args.save and saved:
+            path = reference.save(card_set.rules, "gate", saved, today, players)
+            print(f"{key:5} saved {len(saved)} figure(s) to {path}", flush=True)
 
 
 if __name__ == "__main__":

@@ -45,7 +45,7 @@ class Figure:
     target: str
     command: str
     note: str = ""
-    unit: str = ""  # "%": a share, shown as a percentage; "": a number such as a correlation
+    unit: str = ""  # "%": a share, shown as a percentage; "": a correlation; else a rate's unit
 
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "value": self.value, "low": self.low, "high": self.high,
@@ -57,7 +57,9 @@ class Figure:
             return "not established" + (f" ({self.note})" if self.note else "")
 
         def fmt(v: float) -> str:
-            return f"{v * 100:.1f}%" if self.unit == "%" else f"{v:+.2f}"
+            if self.unit == "%":
+                return f"{v * 100:.1f}%"
+            return f"{v:,.0f} {self.unit}" if self.unit else f"{v:+.2f}"
 
         band = f" [{fmt(self.low)}, {fmt(self.high)}]" if self.low is not None and self.high is not None else ""
         return fmt(self.value) + band + (f" ({self.note})" if self.note else "")

@@ -18,7 +18,6 @@ lives here because it calls the verbs (legal actions, clone) and returns a ``Fea
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from typing import Any
 
 from boneyard.engine.gf.board import note_rares, shuffle
@@ -172,31 +171,6 @@ class FeastState(Position):
         return s
 
     # --- core verbs ---------------------------------------------------------------------------
-    def play_uniform(self, bits: list[Callable[[int], int]], cap: int) -> list[int]:
-        """Play on with every seat uniform at random, to the end or ``cap`` actions; the actions.
-
-        The simulator's loop for random agents (``engine/sim/play.py``), here to run compiled:
-        each seat draws from its own ``bits`` (a ``Random.getrandbits``) exactly as
-        ``boneyard.engine.agents.uniform_choice`` does, so the games are the agent's own
-        (tests/test_sim_uniform.py plays both ways).
-        """
-        actions: list[int] = []
-        while not self.is_terminal() and len(actions) < cap:
-            legal = self.legal_actions()
-            n = len(legal)
-            if n < 2:
-                a = legal[0]
-            else:
-                draw = bits[self.current_player()]
-                k = n.bit_length()
-                r = draw(k)
-                while r >= n:
-                    r = draw(k)
-                a = legal[r]
-            self.apply_action(a)
-            actions.append(a)
-        return actions
-
 
     def legal_actions(self) -> list[int]:
         """The moves of the player to move (see the class docstring: read it, do not mutate it)."""
