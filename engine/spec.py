@@ -137,6 +137,7 @@ class GameSpec:
     effect_words: tuple[str, ...] = ()  # effect primitives, named in validation hints
     summary_from_json: Callable[[Mapping[str, Any]], Summary] | None = None  # a logged summary
     gate: Callable[[Game], Agent] | None = None  # the fast skilled player ``gate`` (None: greedy)
+    gate_fast: Callable[[Game], Agent] | None = None  # ``gate:fast``, a cheaper gate (None: ``gate``)
     # ``simulate --check``: what is wrong with a state (cards conserved, scores in bounds...),
     # [] when sound; run on every state of every game, so it reads public fields only
     invariants: Callable[[State], list[str]] | None = None
