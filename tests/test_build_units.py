@@ -92,3 +92,21 @@ def test_substituting_a_card_by_itself_changes_no_game():
     record = playtest(replace(cs, playtest=freeze(section)), config_for(replace(cs, playtest=freeze(section)), jobs=1))
     m = next(x for x in record["runs"][0]["metrics"] if x["name"] == "card.oaf.sub_delta")
     assert m["n"] == 12 and (m["value"], m["low"], m["high"]) == (0.0, 0.0, 0.0)
+
+
+def test_coin_heads_rate_reads_each_flip_off_the_outcome_it_decided():
+    from dataclasses import replace
+
+    from boneyard.engine.sim import simulate
+    from boneyard.pipeline.playtest import _measure
+
+    cs = load_set("grave-feast")
+    rates = {}
+    for p in (0.0, 0.5, 1.0):
+        c = replace(cs, switches={**cs.switches, "coin_p_heads": p})
+        res = simulate(c, ["gate"], 30, 1, jobs=1, num_players=6, options={"rares": True}, keep_games=True)
+        m = {m.name: m for m in _measure(c, res.summaries, res.returns, res.seats, 6)}["coin_heads_rate"]
+        assert m.n > 100  # every game of six with the rares flips the coin
+        rates[p] = m
+    assert rates[0.0].value == 0.0 and rates[1.0].value == 1.0
+    assert rates[0.5].low < 0.5 < rates[0.5].high
