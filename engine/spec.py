@@ -137,6 +137,7 @@ class GameSpec:
     effect_words: tuple[str, ...] = ()  # effect primitives, named in validation hints
     summary_from_json: Callable[[Mapping[str, Any]], Summary] | None = None  # a logged summary
     gate: Callable[[Game], Agent] | None = None  # the fast skilled player ``gate`` (None: greedy)
+    gate_fast: Callable[[Game], Agent] | None = None  # ``gate:fast``, a cheaper gate (None: ``gate``)
     # the gate agent's figures against a strong reference, as the benches measured them on the
     # bundled set (a JSON in the game's folder, written by their --save; pipeline/reference.py)
     agent_reference: Path | None = None

@@ -523,9 +523,17 @@ def _anchored(card_set: CardSet, base: Base, metrics: list[Metric], old: Mapping
               old_games: tuple[list[dict[str, Any]], list[list[float]], list[list[str]]],
               players: int) -> list[Metric]:
     """Each main metric as the last pass's value plus its paired change on these games (a
-    metric the last pass did not have keeps its own measurement)."""
+    metric the last pass did not have keeps its own measurement).
+
+    Two kinds keep their own measurement on these games: exact counts (coverage's ``fired.*``:
+    a count over this run's games, which an old count over another number of games plus a change
+    would misstate, even below 0), and a changed card's own figures when measuring them directly
+    gives the narrower interval (a card whose role the edit changed, e.g. one now only dumped,
+    differs from its old self in almost every game, so the paired change is the noisier way to
+    its new value; a small edit keeps the pairing's precision)."""
     names = [m.name for m in metrics if m.name in old and not math.isnan(old[m.name].value)
-             and m.name != "games"]
+             and m.name != "games" and m.group != "coverage"]
+    own = {f"card.{cid}." for cid in base.changed}
 
     def measure(idx: Sequence[int]) -> dict[str, Metric]:
         keep = list(idx)
@@ -542,7 +550,10 @@ def _anchored(card_set: CardSet, base: Base, metrics: list[Metric], old: Mapping
         if m.name in changes:
             d, lo, hi = changes[m.name]
             a = old[m.name].value
-            out.append(replace(m, value=a + d, low=a + lo, high=a + hi))
+            if m.name[:m.name.rfind(".") + 1] in own and m.high - m.low <= hi - lo:
+                out.append(m)
+            else:
+                out.append(replace(m, value=a + d, low=a + lo, high=a + hi))
         else:
             out.append(m)
     return out

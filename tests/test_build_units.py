@@ -1,4 +1,5 @@
-"""The small pieces of a playtest: the stand-in, lead story, precision widths, rare deltas."""
+"""The small pieces of a playtest: the stand-in, lead story, precision widths, rare deltas, the
+CI profile's agent."""
 
 from __future__ import annotations
 
@@ -25,6 +26,25 @@ def test_stand_in_keeps_every_card_in_place_but_has_no_effect():
     powers = sorted(c.power for c in cs.characters)
     median = (powers[17] + powers[18]) / 2
     assert stand_in(cs, "anger", {}).character("anger").power == round(median)
+
+
+def test_gate_fast_is_the_cheaper_gate_where_a_game_has_one_and_the_gate_elsewhere():
+    from boneyard.engine.agents import make_agent, parse_spec
+    from boneyard.engine.dotd.gate import FAST, SEARCH
+    from boneyard.engine.games import make_game
+
+    assert parse_spec("gate:fast") == ("gate", None)
+    dotd = make_game(load_set("day-of-the-dead"), None)
+    fast, full = make_agent("gate:fast", dotd), make_agent("gate", dotd)
+    assert (fast.name, fast.search, full.name, full.search) == ("gate:fast", FAST, "gate", SEARCH)  # type: ignore[attr-defined]
+    gf = make_game(load_set("grave-feast"), None)
+    assert type(make_agent("gate:fast", gf)) is type(make_agent("gate", gf))  # GF has no cheaper gate
+    # the bundled Day of the Dead's CI profile plays it, and its record says so
+    from boneyard.pipeline.playtest_config import resolve
+
+    cs = load_set("day-of-the-dead")
+    assert resolve(cs.playtest, default_players=None, profile="fast").agents == "gate:fast"
+    assert resolve(cs.playtest, default_players=None).agents == "gate"
 
 
 def test_lead_story_counts_changes_and_when_the_winner_took_the_lead_for_good():
@@ -72,3 +92,21 @@ def test_substituting_a_card_by_itself_changes_no_game():
     record = playtest(replace(cs, playtest=freeze(section)), config_for(replace(cs, playtest=freeze(section)), jobs=1))
     m = next(x for x in record["runs"][0]["metrics"] if x["name"] == "card.oaf.sub_delta")
     assert m["n"] == 12 and (m["value"], m["low"], m["high"]) == (0.0, 0.0, 0.0)
+
+
+def test_coin_heads_rate_reads_each_flip_off_the_outcome_it_decided():
+    from dataclasses import replace
+
+    from boneyard.engine.sim import simulate
+    from boneyard.pipeline.playtest import _measure
+
+    cs = load_set("grave-feast")
+    rates = {}
+    for p in (0.0, 0.5, 1.0):
+        c = replace(cs, switches={**cs.switches, "coin_p_heads": p})
+        res = simulate(c, ["gate"], 30, 1, jobs=1, num_players=6, options={"rares": True}, keep_games=True)
+        m = {m.name: m for m in _measure(c, res.summaries, res.returns, res.seats, 6)}["coin_heads_rate"]
+        assert m.n > 100  # every game of six with the rares flips the coin
+        rates[p] = m
+    assert rates[0.0].value == 0.0 and rates[1.0].value == 1.0
+    assert rates[0.5].low < 0.5 < rates[0.5].high

@@ -77,6 +77,11 @@ def test_profile_overrides_and_unknown_profile():
     assert fast.runs[0].players == 2 and fast.gates[0].max == 0.2
     with pytest.raises(GateError, match="no profile 'slow'"):
         resolve(section, default_players=2, profile="slow")
+    # a profile may play another agent (CI's cheaper one), the default keeps the set's own
+    section = {"agents": "gate", "profiles": {"fast": {"agents": "gate:fast"}}}
+    assert resolve(section, default_players=2).agents == "gate"
+    assert resolve(section, default_players=2, profile="fast").agents == "gate:fast"
+    assert resolve(section, default_players=2, profile="fast").to_json()["agents"] == "gate:fast"
     with pytest.raises(GateError, match="run 'p9'"):
         resolve({"runs": [{"players": 2}], "gates": [{"metric": "x", "max": 1, "run": "p9"}]},
                 default_players=None)

@@ -205,7 +205,7 @@ EXPECTED: dict[str, list[str]] = {
         "game.yaml:7:3: backs: unearth missing; Day of the Dead needs double, power_up, unearth (define each back once with its name and colour)",
     ],
     "bad-playtest-agent": [
-        "game.yaml:14:11: playtest.agents 'grredy' is not valid: an agent spec: random, greedy, gate, mcts or mcts:N",
+        "game.yaml:14:11: playtest.agents 'grredy' is not valid: an agent spec: random, greedy, gate, gate:fast, mcts or mcts:N",
         "game.yaml:15:10: playtest.games must be at least 1, got 0",
     ],
     "no-family-possible": [

@@ -1,9 +1,10 @@
-"""AI players, made from a short spec string: ``random``, ``greedy``, ``gate``, ``mcts`` or ``mcts:N``.
+"""AI players, made from a short spec string: ``random``, ``greedy``, ``gate``, ``gate:fast``, ``mcts`` or ``mcts:N``.
 
 The simulator, the CLI and the strength bench name agents by these strings (they go into logs and
 reports), so one registry turns a spec into an :class:`~boneyard.engine.core.Agent` for a game.
 ``greedy`` and ``gate`` (greedy's ratings with each choice played out on a few sampled deals or
-tuned by play: skilled play at a build's speed) are game-specific (the game's spec makes them); ``random`` and ``mcts`` work on any game
+tuned by play: skilled play at a build's speed; ``gate:fast`` a cheaper gate for CI builds, the gate
+itself where a game has none) are game-specific (the game's spec makes them); ``random`` and ``mcts`` work on any game
 through the shared core interface, ``mcts`` with the spec's search settings.
 """
 
@@ -80,9 +81,9 @@ def parse_spec(spec: str) -> tuple[str, int | None]:
     kind, _, arg = text.partition(":")
     if kind not in AGENT_KINDS:
         raise AgentSpecError(
-            f"unknown agent '{spec}' (use one of: random, greedy, gate, mcts, mcts:N with N simulations)"
+            f"unknown agent '{spec}' (use one of: random, greedy, gate, gate:fast, mcts, mcts:N with N simulations)"
         )
-    if not arg:
+    if not arg or (kind, arg) == ("gate", "fast"):
         return kind, None
     if kind != "mcts":
         raise AgentSpecError(f"agent '{spec}': only mcts takes a budget (write '{kind}')")
@@ -111,8 +112,10 @@ def _greedy(game: Any) -> Agent:
     raise AgentSpecError(f"no greedy agent for rules '{rules}'")
 
 
-def _gate(game: Any) -> Agent:
+def _gate(game: Any, fast: bool = False) -> Agent:
     spec = _spec(game)
+    if fast and spec is not None and spec.gate_fast is not None:
+        return spec.gate_fast(game)  # type: ignore[no-any-return]
     if spec is not None and spec.gate is not None:
         return spec.gate(game)  # type: ignore[no-any-return]
     if spec is None and hasattr(game, "make_gate"):
@@ -129,7 +132,7 @@ def make_agent(spec: str, game: Any) -> Agent:
     if kind == "greedy":
         return _greedy(game)
     if kind == "gate":
-        return _gate(game)
+        return _gate(game, fast=spec.strip().lower() == "gate:fast")
     from boneyard.engine.agents.evaluators import SearchSettings, greedy_playout
 
     game_spec = _spec(game)

@@ -18,6 +18,11 @@ Names are stable: the gates of issue 6 and the diff reports refer to them.
     rare.<card>.win_delta    per player-game, holders' win share minus the others' (the gate)
     rare_event.<event>.per_game  e.g. dw_seductions, exorcist_blasts, dw_killed, explosions, confused
     coin_flips_per_game      (the rare figures only when the rares are in the deck)
+    coin_heads_rate          of those coin flips, the share that landed heads, read off the
+                             outcomes each decides (tails: a monster confused by the maelstrom,
+                             the Exorcist's self-loathing suicide, the Devil Wife killed by two
+                             preachers, the Exorcist seduced by two succubi; every flip is one
+                             of these four and heads is the other outcome)
     fired.ability.<name>     times a rules ability applied over all games (coverage.py lists them;
                              a count: its interval is the count itself)
 """
@@ -32,6 +37,9 @@ from boneyard.engine.gf.summary import FeastSummary
 from boneyard.engine.stats import Metric, Tally, diff_proportions, proportion_metric
 
 FEAST_KINDS = ("blood", "brains", "vampire", "zombie")
+#: The abilities that are a coin flip landing tails (heads is the other outcome of each flip).
+TAILS = ("maelstrom_confused", "exorcist_self_loathing_suicide", "dw_killed_by_two_preachers",
+         "exorcist_seduced")
 #: FeastSummary fields counted per game (``<name>_per_game``).
 COUNTS = ("reshuffles", "steals", "preaches", "counters", "kills", "feasts", "flubs")
 
@@ -138,6 +146,11 @@ def _tally_rares(t: Tally, s: FeastSummary, winner: int | None) -> None:
     for key, v in (s.rare_events or {}).items():
         add(f"rare_event.{key}.per_game", v)
     add("coin_flips_per_game", s.coin_flips or 0)
+    fired = s.abilities or {}
+    flips = fired.get("coin_flip", 0)
+    if flips:
+        t.add("coin_flips", flips)
+        t.add("coin_heads", flips - sum(fired.get(k, 0) for k in TAILS))
 
 
 def _rare_metrics(t: Tally) -> list[Metric]:
@@ -158,4 +171,7 @@ def _rare_metrics(t: Tally) -> list[Metric]:
         # a game without the event counts as 0 for it
         out.append(t.mean_metric(key, group="rare_event", subject=key.split(".")[1], over=n))
     out.append(t.mean_metric("coin_flips_per_game"))
+    if t.total("coin_flips"):
+        # flips are independent given the game so far, so a share over all flips (not games)
+        out.append(proportion_metric("coin_heads_rate", t.total("coin_heads"), int(t.total("coin_flips"))))
     return out
