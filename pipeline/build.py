@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from boneyard.engine.cards import CardSet
-from boneyard.pipeline import lastpass
+from boneyard.pipeline import lastpass, reference
 from boneyard.pipeline import record as rec
 from boneyard.pipeline.coverage import with_checks
 from boneyard.pipeline.gates import GateResult, failed
@@ -301,6 +301,7 @@ def build_set(
         record, reused = playtest(card_set, cfg, progress, base=base, focus=focus,
                                   accept_undecided=accept_undecided), False
         record["code_hash"] = code_hash()
+        record["agent_reference"] = reference.for_report(card_set, record.get("agents") or [])
         if base is None:
             record["from_scratch"] = why
         write_record(record, out_dir)

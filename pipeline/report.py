@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from boneyard.engine.stats import Metric
+from boneyard.pipeline import reference
 from boneyard.pipeline.gates import (
     FAIL,
     FLAG,
@@ -371,6 +372,11 @@ def build_markdown(record: Mapping[str, Any]) -> str:
         out.append("")
         out += _md_table(("run", "card", "metric", "value [95% interval]", "why flagged"), odd)
         out.append("")
+    text, rows = reference.report_rows(record.get("agent_reference"))
+    if text:
+        out += ["## The agent against its reference", "", text, ""]
+        out += _md_table(reference.HEAD, rows)
+        out.append("")
     for run in record["runs"]:
         metrics = _metrics(run)
         out.append(f"## Run {run['label']}: {run['players']} players, {run['games']} games"
@@ -494,6 +500,10 @@ def build_html(record: Mapping[str, Any]) -> str:
         parts.append("<h3>Outliers (flagged, not failed): cards far from the rest of the set</h3>")
         parts.append(_html_table(("run", "card", "metric", "value [95% interval]", "why flagged"), odd,
                                  classes=["FLAG"] * len(odd)))
+    text, rows = reference.report_rows(record.get("agent_reference"))
+    if text:
+        parts += ["<h2>The agent against its reference</h2>", f"<p>{esc(text)}</p>",
+                  _html_table(reference.HEAD, rows)]
     for run in record["runs"]:
         metrics = _metrics(run)
         parts.append(f"<h2>Run {esc(run['label'])}: {run['players']} players, {run['games']} games"

@@ -90,6 +90,10 @@ def test_failed_build_still_writes_the_record_and_the_report_with_failures_first
         and "src='http" not in html and html.count("<script") == 1
     broken = md.index("## Broken or suspicious")
     assert md.index("card.oaf.sub_delta", broken) < md.index("## Run main")
+    # the gate agent's reference figures, with what they are worth for this build
+    ref = md[md.index("## The agent against its reference"):md.index("## Run main")]
+    assert "win share vs mcts:50" in ref and "this build played greedy" in ref
+    assert "not on this set's content" in ref and "The agent against its reference" in html
 
 
 def test_force_renders_marked_failed_playtest(overpowered):
