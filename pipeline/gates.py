@@ -5,7 +5,8 @@ sequential test: the build samples games in looks (batches whose sizes double) u
 metric's interval lies *wholly inside* the bound (pass) or *wholly outside* it (fail). A metric
 still straddling its bound at the last look is *undecided*, which fails the build unless the
 designer accepts it (``--accept-undecided``). A gate that matches no metric at all fails,
-because a misspelt metric name would otherwise pass silently forever.
+because a misspelt metric name would otherwise pass silently forever (except a ``changed`` gate,
+on what only a build against the last pass measures).
 
 Error rates (docs/playtest.md), Bonferroni over the planned looks: a metric *fails* when its
 interval at ``1 - alpha / (looks x family)`` lies outside the bound, ``family`` being the
@@ -53,6 +54,9 @@ class Gate:
     # an exact count that only grows with the games (coverage: "fired at least N times"): below
     # its bound at an early look is no proof, so it never stops the sampling; judged on the whole
     count: bool = False
+    # judged on what changed since the last pass (a metric only change-aware builds measure, such
+    # as a changed card against its old self): a build from scratch matches nothing, no failure
+    changed: bool = False
 
     def matches(self, name: str) -> bool:
         return fnmatch.fnmatchcase(name, self.metric)
@@ -78,6 +82,8 @@ class Gate:
             out["screen"] = True
         if self.count:
             out["count"] = True
+        if self.changed:
+            out["changed"] = True
         return out
 
 
@@ -106,7 +112,8 @@ class GateResult:
     def from_json(cls, data: Mapping[str, Any]) -> GateResult:
         g = data["gate"]
         gate = Gate(g["metric"], g.get("min"), g.get("max"), g.get("why", ""), g.get("run"),
-                    bool(g.get("screen", False)), bool(g.get("count", False)))
+                    bool(g.get("screen", False)), bool(g.get("count", False)),
+                    bool(g.get("changed", False)))
         m = data.get("metric")
         return cls(gate, data["status"], data["run"], None if m is None else Metric.from_json(m))
 
@@ -142,6 +149,7 @@ def parse_gates(raw: Any, where: str = "playtest.gates") -> list[Gate]:
                 None if hi is None else float(hi),
                 str(item.get("why", "")),
                 item.get("run"),
+                changed=bool(item.get("changed", False)),
             )
         )
     if problems:
@@ -239,7 +247,7 @@ def evaluate(gates: Sequence[Gate], runs: Mapping[str, Sequence[Metric]], *, alp
                 matched = True
                 z = z_for(alpha, looks, 1 if m.name in mine_declared else family)
                 results.append(GateResult(gate, judge(gate, m, z / Z95, z_pass / Z95), label, m))
-        if not matched:
+        if not matched and not gate.changed:
             results.append(GateResult(gate, MISSING, gate.run or "*"))
     return results
 

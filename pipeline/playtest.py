@@ -515,7 +515,7 @@ def _declared(card_set: CardSet, base: Base | None, focus: Sequence[str]) -> set
 
 
 CARD_KINDS = ("sub_delta", "win_delta", "play_rate", "fights_won_rate", "win_rate_played",
-              "win_rate_not_played", "fight_rate")
+              "win_rate_not_played", "fight_rate", "fight_rate_kept")
 
 
 def _anchored(card_set: CardSet, base: Base, metrics: list[Metric], old: Mapping[str, Metric],
@@ -556,6 +556,26 @@ def _anchored(card_set: CardSet, base: Base, metrics: list[Metric], old: Mapping
                 out.append(replace(m, value=a + d, low=a + lo, high=a + hi))
         else:
             out.append(m)
+    return out + _kept(base, metrics, old)
+
+
+def _kept(base: Base, metrics: Sequence[Metric], old: Mapping[str, Metric]) -> list[Metric]:
+    """``card.<id>.fight_rate_kept`` for each changed card: its fights fielded per player-game now
+    over the last pass's, the interval from both intervals (widest ratio, both ways).
+
+    Why: an edit that turns a card into one its holders only dump (fielded, say, 4 times in 100
+    where it was 96) costs the holder nothing, so no win figure sees it, and the set-wide fight
+    rate cannot tell it from the least-fielded sound card; against its own old self it stands out.
+    """
+    now = {m.name: m for m in metrics}
+    out = []
+    for cid in sorted(base.changed):
+        name = f"card.{cid}.fight_rate"
+        m, was = now.get(name), old.get(name)
+        if m is None or was is None or not was.low > 0 or math.isnan(m.value):
+            continue
+        out.append(Metric(f"card.{cid}.fight_rate_kept", m.value / was.value, max(0.0, m.low) / was.high,
+                          m.high / was.low, m.n, "card", cid, "%"))
     return out
 
 

@@ -127,3 +127,15 @@ def test_undecided_fails_unless_accepted():
     results = evaluate([Gate("x", 0.45, 0.55)], {"main": [proportion_metric("x", 56, 100)]})
     assert [r.status for r in results] == [UNDECIDED]
     assert failed(results) and not failed(results, accept_undecided=True)
+
+
+def test_a_changed_gate_judges_only_what_a_build_against_the_last_pass_measured():
+    (gate,) = parse_gates([{"metric": "card.*.fight_rate_kept", "min": 0.25, "changed": True}])
+    assert gate.changed and gate.to_json()["changed"] is True
+    # from scratch: nothing changed, nothing measured, and no "missing" failure either
+    assert evaluate([gate], {"main": [Metric("card.oaf.fight_rate", 0.8, 0.7, 0.9, 400)]}) == []
+    # against the last pass: a card now dumped (4 fights in 100 where it had 96) fails
+    dumped = Metric("card.coward.fight_rate_kept", 0.04, 0.02, 0.07, 400, "card", "coward", "%")
+    kept = Metric("card.oaf.fight_rate_kept", 0.9, 0.7, 1.2, 400, "card", "oaf", "%")
+    (r1,), (r2,) = (evaluate([gate], {"main": [m]}) for m in (dumped, kept))
+    assert (r1.status, r2.status) == (FAIL, PASS)
