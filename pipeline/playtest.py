@@ -109,7 +109,7 @@ def _extra_metrics(summaries: Sequence[Mapping[str, Any]], returns: Sequence[Seq
                    have: set[str]) -> list[Metric]:
     """Lead changes and how early the winner is decided, from the engine's score log."""
     out: list[Metric] = []
-    logs = [s.get("scores_per_turn") for s in summaries]
+    logs: list[Any] = [s.get("scores_per_turn") for s in summaries]
     if logs and all(isinstance(x, list) and x for x in logs):
         story = [lead_story(x, r) for x, r in zip(logs, returns, strict=True)]
         summaries = [dict(s, lead_changes=c, decided_turn=d) for s, (c, d) in zip(summaries, story, strict=True)]
@@ -118,7 +118,7 @@ def _extra_metrics(summaries: Sequence[Mapping[str, Any]], returns: Sequence[Seq
         ("decided_turn", "decided_turn_mean", "turns"),
         ("decided_round", "decided_round_mean", "rounds"),
     ):
-        vals = [s.get(key) for s in summaries if s.get(key) is not None]  # draws: no turn
+        vals: list[Any] = [s.get(key) for s in summaries if s.get(key) is not None]  # draws: no turn
         if name not in have and key not in have and vals and all(isinstance(v, (int, float)) for v in vals):
             out.append(mean_metric(name, [float(v) for v in vals], unit=unit))
     return out
@@ -131,7 +131,7 @@ def fallback_metrics(card_set: CardSet, summaries: Sequence[Mapping[str, Any]],
     in which that player played it) and ``card.<id>.win_delta`` (win share of player-games where
     it was played minus where it was not)."""
     out: list[Metric] = []
-    firsts = [s.get("first_priority") for s in summaries]
+    firsts: list[Any] = [s.get("first_priority") for s in summaries]
     if "first_priority_win_rate" not in have and firsts and all(isinstance(f, int) for f in firsts):
         out.append(proportion_metric("first_priority_win_rate",
                                      sum(r[f] for f, r in zip(firsts, returns, strict=True)), len(returns)))
@@ -184,14 +184,14 @@ def rare_metrics(summaries: Sequence[Mapping[str, Any]], returns: Sequence[Seque
                  have: set[str]) -> list[Metric]:
     """``rare.<id>.win_delta``: win share of players who held a rare minus those who did not
     (observational; Grave Feast has no neutral stand-in for a rare, see docs/playtest.md)."""
-    holders = [s.get("rare_holders") for s in summaries]
+    holders: list[Any] = [s.get("rare_holders") for s in summaries]
     if not holders or not all(isinstance(h, Mapping) for h in holders):
         return []
     names = sorted({k for h in holders for k in h})
     out = []
     for rid in [*names, "any"]:
-        held = [0.0, 0]
-        other = [0.0, 0]
+        held: list[float] = [0.0, 0.0]  # (wins, player-games)
+        other: list[float] = [0.0, 0.0]
         for h, r in zip(holders, returns, strict=True):
             seats = {k for key, ks in h.items() if rid in (key, "any") for k in ks}
             for k, share in enumerate(r):
@@ -200,8 +200,8 @@ def rare_metrics(summaries: Sequence[Mapping[str, Any]], returns: Sequence[Seque
                 acc[1] += 1
         name = f"rare.{rid}.win_delta"
         if name not in have:
-            d, lo, hi = diff_proportions(held[0], held[1], other[0], other[1])
-            out.append(Metric(name, d, lo, hi, held[1], "rare", rid, "%"))
+            d, lo, hi = diff_proportions(held[0], int(held[1]), other[0], int(other[1]))
+            out.append(Metric(name, d, lo, hi, int(held[1]), "rare", rid, "%"))
     return out
 
 
@@ -223,9 +223,11 @@ def _length_key(summaries: Sequence[Mapping[str, Any]]) -> str | None:
 def distributions(summaries: Sequence[Mapping[str, Any]], returns: Sequence[Sequence[float]]) -> dict[str, Any]:
     """Histograms the report draws: winner's and loser's scores, margins, game lengths."""
     out: dict[str, Any] = {}
-    scores = [s.get("scores") for s in summaries]
+    scores: list[Any] = [s.get("scores") for s in summaries]
     if scores and all(isinstance(sc, list) and sc for sc in scores):
-        win, lose, margin = [], [], []
+        win: list[float] = []
+        lose: list[float] = []
+        margin: list[float] = []
         for sc, r in zip(scores, returns, strict=True):
             order = sorted(range(len(sc)), key=lambda k: (r[k], sc[k]), reverse=True)
             win.append(sc[order[0]])

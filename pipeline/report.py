@@ -372,10 +372,10 @@ def build_markdown(record: Mapping[str, Any]) -> str:
         out.append("")
         out += _md_table(("run", "card", "metric", "value [95% interval]", "why flagged"), odd)
         out.append("")
-    text, rows = reference.report_rows(record.get("agent_reference"))
+    text, ref_rows = reference.report_rows(record.get("agent_reference"))
     if text:
         out += ["## The agent against its reference", "", text, ""]
-        out += _md_table(reference.HEAD, rows)
+        out += _md_table(reference.HEAD, ref_rows)
         out.append("")
     for run in record["runs"]:
         metrics = _metrics(run)
@@ -500,10 +500,10 @@ def build_html(record: Mapping[str, Any]) -> str:
         parts.append("<h3>Outliers (flagged, not failed): cards far from the rest of the set</h3>")
         parts.append(_html_table(("run", "card", "metric", "value [95% interval]", "why flagged"), odd,
                                  classes=["FLAG"] * len(odd)))
-    text, rows = reference.report_rows(record.get("agent_reference"))
+    text, ref_rows = reference.report_rows(record.get("agent_reference"))
     if text:
         parts += ["<h2>The agent against its reference</h2>", f"<p>{esc(text)}</p>",
-                  _html_table(reference.HEAD, rows)]
+                  _html_table(reference.HEAD, ref_rows)]
     for run in record["runs"]:
         metrics = _metrics(run)
         parts.append(f"<h2>Run {esc(run['label'])}: {run['players']} players, {run['games']} games"
