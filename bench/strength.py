@@ -97,7 +97,7 @@ def main() -> None:
                   f"({args.speed} games, CPU time)", flush=True)
             saved.append(reference.Figure(
                 f"games/s per core, gate in every seat, {players} players", gps, None, None,
-                ">= 300" if key == "dotd" else ">= 100", command, unit="games/s"))
+                {"dotd": ">= 300", "gf4": ">= 100"}.get(key, "none"), command, unit="games/s"))
         for i, (a, b) in enumerate(matchups(budget)):
             if i not in picks:  # (matchup numbers as in the module docstring)
                 continue
