@@ -205,6 +205,27 @@ class Tally:
         return proportion_metric(name, self.total(key or name), self.n(key or name),
                                  group=group, subject=subject)
 
+    def ratio_metric(self, name: str, num: str, den: str, cross: str, games: int, *,
+                     group: str = "game", subject: str | None = None, unit: str = "%") -> Metric:
+        """Sum of ``num`` over sum of ``den`` (e.g. fights won of fights fought), with games as
+        the unit: the events of one game are not independent (one strong hand wins several of
+        its fights), so a Wilson interval over events would be too narrow. The interval is the
+        ratio estimator's delta-method one; ``cross`` holds each game's num x den, and a game
+        never added counts as zeros (``games``: all of them). ``unit`` "%": a share, kept in
+        [0, 1]."""
+        _n, w, ww = self.sums.get(num) or (0, 0.0, 0.0)
+        _n, e, ee = self.sums.get(den) or (0, 0.0, 0.0)
+        we = self.total(cross)
+        if games < 2 or e <= 0:
+            return Metric(name, math.nan, math.nan, math.nan, 0, group, subject, unit)
+        r = w / e
+        resid = max(0.0, ww - 2 * r * we + r * r * ee)  # sum over games of (num - r den)^2
+        half = Z95 * math.sqrt(resid / (games * (games - 1))) / (e / games)
+        lo, hi = r - half, r + half
+        if unit == "%":  # a share of events
+            lo, hi = max(0.0, lo), min(1.0, hi)
+        return Metric(name, r, lo, hi, int(e), group, subject, unit)
+
     def sd_metric(self, name: str, key: str, unit: str = "") -> Metric:
         """A spread with its interval (normal approximation for a standard deviation)."""
         n = self.n(key)

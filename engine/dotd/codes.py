@@ -112,9 +112,12 @@ A_POWER_UP: Final = 1  # a fight where the Power Up spirit's bonus counted
 A_SPIRIT_UNEARTH: Final = 2  # an Unearth spirit's Unearth started (DD-06)
 A_RETRIGGER: Final = 3  # an Unearth spirit fired again after its replacement (DD-07 switch)
 A_NEWCOMER: Final = 4  # a replacement fighter used its effect in this fight (DD-08 switches)
-N_ABILITIES: Final = 5
+A_NO_LEGAL: Final = 5  # a player had no card of a back under the limit and played any (DD-04)
+A_PU_EDGE: Final = 6  # a fight in which only one side had the Power Up spirit's bonus
+A_PU_EDGE_WON: Final = 7  # ... and that side won it
+N_ABILITIES: Final = 8
 ABILITY_NAMES: Final = ("double_use", "power_up_fight", "spirit_unearth", "unearth_retrigger",
-                        "newcomer_effect")
+                        "newcomer_effect", "no_legal_card", "power_up_edge", "power_up_edge_won")
 
 # --- compiled effects (rules.compile_step makes them, the interpreter runs them) --------------
 # A compiled condition: (measure M_*, lo, hi, negated, arg). It holds iff ``lo <= x <= hi`` for

@@ -47,6 +47,8 @@ from .codes import (
     A_DOUBLE,
     A_NEWCOMER,
     A_POWER_UP,
+    A_PU_EDGE,
+    A_PU_EDGE_WON,
     A_SPIRIT_UNEARTH,
     ACT_NO,
     D_CONVERT,
@@ -258,7 +260,7 @@ class DotdState(Position):
                     continue
             elif code == T_SELECT:
                 p = t[1]
-                legal = self._selectable(p)
+                legal = self._selectable(p, True)
                 if len(legal) > 1:
                     self.dk, self.dp, self.dl, self.dc = D_SELECT, p, legal, t[2]
                     return
@@ -334,10 +336,12 @@ class DotdState(Position):
                 t0 = (g.power[a] if sp0 == NO_SETP else sp0) + bo0
                 t1 = (g.power[b] if sp1 == NO_SETP else sp1) + bo1
                 eb0, eb1 = self.eff_back
-                if eb0 == POWER_UP and not su0:
+                pu0 = eb0 == POWER_UP and not su0
+                pu1 = eb1 == POWER_UP and not su1
+                if pu0:
                     t0 += g.pu_bonus
                     self.fired[A_POWER_UP] += 1
-                if eb1 == POWER_UP and not su1:
+                if pu1:
                     t1 += g.pu_bonus
                     self.fired[A_POWER_UP] += 1
                 if g.fp_power:  # first_player_power: the turn-1 priority holder's handicap
@@ -370,6 +374,10 @@ class DotdState(Position):
                     win0 = wt0 >= wt1
                     win1 = wt1 >= wt0
                 self.fight_log.append((self.turn, i, a, b, t0, t1, win0, win1))
+                if pu0 != pu1:  # what the bonus is worth: the power_up_edge_win_rate metric
+                    self.fired[A_PU_EDGE] += 1
+                    if (win0 and not win1) if pu0 else (win1 and not win0):
+                        self.fired[A_PU_EDGE_WON] += 1
                 if self.events is not None:
                     note_fight(self, i, a, b, t0, t1, win0, win1)
             elif not ua and not ub:  # DD-13: no fight between two fallen cards

@@ -10,6 +10,11 @@ Names are stable (the gates in game.yaml refer to them):
     lead_changes                   times the leader changed between turns (mean per game)
     decided_turn                   turn after which the final winner led for good (won games:
                                    a draw was never decided; engine/stats.py lead_story)
+    no_legal_card_rate             games in which a player had no card of a back under the back
+                                   limit and played any card (DD-04's fallback)
+    power_up_edge_win_rate         fights won by the side with the Power Up spirit's bonus, of the
+                                   fights where only one side had it (games are the unit of its
+                                   interval: engine/stats.py Tally.ratio_metric)
     card.<id>.play_rate            share of player-games in which the character was put into play
     card.<id>.fights_won_rate      fights won / fights fought by the character
     card.<id>.win_rate_played      win rate of player-games where it was played
@@ -72,8 +77,18 @@ def tally(t: Tally, summary: DotdSummary | Mapping[str, Any], num_players: int =
             sums[played] = [0, 0.0, 0.0]
     for name, n in s.primitives:
         _add(sums, "fired.primitive." + name, n)
+    no_legal = edge = edge_won = 0
     for name, n in s.abilities:
         _add(sums, "fired.ability." + name, n)
+        if name == "no_legal_card":
+            no_legal = n
+        elif name == "power_up_edge":
+            edge = n
+        elif name == "power_up_edge_won":
+            edge_won = n
+    _add(sums, "no_legal_card_rate", 1 if no_legal else 0)
+    if edge:
+        _add(sums, "power_up_edge_cross", edge * edge_won)
     for cid, n in s.effects:
         _add(sums, _names(cid)[3], n)
     for p, seat in enumerate(s.seats):
@@ -128,6 +143,10 @@ def metrics(t: Tally, num_players: int = 2) -> list[Metric]:
     out.append(t.mean_metric("lead_changes"))
     if t.n("decided_turn"):
         out.append(t.mean_metric("decided_turn", unit="turns"))
+    if t.n("no_legal_card_rate"):
+        out.append(t.proportion_metric("no_legal_card_rate"))
+    out.append(t.ratio_metric("power_up_edge_win_rate", "fired.ability.power_up_edge_won",
+                              "fired.ability.power_up_edge", "power_up_edge_cross", n))
 
     pg = t.n("player_game")
     all_wins = t.total("player_game")

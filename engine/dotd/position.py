@@ -15,7 +15,17 @@ from boneyard.engine.core import TERMINAL
 
 from boneyard.errors import RulesError
 
-from .codes import D_NONE, DECISION_NAMES, F_BONUS, F_SETP, F_SUP, FIGHT_RESET, NO_SETP, POWER_UP
+from .codes import (
+    A_NO_LEGAL,
+    D_NONE,
+    DECISION_NAMES,
+    F_BONUS,
+    F_SETP,
+    F_SUP,
+    FIGHT_RESET,
+    NO_SETP,
+    POWER_UP,
+)
 from .tables import GameTables, action_string
 
 
@@ -157,8 +167,9 @@ class Position:
 
     # --- turn structure ------------------------------------------------------------------------
 
-    def _selectable(self, p: int) -> list[int]:
-        """Hand cards ``p`` may play now under the back limit (DD-04)."""
+    def _selectable(self, p: int, count: bool = False) -> list[int]:
+        """Hand cards ``p`` may play now under the back limit (DD-04); ``count``: the turn loop's
+        call, which counts a hand with no card under the limit (``no_legal_card``)."""
         g = self.g
         chosen = self.chosen[p]
         hand = [c for c in self.hands[p] if c not in chosen] if chosen else self.hands[p][:]
@@ -180,6 +191,8 @@ class Position:
                     f"player {p} has no card to play on turn {self.turn} "
                     "(a scenario can end earlier with end_turn)"
                 )
+            if count:
+                self.fired[A_NO_LEGAL] += 1
             return hand  # no_legal_card = play_any
         return legal
 
