@@ -11,6 +11,8 @@ Names are stable: the gates of issue 6 and the diff reports refer to them.
     reshuffles_per_game      draw pile recycled
     steals_per_game, preaches_per_game, counters_per_game, kills_per_game, feasts_per_game,
     flubs_per_game, chains_per_game, mean_chain_length
+    humans_per_feast         humans taken to the graveyard per feast (final scores over feasts;
+                             games are the unit of its interval)
     feast.<kind>.in_winning_feast_rate  share of decided games whose winner's last (winning) feast
                              held this card kind (blood, brains, vampire, zombie)
     rare.<card>.held_rate    games where some player held the rare (devil_wife, exorcist)
@@ -65,6 +67,9 @@ def tally(t: Tally, summary: FeastSummary | Mapping[str, Any], num_players: int)
     for key in COUNTS:
         add(f"{key}_per_game", getattr(s, key))
     add("chains_per_game", len(s.chains))
+    eaten = sum(s.scores)
+    add("humans_eaten", eaten)
+    add("humans_per_feast_cross", eaten * s.feasts)
     for c in s.chains:
         add("mean_chain_length", c)
     if winner is not None and s.winner_last_feast:
@@ -95,6 +100,8 @@ def metrics(t: Tally, num_players: int) -> list[Metric]:
     for key in COUNTS:
         out.append(t.mean_metric(f"{key}_per_game"))
     out.append(t.mean_metric("chains_per_game"))
+    out.append(t.ratio_metric("humans_per_feast", "humans_eaten", "feasts_per_game",
+                              "humans_per_feast_cross", n, unit="humans"))
     out.append(t.mean_metric("mean_chain_length", unit="cards"))
     for kind in FEAST_KINDS:
         out.append(t.proportion_metric(f"feast.{kind}.in_winning_feast_rate", group="card", subject=kind))
