@@ -358,11 +358,17 @@ def _fair_share(players: int) -> float:
 
 
 def run_one(card_set: CardSet, run: Run, cfg: PlaytestConfig, progress: Progress | None = None,
-            base: Base | None = None, focus: Sequence[str] = ()) -> dict[str, Any]:
+            base: Base | None = None, focus: Sequence[str] = (),
+            refused_by: str | None = None) -> dict[str, Any]:
     """Simulate one run in looks until every gated metric is decided (or the cap), then the
     paired card comparisons, each sequential too. Against a last pass (``base``) the same games
     are played on the old content and every main metric is the last pass's value plus the
-    paired change."""
+    paired change.
+
+    ``refused_by``: the label of an earlier run whose gate already failed. The build is refused
+    whatever this run shows, so it plays its first look only (its paired comparisons too, as a
+    run whose own main games failed a gate does): its figures are in the report, and a designer
+    waits for the proof, not for the rest of the sampling."""
     game = make_game(card_set, run.players, **dict(run.options))
     players = game.num_players
     specs = cfg.agent_specs(players) if not isinstance(cfg.agents, str) else [cfg.agents]
@@ -386,6 +392,7 @@ def run_one(card_set: CardSet, run: Run, cfg: PlaytestConfig, progress: Progress
     pairings, carried, family = card_pairings(card_set, cfg, base, focus)
     sub: list[Metric] = []
     paired_done = False
+    refused = False
     t_sub = 0.0
     while batch < len(sizes):
         n = sizes[batch] - len(returns)
@@ -431,7 +438,10 @@ def run_one(card_set: CardSet, run: Run, cfg: PlaytestConfig, progress: Progress
         verdicts = evaluate(run_gates, {run.label: [*metrics, *sub, *carried]}, alpha=cfg.alpha,
                             looks=looks, declared=declared)
         if any(r.status == FAIL and not r.gate.count for r in verdicts):
+            refused = True
             break  # the build is refused whatever more games say: stop sampling
+        if refused_by is not None:
+            break  # (see the docstring)
         undecided = open_metrics(run_gates, metrics, alpha=cfg.alpha, looks=looks, declared=declared,
                                  run=run.label)
         wide = [m for m in gated_metrics(run_gates, metrics) if too_wide(m, cfg.precision)] \
@@ -442,7 +452,7 @@ def run_one(card_set: CardSet, run: Run, cfg: PlaytestConfig, progress: Progress
     if not paired_done:
         t0 = time.perf_counter()
         sub = _pair(card_set, run, cfg, pairings, specs, keys, known, seeds0, run_gates, looks, family,
-                    progress)
+                    progress, first_only=refused or refused_by is not None)
         t_sub = time.perf_counter() - t0
     sub_metrics = {m.name: m for m in [*carried, *sub]}
     order = [f"card.{cid}.sub_delta" for cid, _ in spec_of(card_set.rules).units(card_set)]
@@ -468,6 +478,9 @@ def run_one(card_set: CardSet, run: Run, cfg: PlaytestConfig, progress: Progress
         "batches": batch,
         "looks": {"planned": looks, "main": batch, "main_games": sizes},
         "seconds": round(time.perf_counter() - started, 2),
+        **({"refused": True} if refused else {}),
+        **({"first_look_only": f"the build was already refused by run {refused_by}"}
+           if refused_by is not None and not refused else {}),
         "stage_seconds": {"games": round(t_games, 2), "substitution": round(t_sub, 2),
                           "strength": round(t_strength, 2)},
         "substitution": {
@@ -502,11 +515,13 @@ def run_one(card_set: CardSet, run: Run, cfg: PlaytestConfig, progress: Progress
 def _pair(card_set: CardSet, run: Run, cfg: PlaytestConfig, pairings: Sequence[Pairing],
           specs: Sequence[str], keys: Sequence[tuple[int, int]], known: Mapping[tuple[int, int], Any],
           seed0: int, gates: Sequence[Gate], looks: int, family: int,
-          progress: Progress | None) -> list[Metric]:
-    """Every card pairing of a run, sampled sequentially (pipeline/paired.py)."""
+          progress: Progress | None, first_only: bool = False) -> list[Metric]:
+    """Every card pairing of a run, sampled sequentially (pipeline/paired.py); ``first_only``:
+    the first look only (the build is refused already)."""
+    sizes = cfg.sub_looks()
     return run_pairings(card_set, pairings, players=run.players, options=run.options, specs=specs,
                         keys=keys, extra_seed=hash_seed("paired", seed0, run.label), known=known,
-                        sizes=cfg.sub_looks(), gates=gates, alpha=cfg.alpha, looks=looks,
+                        sizes=sizes[:1] if first_only else sizes, gates=gates, alpha=cfg.alpha, looks=looks,
                         family=family, jobs=cfg.jobs, scheduler=cfg.scheduler, progress=progress)
 
 
@@ -643,7 +658,10 @@ def playtest(card_set: CardSet, cfg: PlaytestConfig, progress: Progress | None =
         # same, so its measurements stand (only what is printed changed)
         runs = [dict(r, seconds=0.0, same_games_as_last_pass=True) for r in base.record["runs"]]
     else:
-        runs = [run_one(card_set, r, cfg, progress, base=base, focus=focus) for r in cfg.runs]
+        runs = []
+        for planned in cfg.runs:
+            by = next((x["label"] for x in runs if x.get("refused")), None)
+            runs.append(run_one(card_set, planned, cfg, progress, base=base, focus=focus, refused_by=by))
     extra: list[Gate] = []
     for check in EXTRA_CHECKS:
         for label, metrics, gates in check(card_set, cfg, runs):

@@ -110,3 +110,27 @@ def test_coin_heads_rate_reads_each_flip_off_the_outcome_it_decided():
         rates[p] = m
     assert rates[0.0].value == 0.0 and rates[1.0].value == 1.0
     assert rates[0.5].low < 0.5 < rates[0.5].high
+
+
+def test_once_a_run_refuses_the_build_later_runs_play_their_first_look_only():
+    """A proof of failure in one run is the verdict: later runs show their figures at the first
+    look instead of sampling on (a refused Grave Feast build waited for the rares run's cap)."""
+    from dataclasses import replace
+
+    from boneyard.engine.cards import freeze
+    from boneyard.pipeline.build import config_for
+    from boneyard.pipeline.playtest import playtest
+
+    cs = load_set("grave-feast")
+    section = {"agents": "greedy", "games": 40, "cap": 320, "seed": 2, "strength": {"games": 0},
+               "coverage": {"min": 0}, "sensitivity": {"games": 0},
+               "runs": [{"label": "p2", "players": 2}, {"label": "p3", "players": 3}],
+               "gates": [{"metric": "mean_rounds", "run": "p2", "max": 1},   # fails at once
+                         {"metric": "seat_win_spread", "max": 0.0001}]}      # never decided
+    alone = {**section, "gates": section["gates"][1:]}
+    refused = playtest(replace(cs, playtest=freeze(section)), config_for(replace(cs, playtest=freeze(section)), jobs=1))
+    p2, p3 = refused["runs"]
+    assert p2["refused"] and p2["games"] == 40 and not refused["passed"]
+    assert p3["games"] == 40 and "refused by run p2" in p3["first_look_only"]
+    sampled = playtest(replace(cs, playtest=freeze(alone)), config_for(replace(cs, playtest=freeze(alone)), jobs=1))
+    assert sampled["runs"][1]["games"] > 40 and "first_look_only" not in sampled["runs"][1]
