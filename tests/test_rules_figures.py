@@ -9,27 +9,26 @@ from __future__ import annotations
 
 import random
 
+from boneyard.engine.agents import make_agent
 from boneyard.engine.dotd import DotdGame
 from boneyard.engine.dotd.metrics import game_metrics
 from boneyard.engine.dotd.sets import make_card_set
 from boneyard.engine.gf import FeastGame
 from boneyard.engine.gf import metrics as gf_metrics
+from boneyard.engine.sim import play_game
 from boneyard.engine.stats import Tally
 from boneyard.pipeline.load import load_set
 from test_dotd_rules import CHARACTERS
 
 
+def _random_games(game, n: int):
+    """The summaries of ``n`` random games (seeds 0..n-1)."""
+    agents = [make_agent("random", game)] * game.num_players
+    return [play_game(game, agents, seed)[0].summary() for seed in range(n)]
+
+
 def _random_summaries(n: int, **params):
-    game = DotdGame(make_card_set(CHARACTERS, params=params))
-    out = []
-    for seed in range(n):
-        s = game.new_initial_state(seed)
-        rng = random.Random(seed)
-        while not s.is_terminal():
-            legal = s.legal_actions()
-            s.apply_action(legal[rng.randrange(len(legal))])
-        out.append(s.summary())
-    return out
+    return _random_games(DotdGame(make_card_set(CHARACTERS, params=params)), n)
 
 
 def _figures(summaries):
@@ -76,15 +75,7 @@ def test_a_ratio_of_events_takes_games_as_its_unit():
 
 
 def test_grave_feast_humans_per_feast_is_final_scores_over_feasts():
-    game = FeastGame(load_set("grave-feast"), num_players=2)
-    summaries = []
-    for seed in range(20):
-        s = game.new_initial_state(seed)
-        rng = random.Random(seed)
-        while not s.is_terminal():
-            legal = s.legal_actions()
-            s.apply_action(legal[rng.randrange(len(legal))])
-        summaries.append(s.summary())
+    summaries = _random_games(FeastGame(load_set("grave-feast"), num_players=2), 20)
     m = {x.name: x for x in gf_metrics.game_metrics(summaries, 2)}["humans_per_feast"]
     done = [x for x in summaries if x.over]
     assert m.value == sum(sum(x.scores) for x in done) / sum(x.feasts for x in done)
