@@ -118,8 +118,12 @@ class GateResult:
         return cls(gate, data["status"], data["run"], None if m is None else Metric.from_json(m))
 
 
-def parse_gates(raw: Any, where: str = "playtest.gates") -> list[Gate]:
-    """Gates from the ``gates:`` list of a playtest section; one clear message per problem."""
+def parse_gates(raw: Any, where: str = "playtest.gates", *, kinds: bool = False) -> list[Gate]:
+    """Gates from the ``gates:`` list of a playtest section; one clear message per problem.
+
+    ``kinds``: also read the kinds only the build makes (``screen``, ``count``), as a record
+    keeps them; a record judged again without them would judge a sensitivity screen as a
+    sequential gate, and not believe its own verdict."""
     if raw is None:
         return []
     if not isinstance(raw, list):
@@ -149,6 +153,8 @@ def parse_gates(raw: Any, where: str = "playtest.gates") -> list[Gate]:
                 None if hi is None else float(hi),
                 str(item.get("why", "")),
                 item.get("run"),
+                screen=kinds and bool(item.get("screen", False)),
+                count=kinds and bool(item.get("count", False)),
                 changed=bool(item.get("changed", False)),
             )
         )

@@ -122,8 +122,8 @@ def problems(record: Any) -> list[str]:
         return ["its signature does not match: it was edited, or made by another installation "
                 "(run `boneyard build` here to playtest again)"]
     try:
-        gates = parse_gates(record["config"].get("gates"), "record config.gates")
-        gates += parse_gates(record.get("extra_gates") or [], "record extra_gates")
+        gates = parse_gates(record["config"].get("gates"), "record config.gates", kinds=True)
+        gates += parse_gates(record.get("extra_gates") or [], "record extra_gates", kinds=True)
         runs = {r["label"]: [_metric(m) for m in r["metrics"]] for r in record["runs"]}
         looks = planned_looks(record["config"])
         alpha = float(record["config"].get("alpha", ALPHA))

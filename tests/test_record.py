@@ -113,3 +113,23 @@ def test_build_does_not_reuse_an_edited_record(made, tmp_path):
     path.write_text(json.dumps(record))
     outcome = build_set(load_set(folder), out=tmp_path, fast=True, render=False, jobs=2)
     assert not outcome.reused and outcome.passed
+
+
+def test_a_screen_judged_again_stays_a_screen(made):
+    """A sensitivity variant's figure that straddles its bound is flagged, not undecided (its
+    sample is fixed): a record judged again must judge it the same way, or no default Grave
+    Feast record (which has them) would be believed, nor any build against it be change-aware."""
+    _, real = _record(made)
+    run = real["runs"][0]
+    m = next(x for x in run["metrics"] if x["name"] == "mean_rounds")
+    screen = {"metric": "mean_rounds", "run": run["label"], "max": (m["low"] + m["high"]) / 2,
+              "why": "a straddling screen", "screen": True}
+    config = dict(real["config"], gates=[*real["config"]["gates"], screen])
+    edited = dict(real, config=config, gates_total=real["gates_total"] + 1,
+                  gates_passed=real["gates_passed"] + 1)
+    signed = rec.sign({k: v for k, v in edited.items() if k != "signature"})
+    assert rec.problems(signed) == []
+    as_sequential = dict(screen, screen=False)
+    config = dict(real["config"], gates=[*real["config"]["gates"], as_sequential])
+    signed = rec.sign({k: v for k, v in dict(edited, config=config).items() if k != "signature"})
+    assert "verdict does not follow" in rec.problems(signed)[0]
