@@ -433,7 +433,7 @@ def run_one(card_set: CardSet, run: Run, cfg: PlaytestConfig, progress: Progress
             # change-aware: the changed cards first, so a refused card ends the sampling early
             t0 = time.perf_counter()
             sub = _pair(card_set, run, cfg, pairings, specs, keys, known, seeds0, run_gates, looks,
-                        family, progress)
+                        family, progress, first_only=refused_by is not None)
             paired_done, t_sub = True, time.perf_counter() - t0
         verdicts = evaluate(run_gates, {run.label: [*metrics, *sub, *carried]}, alpha=cfg.alpha,
                             looks=looks, declared=declared)
