@@ -10,7 +10,9 @@ carry the writer's process id and the next write beside them removes those whose
 gone. Folders (card images, Tabletop Simulator sheets) are swapped in with one atomic exchange
 where the system has it (Linux ``renameat2``), so the folder is the old or the new one at every
 instant; elsewhere by two renames, and a folder lost between them is restored by the next run.
-Errors name the target file, not its temporary stand-in.
+Errors name the target file, not its temporary stand-in. A symbolic link is written through
+(the link stays, the file it names is replaced); a device or a pipe (``--json /dev/stdout``, a
+FIFO) is written in place, never replaced by a regular file.
 """
 
 from __future__ import annotations
@@ -91,6 +93,11 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
     """A temporary path beside ``path`` for a writer that wants a file name (PDF, PNG): what
     it holds replaces ``path`` when the block ends normally, and is deleted otherwise."""
     target = Path(path)
+    if target.is_symlink():
+        target = target.resolve()  # write through a link: the link stays, what it names is replaced
+    if target.exists() and not target.is_file() and not target.is_dir():
+        yield target  # a device or a pipe (/dev/stdout, a FIFO): written in place, as a shell redirect would
+        return
     target.parent.mkdir(parents=True, exist_ok=True)
     sweep(target)
     try:

@@ -28,3 +28,39 @@ def test_a_failed_write_keeps_the_old_file_and_leaves_no_temporary(tmp_path):
         tmp.write_bytes(b"%PDF-")
         raise OSError("disk full")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["games.jsonl"]
+
+
+def test_a_symlinked_output_is_written_through(tmp_path):
+    real = tmp_path / "real.json"
+    real.write_text("old", encoding="utf-8")
+    link = tmp_path / "link.json"
+    link.symlink_to(real)
+    write_atomic(link, "new")
+    assert link.is_symlink() and real.read_text(encoding="utf-8") == "new"
+
+
+def test_a_pipe_is_written_in_place_not_replaced(tmp_path):
+    import os
+    import threading
+
+    fifo = tmp_path / "out.fifo"
+    os.mkfifo(fifo)
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()))
+    reader.start()
+    write_atomic(fifo, "through the pipe")
+    reader.join(timeout=10)
+    assert got == [b"through the pipe"]
+    assert fifo.is_fifo()  # still a pipe, not a regular file put in its place
+
+
+def test_a_full_device_is_an_error_naming_it():
+    import errno
+    from pathlib import Path
+
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full here")
+    with pytest.raises(OSError) as err:
+        write_atomic("/dev/full", "x" * 100_000)
+    assert err.value.errno == errno.ENOSPC
+    assert Path("/dev/full").is_char_device()
