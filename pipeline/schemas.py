@@ -55,6 +55,7 @@ def compose_game_schema(rules: tuple[str, ...]) -> dict[str, Any]:
                 if key not in part.get("properties", {}):
                     own[key] = {"not": {}, "errorMessage": message.format(title=spec.title)}
         own.update(part.get("then", {}).get("properties", {}))
+        own["playtest"] = _playtest_options(spec)
         then["properties"] = own
         all_of.append({"if": {"properties": {"rules": {"const": r}}, "required": ["rules"]},
                        "then": then})
@@ -66,6 +67,24 @@ def compose_game_schema(rules: tuple[str, ...]) -> dict[str, Any]:
         out["$defs"].update(part.get("$defs", {}))
     out["$defs"].update(base.get("$defs", {}))
     return out
+
+
+def _options_schema(spec: Any) -> dict[str, Any]:
+    """The engine options this game takes (``GameSpec.options``) and nothing else: a typo, a
+    param or switch put under ``options:``, or ``num_players`` is refused where it is written,
+    not by the engine halfway into a build."""
+    props: dict[str, Any] = {
+        o.name: {"type": "boolean", "description": o.help} if o.flag
+        else {"type": "integer", "minimum": o.low, "maximum": o.high, "description": o.help}
+        for o in spec.options}
+    return {"type": "object", "additionalProperties": False, "properties": props}
+
+
+def _playtest_options(spec: Any) -> dict[str, Any]:
+    """``playtest:`` with this game's options, in the section, its runs and its profiles."""
+    opts = _options_schema(spec)
+    level = {"properties": {"options": opts, "runs": {"items": {"properties": {"options": opts}}}}}
+    return {"properties": {**level["properties"], "profiles": {"additionalProperties": level}}}
 
 
 @cache

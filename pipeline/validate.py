@@ -118,7 +118,8 @@ def _schema_problem(doc: YamlDoc, error: ValidationError, card_of: CardOf) -> li
         for k in inst:
             if k in allowed:
                 continue
-            hint = _close(k, allowed) or f"allowed here: {', '.join(allowed)}"
+            hint = _close(k, allowed) or (f"allowed here: {', '.join(allowed)}" if allowed
+                                          else "nothing may be given here")
             word = _UNKNOWN_WORD.get(str(rel[-1]) if rel else "", "key")
             if rel and isinstance(rel[-1], int) and len(rel) > 1 and rel[-2] == "effect":
                 word = "primitive"

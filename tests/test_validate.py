@@ -204,6 +204,9 @@ EXPECTED: dict[str, list[str]] = {
     "missing-back": [
         "game.yaml:7:3: backs: unearth missing; Day of the Dead needs double, power_up, unearth (define each back once with its name and colour)",
     ],
+    "bad-run-options": [  # engine options are the game's own (--rares): a param put there is refused where it is
+        "game.yaml:15:30: unknown key 'rares' in playtest.runs item 1 options (nothing may be given here)",
+    ],
     "bad-playtest-agent": [
         "game.yaml:14:11: playtest.agents 'grredy' is not valid: an agent spec: random, greedy, gate, gate:fast, mcts or mcts:N",
         "game.yaml:15:10: playtest.games must be at least 1, got 0",
@@ -423,3 +426,19 @@ def test_cli_json_report_of_valid_sets():
     data = json.loads(result.stdout)
     assert data["ok"] is True and [s["set"] for s in data["sets"]] == ["Day of the Dead", "Grave Feast"]
     assert all(s["problems"] == [] and len(s["content_hash"]) == 16 for s in data["sets"])
+
+
+def test_grave_feast_run_options_are_typed_and_only_the_games_own(tmp_path):
+    """A bad engine option in a run is a located problem, not an engine error mid-build."""
+    root = tmp_path / "gf"
+    shutil.copytree(CARDS / "grave-feast", root)
+    game = root / "game.yaml"
+    text = game.read_text(encoding="utf-8")
+    assert text.count("options: {rares: true}") == 1
+    game.write_text(text.replace("options: {rares: true}", "options: {rares: maybe, hand_size: 200}"),
+                    encoding="utf-8")
+    problems = [_relative(p, root) for p in check_set(root).problems]
+    assert len(problems) == 2
+    assert "options.rares must be true or false, got 'maybe'" in problems[0]
+    assert "unknown key 'hand_size'" in problems[1] and "allowed here: rares, decks" in problems[1]
+    assert all(re.match(r"game\.yaml:\d+:\d+: ", p) for p in problems)
