@@ -148,10 +148,16 @@ def resolve(
             known = ", ".join(sorted(profiles)) or "none"
             raise GateError(f"{where}: no profile '{profile}' (profiles: {known})")
         cfg = _merge(cfg, profiles[profile])
+    problems: list[str] = []
+    written = {**raw, **(profiles.get(profile) or {} if profile != "default" else {})}
+    if "cap" in written and all(isinstance(cfg.get(k), int) and not isinstance(cfg.get(k), bool)
+                                for k in ("cap", "games")) and cfg["cap"] < cfg["games"]:
+        problems.append(f"{where}{'' if profile == 'default' else ' (profile ' + profile + ')'}.cap: "
+                        f"{cfg['cap']} is below games ({cfg['games']}), the first look; the cap is "
+                        "the last look's size (raise it to at least games)")
     if overrides:
         cfg = _merge(cfg, {k: v for k, v in overrides.items() if v is not None})
 
-    problems: list[str] = []
     for key in ("games", "cap", "seed"):
         if not isinstance(cfg.get(key), int) or isinstance(cfg.get(key), bool) or cfg[key] < 0:
             problems.append(f"{where}.{key}: expected a whole number >= 0, got {cfg.get(key)!r}")

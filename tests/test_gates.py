@@ -87,6 +87,17 @@ def test_profile_overrides_and_unknown_profile():
                 default_players=None)
 
 
+def test_a_cap_written_below_the_first_look_is_refused_not_ignored():
+    with pytest.raises(GateError, match=r"playtest.cap: 10 is below games \(1000\)"):
+        resolve({"games": 1000, "cap": 10}, default_players=2)
+    with pytest.raises(GateError, match=r"\(profile fast\).cap: 50 is below games \(300\)"):
+        resolve({"games": 100, "cap": 200, "profiles": {"fast": {"games": 300, "cap": 50}}},
+                default_players=2, profile="fast")
+    # a cap left to its default, or a --games above the cap, plays one look of --games
+    assert resolve({"games": 50_000}, default_players=2).cap == 50_000
+    assert resolve({"games": 100, "cap": 200}, default_players=2, overrides={"games": 900}).cap == 900
+
+
 def test_a_pattern_gate_over_many_metrics_is_judged_family_wise():
     from boneyard.pipeline.gates import family_scale
 
