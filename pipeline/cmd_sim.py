@@ -328,6 +328,10 @@ def _simulate(set_name: str, n: int, agents: str, seed: int, players: int | None
         where = f"cluster {address}" if address else f"{jobs or default_jobs()} process(es)"
         click.echo(f"{res.n / max(res.seconds, 1e-9):,.0f} games/s on {where} ({res.seconds:.1f} s, "
                    f"{res.cpu_seconds:.1f} s of CPU in the games)", err=True)
+    if json_path:  # before the table: a reader that closes stdout early (| head) costs no file
+        write_atomic(json_path, json.dumps(res.to_json(), indent=2) + "\n")
+        if not quiet:
+            click.echo(f"report written to {json_path}", err=True)
     console = _console()
     print_result(res, console)
     for rec in res.records[:show]:
@@ -336,10 +340,6 @@ def _simulate(set_name: str, n: int, agents: str, seed: int, players: int | None
         click.echo("")
         for line in transcript(card_set, rec):
             click.echo(line)
-    if json_path:
-        write_atomic(json_path, json.dumps(res.to_json(), indent=2) + "\n")
-        if not quiet:
-            click.echo(f"report written to {json_path}", err=True)
     if log_path and not quiet:
         click.echo(f"{res.n} games logged to {log_path}", err=True)
     if res.partial:
