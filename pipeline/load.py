@@ -81,11 +81,15 @@ class SetCheck:
 
 def _read(path: Path, schema_name: str, *, is_card_list: bool) -> tuple[YamlDoc, list[Problem]]:
     doc, problems = read_yaml(path)
-    if problems:
+    if problems and doc.data is None:
         return doc, problems
     if doc.data is None:
         what = "a list of cards" if is_card_list else "the set's settings"
         return doc, [Problem(doc.file, 1, 1, f"file is empty, expected {what}")]
+    if problems:  # values the reader refused (.nan, a tag) are blanks now: the schema checks the
+        at = {(p.line, p.column) for p in problems}  # rest of the file, not those again
+        schema = v.schema_problems(doc, schema_name, is_card_list=is_card_list)
+        return doc, problems + [p for p in schema if (p.line, p.column) not in at]
     return doc, v.schema_problems(doc, schema_name, is_card_list=is_card_list)
 
 

@@ -442,3 +442,19 @@ def test_grave_feast_run_options_are_typed_and_only_the_games_own(tmp_path):
     assert "options.rares must be true or false, got 'maybe'" in problems[0]
     assert "unknown key 'hand_size'" in problems[1] and "allowed here: rares, decks" in problems[1]
     assert all(re.match(r"game\.yaml:\d+:\d+: ", p) for p in problems)
+
+
+def test_a_value_the_reader_refuses_does_not_hide_the_files_other_problems(tmp_path):
+    root = tmp_path / "dd"
+    shutil.copytree(CARDS / "day-of-the-dead", root)
+    chars = root / "characters.yaml"
+    text = chars.read_text(encoding="utf-8")
+    for old, new in (("  name: Oaf\n  power: 7", "  name: Oaf\n  power: .nan"),
+                     ("  name: Anger\n  power: 3", "  name: Anger\n  power: 33")):
+        assert text.count(old) == 1
+        text = text.replace(old, new)
+    chars.write_text(text, encoding="utf-8")
+    problems = [_relative(p, root) for p in check_set(root).problems]
+    assert len(problems) == 2, problems  # each once: the blanked .nan is not reported again
+    assert "power must be at most 9, got 33" in problems[0]
+    assert "'.nan' is not a number a card set can use" in problems[1]
