@@ -17,19 +17,20 @@ import json
 import math
 import subprocess
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import click
 from boneyard.engine.cards import CardSet
+from boneyard.engine.games import spec_of
 from boneyard.engine.stats import Metric
 from boneyard.pipeline.build import _nan_back, config_for, read_record
 from boneyard.pipeline.playtest import default_jobs, playtest
 from boneyard.pipeline.playtest_config import PlaytestConfig, resolve
 
-from boneyard.errors import BoneyardError
+from boneyard.errors import BoneyardError, CardDataError, Problem
 
 KIND_WORDS = {
     "sub_delta": "win-rate change vs stand-in",
@@ -137,6 +138,9 @@ def gate_changes(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[st
 def _git(args: Sequence[str], cwd: Path) -> bytes:
     try:
         done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, check=False, timeout=60)
+    except FileNotFoundError:
+        raise BoneyardError("--against: comparing with a git revision needs git, which is not "
+                            "installed (install git, or pass --against a saved playtest.json)") from None
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise BoneyardError(f"git {' '.join(args)}: {exc}") from None
     if done.returncode != 0:
@@ -145,24 +149,120 @@ def _git(args: Sequence[str], cwd: Path) -> bytes:
     return done.stdout
 
 
-def set_at_revision(card_set: CardSet, ref: str, into: Path) -> Path:
-    """Write the set's folder as it was at git revision ``ref`` under ``into``; its path."""
+NOT_A_REF = "not a git revision nor a playtest.json file"
+
+
+@dataclass(frozen=True, slots=True)
+class OldVersion:
+    """The set's folder at a git revision: where it was written, and what to call it in messages."""
+
+    ref: str
+    rel: str  # the set's folder inside the repository ("." at its top)
+    dest: Path  # the temporary copy
+
+    def name(self, file: str) -> str:
+        """``HEAD:cards/mine/characters.yaml`` for a file of the temporary copy (else ``file``)."""
+        try:
+            inner = Path(file).resolve().relative_to(self.dest.resolve()).as_posix()
+        except ValueError:
+            return file
+        return f"{self.ref}:{inner if self.rel == '.' else f'{self.rel}/{inner}'}"
+
+    def rename(self, text: str) -> str:
+        """``text`` with every path of the temporary copy written as the revision's path."""
+        inside = f"{self.ref}:" + ("" if self.rel == "." else f"{self.rel}/")
+        folder = f"{self.ref}:{self.rel}" if self.rel != "." else f"{self.ref}:"
+        for root in sorted({str(self.dest.resolve()), str(self.dest)}, key=len, reverse=True):
+            text = text.replace(root + "/", inside).replace(root, folder)
+        return text
+
+
+def set_at_revision(card_set: CardSet, ref: str, into: Path) -> OldVersion:
+    """Write the set's folder as it was at git revision ``ref`` under ``into``."""
     root = Path(card_set.root)
-    top = Path(_git(["rev-parse", "--show-toplevel"], root).decode().strip())
+    try:
+        top = Path(_git(["rev-parse", "--show-toplevel"], root).decode().strip())
+    except BoneyardError as exc:
+        if "not a git repository" not in str(exc):
+            raise
+        raise BoneyardError(
+            f"--against {ref}: the set's folder {root} is not in a git repository, so it has no "
+            f"revision {ref} to compare with; pass --against the playtest.json a `boneyard build` "
+            "saved (output/<set>/playtest.json), or put the folder under git first "
+            "(git init; git add .; git commit -m 'cards') and compare against that commit"
+        ) from None
     rel = root.resolve().relative_to(top.resolve()).as_posix()
     try:
         _git(["rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}"], top)
     except BoneyardError:
-        raise BoneyardError(f"--against {ref}: not a git revision nor a playtest.json file") from None
+        try:
+            _git(["rev-parse", "--verify", "--quiet", "HEAD"], top)
+            hint = "name a commit, branch or tag such as HEAD or HEAD~1; `git log --oneline` lists them"
+        except BoneyardError:
+            hint = "the repository has no commits yet: commit the set first (git add; git commit)"
+        raise BoneyardError(f"--against {ref}: {NOT_A_REF} (no revision '{ref}' in the git "
+                            f"repository {top}; {hint})") from None
     names = _git(["ls-tree", "-r", "--name-only", ref, "--", rel], top).decode().splitlines()
     if not names:
-        raise BoneyardError(f"--against {ref}: the set folder {rel}/ does not exist at that revision")
+        raise BoneyardError(
+            f"--against {ref}: the set's folder {rel}/ is not in revision {ref} (not committed yet, or added "
+            "or moved later; `git log --oneline -- <folder>` lists the revisions that have it)")
     dest = into / root.name
     for name in names:
-        target = dest / Path(name).relative_to(rel)
+        target = dest / (Path(name).relative_to(rel) if rel != "." else Path(name))
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(_git(["show", f"{ref}:{name}"], top))
-    return dest
+    return OldVersion(ref, rel, dest)
+
+
+def _load_old(old: OldVersion) -> CardSet:
+    """The set at the old revision; its problems named by the revision's paths, not the copy's."""
+    from boneyard.pipeline.load import load_set
+
+    try:
+        return load_set(old.dest)
+    except CardDataError as exc:
+        raise OldVersionError(old, exc.problems) from None
+
+
+class OldVersionError(CardDataError):
+    """The old version's card data is invalid: each problem at its path in the revision."""
+
+    def __init__(self, old: OldVersion, problems: Sequence[Problem]) -> None:
+        super().__init__([replace(p, file=old.name(p.file), message=old.rename(p.message)) for p in problems])
+        count = "a problem" if len(self.problems) == 1 else f"{len(self.problems)} problems"
+        head = (f"--against {old.ref}: the old version of the set (revision {old.ref}) has {count}, so "
+                f"there is nothing to compare with; compare against a revision where it loads "
+                f"(e.g. {old.ref}~1) or commit a fix first:")
+        self.args = ("\n".join([head, *(str(p) for p in self.problems)]),)
+
+
+def bounded(cfg: PlaytestConfig, games: int | None) -> PlaytestConfig:
+    """``cfg`` with ``--games N``: N main games per run and at most N games for every other part
+    (paired games per card, agent-strength games per matchup), so N bounds the whole run."""
+    if games:
+        cfg = replace(cfg, games=games, substitution_games=min(cfg.substitution_games, games),
+                      strength_games=min(cfg.strength_games, games),
+                      strength_rival_games=min(cfg.strength_rival_games, games))
+    # one look of the same size on both sides: a diff compares, it does not gate
+    return replace(cfg, cap=cfg.games, change_games=cfg.games, substitution_cap=0)
+
+
+def plan(cfg: PlaytestConfig, card_set: CardSet) -> str:
+    """What each version plays: '400 games per run (1 run), 100 paired games per card, ...'."""
+    runs = len(cfg.runs)
+    parts = [f"{cfg.games} games per run ({runs} run{'s' if runs != 1 else ''})"]
+    spec = spec_of(card_set.rules)
+    cards = [cid for cid, _ in spec.units(card_set)
+             if cfg.substitution_cards is None or cid in cfg.substitution_cards]
+    if cfg.substitution_games > 0 and spec.stand_in is not None and cards:
+        parts.append(f"{cfg.substitution_games} paired games for each of {len(cards)} "
+                     f"card{'s' if len(cards) != 1 else ''}")
+    if cfg.strength_games > 0:
+        parts.append(f"{cfg.strength_games} agent-strength games per matchup")
+    if cfg.strength_games > 0 and cfg.strength_rivals and cfg.strength_rival_games > 0:
+        parts[-1] += f" ({cfg.strength_rival_games} against each rival)"
+    return "each version plays " + ", ".join(parts)
 
 
 def config_from_record(record: Mapping[str, Any], jobs: int) -> PlaytestConfig:
@@ -178,30 +278,40 @@ def config_from_record(record: Mapping[str, Any], jobs: int) -> PlaytestConfig:
 
 
 def diff(card_set: CardSet, against: str, *, fast: bool = False, jobs: int | None = None,
-         games: int | None = None) -> tuple[dict[str, Any], dict[str, Any], list[Move]]:
-    """(before record, after record, every compared metric)."""
+         games: int | None = None, announce: Callable[[str], None] | None = None,
+         ) -> tuple[dict[str, Any], dict[str, Any], list[Move]]:
+    """(before record, after record, every compared metric). ``games`` bounds every part of the
+    run (see :func:`bounded`); ``announce`` is told what each version plays before it starts."""
     jobs = jobs or default_jobs()
     path = Path(against)
-    if path.suffix == ".json" and path.is_file():
+    if path.suffix == ".json" and not path.is_file():
+        raise BoneyardError(f"--against {against}: no such file (a saved playtest.json, or a git revision)")
+    if path.suffix == ".json":
         before = read_record(path)
         if before is None or "config" not in before:
             raise BoneyardError(f"{path}: not a playtest record (made by `boneyard build`)")
         before = _nan_back(before)
-        cfg = config_from_record(before, jobs)
-        if games:
-            cfg = replace(cfg, games=games)
-        cfg = replace(cfg, cap=cfg.games, change_games=cfg.games, substitution_cap=0)
+        cfg = bounded(config_from_record(before, jobs), games)
+        if announce:
+            announce(plan(cfg, card_set) + " (the new version only: the old one is the saved record)")
         after = playtest(card_set, cfg)
     else:
         from boneyard.pipeline.lastpass import base_for
-        from boneyard.pipeline.load import load_set
 
-        cfg = config_for(card_set, fast=fast, jobs=jobs, games=games)
-        # one look of the same size on both sides: a diff compares, it does not gate
-        cfg = replace(cfg, cap=cfg.games, change_games=cfg.games, substitution_cap=0)
+        cfg = bounded(config_for(card_set, fast=fast, jobs=jobs, games=games), games)
         with tempfile.TemporaryDirectory(prefix="boneyard-diff-") as tmp:
-            old_set = load_set(set_at_revision(card_set, against, Path(tmp)))
-            before = playtest(old_set, cfg)
+            old = set_at_revision(card_set, against, Path(tmp))
+            old_set = _load_old(old)
+            if announce:
+                announce(plan(cfg, card_set))
+            try:
+                before = playtest(old_set, cfg)
+            except CardDataError as exc:
+                raise OldVersionError(old, exc.problems) from None
+            except BoneyardError as exc:
+                if str(old.dest) not in str(exc) and str(old.dest.resolve()) not in str(exc):
+                    raise
+                raise BoneyardError(f"--against {against}: the old version: {old.rename(str(exc))}") from None
             if old_set.rules == card_set.rules:
                 # the same games on both versions: every interval of a change is paired
                 from boneyard.pipeline.record import finite as _fin
@@ -222,15 +332,24 @@ def diff(card_set: CardSet, against: str, *, fast: bool = False, jobs: int | Non
 @click.option("--against", "against", required=True, metavar="REF",
               help="A git revision of the card files (HEAD~1, a tag...) or a saved playtest.json.")
 @click.option("--fast", is_flag=True, help="Use the set's fast playtest profile.")
-@click.option("--games", type=click.IntRange(1), default=None, help="Games per version (overrides the profile).")
+@click.option("--games", type=click.IntRange(1), default=None, metavar="N",
+              help="Bound the whole run: N games per run and at most N paired games per card and N "
+                   "agent-strength games per matchup, for each version (default: the profile's "
+                   "sizes). --games 20 is a quick look; its intervals are wide.")
 @click.option("--jobs", type=click.IntRange(1, 64), default=None, help="Worker processes.")
 @click.option("--all", "show_all", is_flag=True, help="Also list the metrics that did not move.")
 def diff_cmd(set_name: str, against: str, fast: bool, games: int | None, jobs: int | None, show_all: bool) -> None:
-    """Playtest SET and the version REF on the same deals and seeds; list what moved."""
+    """Playtest SET and the version REF on the same deals and seeds; list what moved.
+
+    Each version plays the set's playtest profile (--fast: its fast profile) once, at its first
+    look: the main games of every run, the paired games of every card and the agent-strength
+    games. What it plays is printed first; --games N bounds all of it.
+    """
     from boneyard.pipeline.load import load_set
 
     card_set = load_set(set_name)
-    before, after, moves = diff(card_set, against, fast=fast, jobs=jobs, games=games)
+    before, after, moves = diff(card_set, against, fast=fast, jobs=jobs, games=games,
+                                announce=lambda line: click.echo(f"{card_set.name}: {line}", err=True))
     names = {c.id: c.name for c in getattr(card_set, "characters", ())}  # a game's units, if any
     click.echo(f"{card_set.name}: {against} (content {before['content_hash']}) -> working copy "
                f"(content {after['content_hash']}), {after['games']} games each, seed {after['seed']}")

@@ -86,3 +86,88 @@ def test_cli_diff_and_bad_revision(repo):
     assert res.exit_code == 0, res.output
     assert "moved beyond their intervals" in res.output and "Overlord:" in res.output
     assert "gate card.*.sub_delta on card.oaf.sub_delta: pass -> fail" in res.output
+
+
+# --- a quick look is quick; an unusable REF is one located message, never a traceback ---------
+
+
+def run_main(args, capsys):
+    """``boneyard ARGS`` as the console script runs it: (exit code, stdout, stderr)."""
+    from boneyard.pipeline.cli import main
+
+    with pytest.raises(SystemExit) as done:
+        main(args)
+    out = capsys.readouterr()
+    return done.value.code, out.out, out.err
+
+
+def test_games_bounds_every_part_of_the_run():
+    from boneyard.pipeline.diff import bounded, plan
+
+    card_set = load_set(Path(__file__).parents[1] / "cards" / "day-of-the-dead")
+    full = config_for(card_set, jobs=1)
+    assert full.substitution_games > 5 and full.strength_games > 5  # the profile plays more
+    cfg = bounded(config_for(card_set, jobs=1, games=5), 5)
+    assert cfg.games == cfg.cap == 5
+    assert cfg.substitution_games <= 5 and cfg.strength_games <= 5 and cfg.strength_rival_games <= 5
+    assert cfg.substitution_cap == 0
+    line = plan(cfg, card_set)
+    assert "5 games per run" in line and "5 paired games for each of" in line
+    assert "5 agent-strength games" in line
+    # without --games the profile's sizes stand
+    assert bounded(full, None).substitution_games == full.substitution_games
+
+
+def test_games_bounds_the_paired_games_per_card(repo, capsys):
+    _, folder = repo
+    before, after, _ = diff(load_set(folder), "HEAD", games=12, jobs=1)
+    for rec in (before, after):
+        sub = next(m for m in rec["runs"][0]["metrics"] if m["name"] == "card.oaf.sub_delta")
+        assert sub["n"] <= 12  # the profile's 80 paired games are not played
+    code, out, err = run_main(["diff", str(folder), "--against", "HEAD", "--games", "12", "--jobs", "1"], capsys)
+    assert code == 0, err
+    assert "each version plays 12 games per run (1 run), 12 paired games for each of 1 card\n" in err
+
+
+def test_a_broken_old_version_is_named_by_revision_and_path(tmp_path, capsys):
+    folder = tmp_path / "sets" / "mine"
+    shutil.copytree(FIXTURES / "dotd-useless", folder)
+    cards = folder / "characters.yaml"
+    good = cards.read_text()
+    lines = good.splitlines(keepends=True)
+    assert lines[12] == "  power: 0\n"
+    lines[12] = "  power: zero\n"
+    cards.write_text("".join(lines))
+    git(tmp_path, "init", "-q")
+    git(tmp_path, "add", ".")
+    git(tmp_path, "commit", "-q", "-m", "broken")
+    cards.write_text(good)
+    code, out, err = run_main(["diff", str(folder), "--against", "HEAD", "--games", "5", "--jobs", "1"], capsys)
+    assert code == 1 and "Traceback" not in err
+    assert "the old version of the set (revision HEAD) has a problem" in err
+    assert "HEAD:sets/mine/characters.yaml:13:10: " in err and "'zero'" in err
+    assert "boneyard-diff-" not in err and str(tmp_path) not in err.split("\n", 1)[1]
+
+
+def test_outside_git_and_unknown_revisions_say_what_to_do(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path.parent))  # none above tmp_path
+    folder = tmp_path / "d1"
+    shutil.copytree(FIXTURES / "dotd-useless", folder)
+    code, _, err = run_main(["diff", str(folder), "--against", "HEAD", "--games", "5"], capsys)
+    assert code == 1 and err.count("\n") == 1 and "rev-parse" not in err and "fatal" not in err
+    assert "is not in a git repository" in err and "playtest.json" in err and "git init" in err
+    # a repository with no commits, then one whose commits lack the set's folder
+    git(tmp_path, "init", "-q")
+    code, _, err = run_main(["diff", str(folder), "--against", "HEAD", "--games", "5"], capsys)
+    assert code == 1 and err.count("\n") == 1 and "no commits yet" in err
+    (tmp_path / "README").write_text("x\n")
+    git(tmp_path, "add", "README")
+    git(tmp_path, "commit", "-q", "-m", "readme")
+    code, _, err = run_main(["diff", str(folder), "--against", "HEAD", "--games", "5"], capsys)
+    assert code == 1 and err.count("\n") == 1
+    assert "the set's folder d1/ is not in revision HEAD" in err
+    code, _, err = run_main(["diff", str(folder), "--against", "nosuchref", "--games", "5"], capsys)
+    assert code == 1 and err.count("\n") == 1
+    assert "no revision 'nosuchref'" in err and "git log --oneline" in err
+    code, _, err = run_main(["diff", str(folder), "--against", "gone.json", "--games", "5"], capsys)
+    assert code == 1 and "--against gone.json: no such file" in err
