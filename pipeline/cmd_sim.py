@@ -86,19 +86,39 @@ def apply_switches(card_set: CardSet, pairs: Iterable[str]) -> CardSet:
         if name not in card_set.switches:
             known = ", ".join(sorted(card_set.switches)) or "none"
             raise click.UsageError(f"--switch {name}: '{card_set.name}' has no such switch (known: {known})")
+        if name in changes:
+            raise click.UsageError(f"--switch {name} is given twice: give each switch once")
         try:
             value = yaml.safe_load(raw) if raw.strip() else ""
         except yaml.YAMLError:
             value = raw
         default = card_set.switches[name]
-        if isinstance(default, bool) != isinstance(value, bool) or (
-            isinstance(default, (int, float)) and not isinstance(value, (int, float))
+        choices = _switch_choices(card_set.rules, name)
+        if choices is not None and value not in choices or (
+            isinstance(default, bool) != isinstance(value, bool) or (
+                isinstance(default, (int, float)) and not isinstance(value, (int, float)))
         ):
-            raise click.UsageError(
-                f"--switch {name}={raw}: expected a value like {default!r} (see docs/rules/)"
-            )
+            allowed = " | ".join(_yaml_word(c) for c in choices) if choices else (
+                "true | false" if isinstance(default, bool) else f"a value like {_yaml_word(default)}")
+            raise click.UsageError(f"--switch {name}={raw}: expected {allowed} (see docs/rules/)")
         changes[name] = value
     return card_set.with_switches(**changes) if changes else card_set
+
+
+def _switch_choices(rules: str, name: str) -> list[Any] | None:
+    """The values game.yaml's schema allows for switch ``name`` (None: not a list of choices)."""
+    from boneyard.pipeline.schemas import schema
+
+    defs = schema("game").get("$defs", {}).get(f"{spec_of(rules).settings_defs}_switches", {})
+    prop = defs.get("properties", {}).get(name, {})
+    if "enum" in prop:
+        return list(prop["enum"])
+    return [True, False] if prop.get("type") == "boolean" else None
+
+
+def _yaml_word(value: Any) -> str:
+    """A value as the designer writes it in YAML (true, not True)."""
+    return "true" if value is True else "false" if value is False else "none" if value is None else str(value)
 
 
 # --- printing --------------------------------------------------------------------------------
@@ -268,7 +288,7 @@ def chosen_options(card_set: CardSet, given: dict[str, Any]) -> dict[str, Any]:
 @click.option("--agents", default="greedy", show_default=True,
               help="Comma-separated agents, one per seat (rotated every game) or one for all seats: "
                    "random, greedy, gate (the fast skilled player), mcts, mcts:N (N simulations per decision).")
-@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the whole run.")
+@click.option("--seed", type=click.IntRange(0), default=1, show_default=True, help="Seed of the whole run.")
 @click.option("--players", type=click.IntRange(min=2), default=None, help="Number of players.")
 @click.option("--jobs", type=click.IntRange(min=1), default=None,
               help="Worker processes [default: all cores]; the result does not depend on it.")

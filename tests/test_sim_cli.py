@@ -105,7 +105,10 @@ def test_switches_change_the_content_hash_and_replay_follows(tmp_path):
         (["--rares"], "is a Grave Feast option"),
         (["--switch", "nonsense=1"], "no such switch"),
         (["--switch", "tie_break"], "NAME=VALUE"),
-        (["--switch", "unearth_optional=7"], "expected a value like True"),
+        (["--switch", "unearth_optional=7"], "expected true | false"),
+        (["--switch", "tie_break=sudden_death"], "expected draw | chain"),
+        (["--switch", "tie_break=chain", "--switch", "tie_break=draw"], "given twice"),
+        (["--seed", "-1"], "-1 is not in the range"),
     ],
 )
 def test_bad_options_are_one_clear_message(args, message):
