@@ -17,7 +17,8 @@ FORMAT_CHOICE = click.Choice(["xlsx", "csv"])
 @click.command("export")
 @click.argument("set_name", metavar="SET")
 @click.option("--format", "fmt", type=FORMAT_CHOICE, default=None,
-              help="xlsx or csv [default: from --out's suffix, else xlsx].")
+              help="xlsx or csv [default: from --out's suffix, else xlsx]; must agree with "
+                   "--out's suffix.")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="The sheet to write [default: output/<set>/cards.<format>].")
 def export_cmd(set_name: str, fmt: str | None, out: Path | None) -> None:
@@ -33,10 +34,33 @@ def export_cmd(set_name: str, fmt: str | None, out: Path | None) -> None:
 
     if out is None:
         out = OUTPUT / resolve_set(set_name).resolve().name / f"cards.{fmt or 'xlsx'}"
-    elif fmt is None and out.suffix.lower() not in (".xlsx", ".csv"):
-        fmt = "xlsx"
+    else:
+        fmt = _out_format(out, fmt)
     path, rows = export_set(set_name, out, fmt)
     click.echo(f"wrote {display_path(path)} ({rows} rows)")
+
+
+def _out_format(out: Path, fmt: str | None) -> str:
+    """The format for ``--out``: a name ending in .xlsx or .csv says it and --format must agree;
+    any other ending is refused (a workbook named cards.pdf or cards.csv opens as garbage);
+    a name with no suffix (``/dev/stdout``) needs --format."""
+    suffix = out.suffix.lower()
+    named = suffix.lstrip(".") if suffix in (".xlsx", ".csv") else None
+    if named is not None:
+        if fmt is not None and fmt != named:
+            raise click.BadParameter(f"{display_path(out)} ends in {suffix} but --format is "
+                                     f"{fmt} (name it {out.with_suffix('.' + fmt).name}, or "
+                                     f"drop --format)", param_hint="'--out'")
+        return named
+    if suffix:
+        raise click.BadParameter(f"{display_path(out)}: a sheet is .xlsx or .csv, not {suffix} "
+                                 f"(name it {out.with_suffix('.' + (fmt or 'xlsx')).name})",
+                                 param_hint="'--out'")
+    if fmt is None:
+        raise click.BadParameter(f"{display_path(out)} has no suffix to tell the format (name "
+                                 f"it {out.name}.xlsx or {out.name}.csv, or give --format)",
+                                 param_hint="'--out'")
+    return fmt
 
 
 @click.command("import")

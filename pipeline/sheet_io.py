@@ -11,6 +11,10 @@ from __future__ import annotations
 
 import csv
 import io
+import math
+import re
+import warnings
+import xml.etree.ElementTree as ET
 import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -19,7 +23,7 @@ from typing import Any
 
 from boneyard.pipeline.validate_yaml import display_path
 
-from boneyard.files import atomic_path, write_atomic
+from boneyard.files import write_atomic
 
 MAX_SHEET_BYTES = 8 * 1024 * 1024
 """A sheet file larger than this is refused unread (a set's sheet is a few KiB)."""
@@ -32,8 +36,22 @@ MAX_CELL_CHARS = 4000
 FORMATS = ("xlsx", "csv")
 
 
+MAX_LISTED = 20
+"""At most this many lines of one kind of problem (a shifted CSV shifts every row after it)."""
+
+
 class SheetReadError(Exception):
-    """The file cannot be read as a sheet at all (one located message)."""
+    """The file cannot be read as a sheet at all: one located message a line."""
+
+    def __init__(self, *lines: str) -> None:
+        self.lines = list(lines)
+        super().__init__("\n".join(self.lines))
+
+
+def _capped(lines: list[str], label: str, what: str) -> list[str]:
+    if len(lines) <= MAX_LISTED:
+        return lines
+    return [*lines[:MAX_LISTED], f"{label}: {len(lines) - MAX_LISTED} more {what} like these"]
 
 
 def column_letter(index: int) -> str:
@@ -68,14 +86,16 @@ class Grid:
 
 
 def sheet_format(path: Path, given: str | None = None) -> str:
-    """``xlsx`` or ``csv``: as given, else from the file's suffix."""
+    """``xlsx`` or ``csv``: as given, else from the file's suffix (import has no --format: the
+    name says what the file is)."""
     if given:
         return given
     suffix = path.suffix.lower().lstrip(".")
     if suffix in FORMATS:
         return suffix
-    raise SheetReadError(f"{display_path(path)}: cannot tell the format from the name "
-                         "(name it .xlsx or .csv, or give --format)")
+    raise SheetReadError(f"{display_path(path)}: cannot tell the format from the name; import "
+                         f"reads .xlsx and .csv files (rename it {path.stem}.xlsx or "
+                         f"{path.stem}.csv, whichever it is)")
 
 
 # --- writing ----------------------------------------------------------------------------------
@@ -106,7 +126,17 @@ def write_csv(path: Path, header: Sequence[str], rows: Sequence[Sequence[Any]]) 
         writer.writerow(["true" if v is True else "false" if v is False else
                          "" if v is None else csv_text(v) if isinstance(v, str) else v
                          for v in row])
-    write_atomic(path, buf.getvalue())
+    _write(path, buf.getvalue())
+
+
+def _write(path: Path, data: str | bytes) -> None:
+    """:func:`write_atomic`, its error naming ``path`` (a full device has no temporary name)."""
+    try:
+        write_atomic(path, data)
+    except OSError as exc:
+        if exc.filename is not None or exc.errno is None:
+            raise
+        raise OSError(exc.errno, exc.strerror or str(exc), str(path)) from None
 
 
 def write_xlsx(path: Path, title: str, header: Sequence[str], rows: Sequence[Sequence[Any]],
@@ -145,8 +175,11 @@ def write_xlsx(path: Path, title: str, header: Sequence[str], rows: Sequence[Seq
                 c.alignment = Alignment(vertical="top")
         del heading
     ws.freeze_panes = "B2"
-    with atomic_path(path) as tmp:
-        wb.save(tmp)
+    # built in memory, then written in one go: a full disk fails in write_atomic, which cleans
+    # up and names the file, not in a half-closed ZipFile that complains again when collected
+    buf = io.BytesIO()
+    wb.save(buf)
+    _write(path, buf.getvalue())
 
 
 # --- reading ----------------------------------------------------------------------------------
@@ -172,7 +205,19 @@ def _too_many(grid: Grid, what: str) -> SheetReadError:
                           "is this the right file?)")
 
 
+def _delimiter(text: str) -> str:
+    """``,``, or ``;`` when the header row read with commas is one cell holding semicolons: Excel
+    in a locale with decimal commas saves "CSV" that way, and no heading holds a ``;``."""
+    try:
+        header = next(csv.reader(io.StringIO(text, newline="")), [])
+    except csv.Error:
+        return ","
+    return ";" if len(header) == 1 and ";" in header[0] else ","
+
+
 def read_csv(path: Path) -> Grid:
+    """A CSV file's cells; every row must have as many cells as the header (else its values
+    would silently land in the wrong columns)."""
     _check_size(path)
     grid = Grid(display_path(path), None)
     raw = path.read_bytes()
@@ -184,21 +229,93 @@ def read_csv(path: Path) -> Grid:
                              "UTF-8)") from None
     if "\x00" in text:
         raise SheetReadError(f"{grid.file}: holds NUL bytes; is it a CSV file?")
-    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    sep = _delimiter(text)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=sep, strict=True)
     start = 1
+    width: int | None = None
+    uneven: list[str] = []
     try:
         for row in reader:
             if len(grid.rows) >= MAX_ROWS:
                 raise _too_many(grid, f"{MAX_ROWS} rows")
             if len(row) > MAX_COLUMNS and any(v.strip() for v in row[MAX_COLUMNS:]):
                 raise _too_many(grid, f"{MAX_COLUMNS} columns")
+            if width is None:
+                width = len(row)
+            elif len(row) != width and any(v.strip() for v in row):
+                uneven.append(_uneven(grid.file, start, reader.line_num, len(row), width, sep))
             grid.rows.append([csv_value(v) if v != "" else None for v in row[:MAX_COLUMNS]])
             grid.lines.append(start)
             start = reader.line_num + 1
     except csv.Error as exc:
+        if "unexpected end of data" in str(exc):
+            raise SheetReadError(f"{grid.file}:{start}:1: a quote opened on this row is never "
+                                 "closed, so the rest of the file reads as one cell (close the "
+                                 "quote, or remove it)") from None
         raise SheetReadError(f"{grid.file}:{reader.line_num}:1: not valid CSV: {exc} "
                              "(check the quotes on this line)") from None
+    if uneven:
+        raise SheetReadError(*_capped(uneven, grid.file, "rows"))
     return grid
+
+
+def _uneven(file: str, first: int, last: int, cells: int, width: int, sep: str) -> str:
+    where = f"{file}:{first}:1: this row has {cells} cells, the header has {width}"
+    if last > first:
+        return (f"{where} (the row runs on to line {last}: is a quote not closed? each row "
+                "is one line unless a quoted cell holds a line break)")
+    return (f"{where} (a {'semicolon' if sep == ';' else 'comma'} missing or extra, or a "
+            "quote not closed? every row needs one cell per column, empty ones too)")
+
+
+_NUMBER = re.compile(r"[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?")
+
+
+def _bad_numbers(path: Path, part: str, label: str, sheet: str) -> list[str]:
+    """Number cells that hold no finite number, read from the worksheet's XML: openpyxl writes
+    infinity and NaN as an empty value (which it then reads back as a blank cell) and stops
+    with a bare ValueError on a value like ``inf``."""
+    out: list[str] = []
+    row, col = 0, 0
+    with zipfile.ZipFile(path) as zf, zf.open(part) as src:
+        for event, el in ET.iterparse(src, events=("start", "end")):
+            tag = el.tag.rsplit("}", 1)[-1]
+            if event == "start":
+                if tag == "row":
+                    r = el.get("r") or ""
+                    row, col = (int(r) if r.isdigit() else row + 1), 0
+                continue
+            if tag == "row":
+                el.clear()
+            if tag != "c":
+                continue
+            ref = el.get("r") or ""
+            col = _column_index(ref) if ref else col + 1
+            kinds = {child.tag.rsplit("}", 1)[-1]: child for child in el}
+            value = kinds.get("v")
+            if el.get("t", "n") == "n" and "f" not in kinds and value is not None:
+                text = (value.text or "").strip()
+                if not text:
+                    why = "a number with no value (how infinity or NaN is saved)"
+                elif not _NUMBER.fullmatch(text) or not math.isfinite(float(text)):
+                    why = f"'{text[:20]}', which is not a finite number"
+                else:
+                    why = ""
+                if why:
+                    out.append(f"{label}:{sheet}!{column_letter(col - 1)}{row}: the cell holds "
+                               f"{why}; type the number the card needs")
+            el.clear()
+    return out
+
+
+def _column_index(ref: str) -> int:
+    """``C12`` -> 3 (1-based)."""
+    n = 0
+    for ch in ref:
+        if not ch.isalpha():
+            break
+        n = n * 26 + ord(ch.upper()) - 64
+    return n
 
 
 def read_xlsx(path: Path, title: str) -> Grid:
@@ -216,51 +333,68 @@ def read_xlsx(path: Path, title: str) -> Grid:
                              "or export CSV)") from None
     from openpyxl import load_workbook
 
-    try:
-        wb = load_workbook(path, read_only=True, data_only=False, keep_links=False)
-    except Exception as exc:  # openpyxl raises many kinds on a broken workbook
-        raise SheetReadError(f"{label}: cannot read the workbook: {exc}") from None
-    try:
-        names = list(wb.sheetnames)
-        if title in names:
-            name = title
-        elif len(names) == 1:
-            name = names[0]
-        else:
-            raise SheetReadError(f"{label}: no sheet called {title!r} (sheets: "
-                                 f"{', '.join(names)}); rename the card sheet to {title!r}")
-        grid = Grid(label, name)
-        ws = wb[name]
-        for r, row in enumerate(ws.iter_rows(max_col=MAX_COLUMNS + 1), start=1):
-            if r > MAX_ROWS:
-                if any(c.value is not None for c in row):
-                    raise _too_many(grid, f"{MAX_ROWS} rows")
-                continue
-            values: list[Any] = []
-            for c, cell in enumerate(row):
-                value = getattr(cell, "value", None)
-                if value is None:
-                    values.append(None)
-                    continue
-                if c >= MAX_COLUMNS:
-                    raise _too_many(grid, f"{MAX_COLUMNS} columns")
-                if getattr(cell, "data_type", None) == "f":
-                    where = f"{label}:{name}!{column_letter(c)}{r}"
-                    raise SheetReadError(f"{where}: holds a formula ({str(value)[:40]}); "
-                                         "boneyard never evaluates formulas: paste the value "
-                                         "instead (Paste Special > Values)")
-                if isinstance(value, str) and len(value) > MAX_CELL_CHARS:
-                    where = f"{label}:{name}!{column_letter(c)}{r}"
-                    raise SheetReadError(f"{where}: over {MAX_CELL_CHARS} characters; a card's "
-                                         "cell is a few words")
-                values.append(value)
-            grid.rows.append(values[:MAX_COLUMNS])
-            grid.lines.append(r)
-    finally:
-        wb.close()
+    with warnings.catch_warnings():  # openpyxl warns on odd workbooks; what matters is refused
+        warnings.simplefilter("ignore")
+        try:
+            wb = load_workbook(path, read_only=True, data_only=False, keep_links=False)
+        except Exception as exc:  # openpyxl raises many kinds on a broken workbook
+            raise SheetReadError(f"{label}: cannot read the workbook: {exc}") from None
+        try:
+            grid = _read_worksheet(wb, path, label, title)
+        except SheetReadError:
+            raise
+        except Exception as exc:  # a malformed part found while streaming the rows
+            raise SheetReadError(f"{label}: cannot read the workbook: {exc}") from None
+        finally:
+            wb.close()
     while grid.rows and all(v is None for v in grid.rows[-1]):
         grid.rows.pop()
         grid.lines.pop()
+    return grid
+
+
+def _read_worksheet(wb: Any, path: Path, label: str, title: str) -> Grid:
+    """The card sheet's rows, refusing formulas, huge cells and unreadable numbers at their cell."""
+    names = list(wb.sheetnames)
+    if title in names:
+        name = title
+    elif len(names) == 1:
+        name = names[0]
+    else:
+        raise SheetReadError(f"{label}: no sheet called {title!r} (sheets: "
+                             f"{', '.join(names)}); rename the card sheet to {title!r}")
+    grid = Grid(label, name)
+    ws = wb[name]
+    part = getattr(ws, "_worksheet_path", None)  # openpyxl's read-only sheet: its zip part
+    if isinstance(part, str):
+        bad = _bad_numbers(path, part, label, name)
+        if bad:
+            raise SheetReadError(*_capped(bad, label, "cells"))
+    for r, row in enumerate(ws.iter_rows(max_col=MAX_COLUMNS + 1), start=1):
+        if r > MAX_ROWS:
+            if any(c.value is not None for c in row):
+                raise _too_many(grid, f"{MAX_ROWS} rows")
+            continue
+        values: list[Any] = []
+        for c, cell in enumerate(row):
+            value = getattr(cell, "value", None)
+            if value is None:
+                values.append(None)
+                continue
+            if c >= MAX_COLUMNS:
+                raise _too_many(grid, f"{MAX_COLUMNS} columns")
+            if getattr(cell, "data_type", None) == "f":
+                where = f"{label}:{name}!{column_letter(c)}{r}"
+                raise SheetReadError(f"{where}: holds a formula ({str(value)[:40]}); "
+                                     "boneyard never evaluates formulas: paste the value "
+                                     "instead (Paste Special > Values)")
+            if isinstance(value, str) and len(value) > MAX_CELL_CHARS:
+                where = f"{label}:{name}!{column_letter(c)}{r}"
+                raise SheetReadError(f"{where}: over {MAX_CELL_CHARS} characters; a card's "
+                                     "cell is a few words")
+            values.append(value)
+        grid.rows.append(values[:MAX_COLUMNS])
+        grid.lines.append(r)
     return grid
 
 

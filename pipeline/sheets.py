@@ -6,7 +6,8 @@ Import reads a sheet, turns each row back into a card, rewrites only the cards t
 (``sheet_yaml``: comments, order and flow style kept) and validates the whole resulting set with
 the normal validator, in a scratch copy of the set folder, before a byte is written. Every
 problem is reported at its cell (``cards.xlsx:Characters!C12: ...``); when there is one, no file
-is written. A round trip YAML -> sheet -> YAML changes nothing, so the content hash is kept.
+is written. The changed files are written all or none (:func:`write_all`): a set is never left
+half imported. A round trip YAML -> sheet -> YAML changes nothing, so the content hash is kept.
 
 Rows follow the YAML: an existing card keeps its place in its file, a new id is added at the end
 of the file its ``file`` cell names (default: the first card file), and a card whose id is on no
@@ -16,8 +17,10 @@ row is removed.
 from __future__ import annotations
 
 import difflib
+import os
 import re
 import shutil
+import stat
 import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -265,6 +268,11 @@ def _header(grid: Grid, sheet: SheetSpec, problems: list[str]) -> dict[int, Shee
     return out
 
 
+def _filled(row: Sequence[Any]) -> bool:
+    """A row with something in it (a blank row is skipped, not a card)."""
+    return any(v is not None and not (isinstance(v, str) and not v.strip()) for v in row)
+
+
 def _rows(grid: Grid, columns: dict[int, SheetColumn], files: list[CardFile],
           problems: list[str]) -> list[_Row]:
     id_col = next(i for i, c in columns.items() if c.heading == "id")
@@ -274,7 +282,7 @@ def _rows(grid: Grid, columns: dict[int, SheetColumn], files: list[CardFile],
     rows: list[_Row] = []
     ids: dict[str, int] = {}
     for r in range(1, len(grid.rows)):
-        if all(v is None or (isinstance(v, str) and not v.strip()) for v in grid.rows[r]):
+        if not _filled(grid.rows[r]):
             continue  # a blank row
         raw_id = grid.cell(r, id_col)
         cid = str(raw_id).strip() if raw_id is not None else ""
@@ -354,13 +362,17 @@ def _printed_edits(grid: Grid, columns: dict[int, SheetColumn], rows: list[_Row]
                                 "instead")
 
 
+_MISSING_KEYS = re.compile(r"^(?P<pre>.*)missing required keys? (?P<keys>'[^']*'(?:, '[^']*')*)$")
+
+
 def _locate(problem: Problem, grid: Grid, placed: dict[str, list[_Row]], docs: dict[str, YamlDoc],
-            scratch: Path, root: Path, id_col: int) -> str:
-    """A validator problem in the scratch copy, at its cell (or at the real file's line)."""
+            scratch: Path, root: Path, id_col: int) -> list[str]:
+    """A validator problem in the scratch copy, at its cell (or at the real file's line); a
+    missing required key is at the emptied cell of its column, one line a key."""
     rel = next((r for r, d in docs.items() if d.file == problem.file), None)
     if rel is None:  # game.yaml or another file: the real one
         text = str(problem)
-        return text.replace(display_path(scratch), display_path(root), 1)
+        return [text.replace(display_path(scratch), display_path(root), 1)]
     doc = docs[rel]
     at = (problem.line, problem.column)
     starts = [(pos, p[0]) for p, pos in doc.values.items()
@@ -371,12 +383,23 @@ def _locate(problem: Problem, grid: Grid, placed: dict[str, list[_Row]], docs: d
     key = str(max(exact, key=len)[1]) if exact else None
     rows = placed.get(rel, [])
     if index is None or index >= len(rows):
-        return str(problem).replace(display_path(scratch), display_path(root), 1)
+        return [str(problem).replace(display_path(scratch), display_path(root), 1)]
     row = rows[index]
-    col = row.cols.get(key, id_col) if key else id_col
     who = f" card '{problem.card}':" if problem.card else ""
+    missing = _MISSING_KEYS.match(problem.message)
+    if missing and not missing["pre"]:  # the card's own keys (not an effect step's)
+        keys = re.findall(r"'([^']*)'", missing["keys"])
+        out = [f"{grid.where(row.index, row.cols[k])}:{who} missing required key '{k}' "
+               "(fill in this cell)" for k in keys if k in row.cols]
+        rest = [k for k in keys if k not in row.cols]  # no column for it: at the id
+        if rest:
+            out.append(f"{grid.where(row.index, id_col)}:{who} missing required "
+                       f"key{'s' if len(rest) > 1 else ''} {', '.join(repr(k) for k in rest)} "
+                       "(add a column for it)")
+        return out
+    col = row.cols.get(key, id_col) if key else id_col
     hint = f" ({problem.hint})" if problem.hint else ""
-    return f"{grid.where(row.index, col)}:{who} {problem.message}{hint}"
+    return [f"{grid.where(row.index, col)}:{who} {problem.message}{hint}"]
 
 
 def import_set(set_arg: str | Path, sheet_file: Path, *, dry_run: bool = False) -> ImportResult:
@@ -391,13 +414,17 @@ def import_set(set_arg: str | Path, sheet_file: Path, *, dry_run: bool = False) 
     try:
         grid = sheet_io.read_sheet(sheet_file, sheet.title)
     except SheetReadError as exc:
-        raise SheetError([str(exc)]) from None
+        raise SheetError(exc.lines) from None
     problems: list[str] = []
     if not grid.rows:
         raise SheetError([f"{grid.file}: the sheet is empty (export the set to start one)"])
     columns = _header(grid, sheet, problems)
     if problems:
         raise SheetError(problems)
+    if not any(_filled(row) for row in grid.rows[1:]):
+        raise SheetError([f"{grid.file}: the sheet has its header row but no card rows; "
+                          "importing it would remove every card (fill in the rows, or export "
+                          "the set to start from its cards)"])
     files = _card_files(root, card_set.rules)
     rows = _rows(grid, columns, files, problems)
     old: dict[str, Mapping[str, Any]] = {c["id"]: c for cf in files for c in cf.cards if isinstance(c, dict) and "id" in c}
@@ -444,7 +471,8 @@ def import_set(set_arg: str | Path, sheet_file: Path, *, dry_run: bool = False) 
         after = check_set(scratch)
         docs = {cf.rel: read_yaml(scratch / cf.rel)[0] for cf in files}
         id_col = next(i for i, c in columns.items() if c.heading == "id")
-        lines = [_locate(p, grid, placed, docs, scratch, root, id_col) for p in after.problems]
+        lines = [line for p in after.problems
+                 for line in _locate(p, grid, placed, docs, scratch, root, id_col)]
         if not lines and not problems:
             lines = _faithful(placed, docs, texts, files)
         if problems or lines:
@@ -452,11 +480,69 @@ def import_set(set_arg: str | Path, sheet_file: Path, *, dry_run: bool = False) 
         assert after.card_set is not None
         result_set = after.card_set
     if not dry_run:
-        for cf in changed:
-            write_atomic(cf.path, texts[cf.rel])
+        write_all([(cf.path, texts[cf.rel]) for cf in changed])
     final = check_set(root).card_set if changed and not dry_run else None
     return ImportResult([cf.path for cf in changed], final or result_set, added, removed,
                         [e for e in edited if e not in added])
+
+
+def write_all(files: Sequence[tuple[Path, str]]) -> None:
+    """Write every file or none, so an import never leaves a set half changed: each file's new
+    text goes to a temporary file beside it first, and only when all of them are written are
+    they renamed in; a rename that fails puts back the files already replaced (their old
+    bytes). BoneyardError names the file that could not be written and says what was kept."""
+    staged: list[tuple[Path, Path, Path, bytes]] = []  # (as named, real file, temp, old bytes)
+    label = ""
+    try:
+        for path, text in files:
+            label = display_path(path)
+            target = path.resolve() if path.is_symlink() else path  # write through a link
+            old = target.read_bytes()
+            mode = stat.S_IMODE(target.stat().st_mode)
+            fd, name = tempfile.mkstemp(prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp",
+                                        dir=target.parent)
+            staged.append((path, target, Path(name), old))
+            with os.fdopen(fd, "wb") as f:
+                f.write(text.encode("utf-8"))
+                f.flush()
+                os.fsync(f.fileno())
+            os.chmod(name, mode)
+    except BaseException as exc:
+        for _, _, tmp, _ in staged:
+            tmp.unlink(missing_ok=True)
+        if isinstance(exc, OSError):
+            raise BoneyardError(f"{label}: cannot write: {exc.strerror or exc}; no card file "
+                                "was changed") from None
+        raise
+    done: list[tuple[Path, Path, Path, bytes]] = []
+    for entry in staged:
+        path, target, tmp, _ = entry
+        try:
+            os.replace(tmp, target)
+        except OSError as exc:
+            for _, _, left, _ in staged[len(done):]:
+                left.unlink(missing_ok=True)
+            raise BoneyardError(f"{display_path(path)}: cannot write: {exc.strerror or exc}"
+                                f"{_put_back(done)}") from None
+        done.append(entry)
+
+
+def _put_back(done: Sequence[tuple[Path, Path, Path, bytes]]) -> str:
+    """Restore the files an interrupted :func:`write_all` already replaced; what to tell."""
+    if not done:
+        return "; no card file was changed"
+    restored, lost = [], []
+    for path, target, _, old in done:
+        try:
+            write_atomic(target, old)
+            restored.append(display_path(path))
+        except OSError:
+            lost.append(display_path(path))
+    if not lost:
+        return f"; put back the old {', '.join(restored)}, so no card file was changed"
+    return (f"; could not put back the old {', '.join(lost)}: it holds the sheet's cards while "
+            "the other card files hold their old ones (import the sheet again once the file "
+            "above can be written)")
 
 
 def _in_sheet_order(grid: Grid, lines: list[str]) -> list[str]:

@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 import csv
+import errno
 import io
+import os
 import shutil
+import subprocess
+import sys
+import tempfile
 import zipfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 from boneyard.pipeline.cli import cli
@@ -14,6 +20,8 @@ from boneyard.pipeline.load import load_set
 from boneyard.pipeline.sheets import SheetError, export_set, flow, import_set
 from click.testing import CliRunner
 from openpyxl import load_workbook
+
+from boneyard.errors import BoneyardError
 
 ROOT = Path(__file__).resolve().parent.parent
 DOTD = ROOT / "cards" / "day-of-the-dead"
@@ -241,3 +249,226 @@ def test_text_that_looks_like_a_formula_stays_text(tmp_path: Path, fmt: str) -> 
                     if c.value == "=HYPERLINK(1)")
         assert cell.data_type == "s"
     assert import_set(work, sheet).changed == [] and _bytes(work) == before
+
+
+# --- bad input: each problem once, at its place, and no file half changed -------------------
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_a_full_disk_during_export_is_one_message_without_noise(tmp_path: Path) -> None:
+    """The workbook is built in memory: a failed write leaves no half-closed zip to complain."""
+    proc = subprocess.run([sys.executable, "-c", "from boneyard.pipeline.cli import main; main()",
+                           "export", str(DOTD), "--out", "/dev/full", "--format", "xlsx"],
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert proc.returncode == 1
+    assert proc.stderr.strip() == ("/dev/full: No space left on device (check the path and its "
+                                   "folder)")
+
+
+def test_an_import_that_cannot_write_one_file_changes_none(tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    work = _copy(tmp_path, GF)
+    before = _bytes(work)
+    sheet, _ = export_set(work, tmp_path / "cards.csv")
+    rows = _rows(sheet)
+    for row in rows:
+        if row[0] in ("blood", "devil_wife"):  # one card in deck.yaml, one in rares.yaml
+            row[8] += " Edited."
+    _write_rows(sheet, rows)
+    real = os.replace
+
+    def refuse_rares(src: object, dst: object) -> None:
+        if Path(str(dst)).name == "rares.yaml" and str(src).endswith(".tmp"):
+            raise PermissionError(1, "Operation not permitted")
+        real(src, dst)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "replace", refuse_rares)
+    res = CliRunner().invoke(cli, ["import", str(work), str(sheet)])
+    assert isinstance(res.exception, BoneyardError)
+    assert _short([str(res.exception)], tmp_path) == [
+        "grave-feast/rares.yaml: cannot write: Operation not permitted; put back the old "
+        "grave-feast/deck.yaml, so no card file was changed"]
+    assert _bytes(work) == before
+    assert sorted(p.name for p in work.iterdir()) == sorted(p.name for p in GF.iterdir())
+    monkeypatch.setattr(os, "replace", real)
+    assert import_set(work, sheet).changed == [work / "deck.yaml", work / "rares.yaml"]
+
+
+def test_an_import_that_cannot_stage_a_file_changes_none(tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    work = _copy(tmp_path, GF)
+    before = _bytes(work)
+    sheet, _ = export_set(work, tmp_path / "cards.csv")
+    rows = _rows(sheet)
+    for row in rows:
+        if row[0] in ("blood", "devil_wife"):
+            row[8] += " Edited."
+    _write_rows(sheet, rows)
+    real = tempfile.mkstemp
+
+    def full_for_rares(*args: Any, **kwargs: Any) -> tuple[int, str]:
+        if kwargs.get("prefix", "").startswith(".rares.yaml."):
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(tempfile, "mkstemp", full_for_rares)
+    with pytest.raises(BoneyardError, match="rares.yaml: cannot write: No space left on device; "
+                                            "no card file was changed"):
+        import_set(work, sheet)
+    assert _bytes(work) == before
+    assert sorted(p.name for p in work.iterdir()) == sorted(p.name for p in GF.iterdir())
+
+
+def test_an_emptied_required_cell_is_reported_at_that_cell(tmp_path: Path) -> None:
+    work = _copy(tmp_path, DOTD)
+    before = _bytes(work)
+    sheet, _ = export_set(work, tmp_path / "cards.xlsx")
+    wb = load_workbook(sheet)
+    ws = wb["Characters"]
+    ws["C2"] = None
+    ws["B3"] = None
+    ws["C3"] = None
+    first, second = ws["A2"].value, ws["A3"].value
+    wb.save(sheet)
+    with pytest.raises(SheetError) as err:
+        import_set(work, sheet)
+    assert _short(err.value.lines, tmp_path) == [
+        f"cards.xlsx:Characters!C2: card '{first}': missing required key 'power' (fill in this "
+        "cell)",
+        f"cards.xlsx:Characters!B3: card '{second}': missing required key 'name' (fill in this "
+        "cell)",
+        f"cards.xlsx:Characters!C3: card '{second}': missing required key 'power' (fill in this "
+        "cell)"]
+    assert _bytes(work) == before
+
+
+@pytest.mark.parametrize(("value", "why"), [
+    (None, "a number with no value (how infinity or NaN is saved)"),  # what openpyxl writes
+    ("inf", "'inf', which is not a finite number"),
+    ("1e999", "'1e999', which is not a finite number"),
+])
+def test_a_number_cell_holding_infinity_is_refused_at_its_cell(tmp_path: Path, value: str | None,
+                                                               why: str) -> None:
+    work = _copy(tmp_path, DOTD)
+    before = _bytes(work)
+    sheet, _ = export_set(work, tmp_path / "cards.xlsx")
+    wb = load_workbook(sheet)
+    wb["Characters"]["C4"] = float("inf")
+    wb.save(sheet)
+    if value is not None:  # a value another program might write
+        _replace_in_zip(sheet, "xl/worksheets/sheet1.xml", b'<c r="C4" s="2" t="n"><v /></c>',
+                        f'<c r="C4" s="2" t="n"><v>{value}</v></c>'.encode())
+    with pytest.raises(SheetError) as err:
+        import_set(work, sheet)
+    assert _short(err.value.lines, tmp_path) == [
+        f"cards.xlsx:Characters!C4: the cell holds {why}; type the number the card needs"]
+    assert _bytes(work) == before
+
+
+def _replace_in_zip(path: Path, part: str, old: bytes, new: bytes) -> None:
+    with zipfile.ZipFile(path) as zin:
+        parts = [(info, zin.read(info.filename)) for info in zin.infolist()]
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zout:
+        for info, data in parts:
+            if info.filename == part:
+                assert old in data
+                data = data.replace(old, new, 1)
+            zout.writestr(info, data)
+
+
+def test_a_sheet_of_unknown_format_says_how_to_name_it(tmp_path: Path) -> None:
+    sheet = tmp_path / "cards.txt"
+    sheet.write_text("id,name\n", encoding="utf-8")
+    with pytest.raises(SheetError) as err:
+        import_set(DOTD, sheet)
+    assert _short(err.value.lines, tmp_path) == [
+        "cards.txt: cannot tell the format from the name; import reads .xlsx and .csv files "
+        "(rename it cards.xlsx or cards.csv, whichever it is)"]
+
+
+def test_csv_rows_with_too_few_or_too_many_cells_are_refused_at_their_line(tmp_path: Path) -> None:
+    """Values shifted into other columns would give misleading errors: the row is named."""
+    work = _copy(tmp_path, DOTD)
+    before = _bytes(work)
+    sheet = tmp_path / "cards.csv"
+    sheet.write_text('id,name,power\n'
+                     'nemesis,Nemesis,0\n'
+                     'hoard,Hoard,1,extra\n'       # line 3: one cell too many
+                     'banshee,0\n'                 # line 4: one too few
+                     'jinx,"Jinx,2\n'              # line 5: a quote left open ...
+                     'anger,Anger,3\n'
+                     'party,Party",4,x\n'          # ... closed two lines on
+                     '\n'                          # a blank line is a blank row
+                     'pooper,Pooper,5\n', encoding="utf-8")
+    with pytest.raises(SheetError) as err:
+        import_set(work, sheet)
+    hint = ("(a comma missing or extra, or a quote not closed? every row needs one cell per "
+            "column, empty ones too)")
+    assert _short(err.value.lines, tmp_path) == [
+        f"cards.csv:3:1: this row has 4 cells, the header has 3 {hint}",
+        f"cards.csv:4:1: this row has 2 cells, the header has 3 {hint}",
+        "cards.csv:5:1: this row has 4 cells, the header has 3 (the row runs on to line 7: is a "
+        "quote not closed? each row is one line unless a quoted cell holds a line break)"]
+    assert _bytes(work) == before
+
+
+def test_a_quote_never_closed_is_reported_where_it_opens(tmp_path: Path) -> None:
+    sheet = tmp_path / "cards.csv"
+    sheet.write_text('id,name,power\nnemesis,"Nem,0\nhoard,Hoard,1\n', encoding="utf-8")
+    with pytest.raises(SheetError) as err:
+        import_set(DOTD, sheet)
+    assert _short(err.value.lines, tmp_path) == [
+        "cards.csv:2:1: a quote opened on this row is never closed, so the rest of the file "
+        "reads as one cell (close the quote, or remove it)"]
+
+
+def test_a_header_only_sheet_says_it_has_no_card_rows(tmp_path: Path) -> None:
+    work = _copy(tmp_path, DOTD)
+    before = _bytes(work)
+    sheet, _ = export_set(work, tmp_path / "cards.csv")
+    sheet.write_text(sheet.read_text(encoding="utf-8").splitlines()[0] + "\n,,,\n",
+                     encoding="utf-8")
+    with pytest.raises(SheetError) as err:
+        import_set(work, sheet)
+    assert _short(err.value.lines, tmp_path) == [
+        "cards.csv: the sheet has its header row but no card rows; importing it would remove "
+        "every card (fill in the rows, or export the set to start from its cards)"]
+    assert _bytes(work) == before
+
+
+def test_a_semicolon_separated_csv_is_read_as_such(tmp_path: Path) -> None:
+    """Excel in a locale with decimal commas saves CSV with semicolons."""
+    work = _copy(tmp_path, DOTD)
+    sheet, _ = export_set(work, tmp_path / "cards.csv")
+    rows = _rows(sheet)
+    semi = tmp_path / "semi.csv"
+    with semi.open("w", encoding="utf-8-sig", newline="") as f:
+        csv.writer(f, delimiter=";", lineterminator="\r\n").writerows(rows)
+    assert import_set(work, semi, dry_run=True).changed == []
+    rows[1][2] = "7"
+    with semi.open("w", encoding="utf-8", newline="") as f:
+        csv.writer(f, delimiter=";", lineterminator="\r\n").writerows(rows)
+    result = import_set(work, semi)
+    assert result.edited == [rows[1][0]] and result.changed == [work / "characters.yaml"]
+    bad = tmp_path / "bad.csv"
+    bad.write_text(f"{';'.join(rows[0])}\n{';'.join(rows[1])};extra\n", encoding="utf-8")
+    with pytest.raises(SheetError) as err:
+        import_set(work, bad)
+    assert "(a semicolon missing or extra" in err.value.lines[0]
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--out", "x.pdf"], "x.pdf: a sheet is .xlsx or .csv, not .pdf (name it x.xlsx)"),
+    (["--out", "x.csv", "--format", "xlsx"],
+     "x.csv ends in .csv but --format is xlsx (name it x.xlsx, or drop --format)"),
+    (["--out", "cards"], "cards has no suffix to tell the format (name it cards.xlsx or "
+                         "cards.csv, or give --format)"),
+])
+def test_export_refuses_an_out_name_that_says_another_format(tmp_path: Path, args: list[str],
+                                                            message: str,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    res = CliRunner().invoke(cli, ["export", str(DOTD), *args])
+    assert res.exit_code == 2
+    assert f"Invalid value for '--out': {message}" in res.output
+    assert list(tmp_path.iterdir()) == []
