@@ -458,3 +458,21 @@ def test_a_value_the_reader_refuses_does_not_hide_the_files_other_problems(tmp_p
     assert len(problems) == 2, problems  # each once: the blanked .nan is not reported again
     assert "power must be at most 9, got 33" in problems[0]
     assert "'.nan' is not a number a card set can use" in problems[1]
+
+
+def test_a_misspelt_gate_metric_is_a_located_warning_with_the_nearest_name(tmp_path):
+    root = tmp_path / "dd"
+    shutil.copytree(CARDS / "day-of-the-dead", root)
+    game = root / "game.yaml"
+    text = game.read_text(encoding="utf-8")
+    assert text.count("    - metric: draw_rate\n") == 1
+    game.write_text(text.replace("    - metric: draw_rate\n", "    - metric: draw_rat\n"), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["validate", str(root)])
+    assert result.exit_code == 0, result.output  # valid: the trial that finds it is a short one
+    warnings = [line for line in result.stderr.splitlines() if line.startswith("warning: ")]
+    assert len(warnings) == 1
+    assert re.search(r"game\.yaml:\d+:15: playtest\.gates\[1\]\.metric: 'draw_rat' names no metric", warnings[0])
+    assert "did you mean 'draw_rate'?" in warnings[0]
+    # the bundled sets name only metrics their playtests report
+    clean = CliRunner().invoke(cli, ["validate", "day-of-the-dead", "grave-feast"])
+    assert clean.exit_code == 0 and "warning:" not in clean.stderr
