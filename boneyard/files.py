@@ -93,11 +93,11 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
     """A temporary path beside ``path`` for a writer that wants a file name (PDF, PNG): what
     it holds replaces ``path`` when the block ends normally, and is deleted otherwise."""
     target = Path(path)
-    if target.is_symlink():
-        target = target.resolve()  # write through a link: the link stays, what it names is replaced
     if target.exists() and not target.is_file() and not target.is_dir():
         yield target  # a device or a pipe (/dev/stdout, a FIFO): written in place, as a shell redirect would
         return
+    if target.is_symlink():
+        target = target.resolve()  # write through a link: the link stays, what it names is replaced
     target.parent.mkdir(parents=True, exist_ok=True)
     sweep(target)
     try:
