@@ -472,3 +472,10 @@ def test_export_refuses_an_out_name_that_says_another_format(tmp_path: Path, arg
     assert res.exit_code == 2
     assert f"Invalid value for '--out': {message}" in res.output
     assert list(tmp_path.iterdir()) == []
+
+
+def test_untrusted_sheets_are_parsed_through_defusedxml():
+    """A .xlsx is zipped XML from anyone: openpyxl hardens its parser only when defusedxml is in."""
+    import openpyxl.xml
+
+    assert openpyxl.xml.DEFUSEDXML
