@@ -17,6 +17,7 @@ import click
 from boneyard.engine.games import names, spec_of, specs
 from boneyard.engine.spec import GameSpec
 from boneyard.pipeline.load import load_set
+from boneyard.pipeline.schemas import SETTINGS
 from boneyard.pipeline.validate import schema_problems
 from boneyard.pipeline.validate_yaml import YamlDoc, read_yaml
 
@@ -27,6 +28,7 @@ def _schema_problems(doc: YamlDoc, spec: GameSpec) -> list[str]:
     """Schema problems worded and located as in card files; invented cards are checked against
     the game's card schema, positions kept."""
     out = [str(p) for p in schema_problems(doc, "scenario", is_card_list=False)]
+    out += [str(p) for p in schema_problems(doc, SETTINGS + spec.name, is_card_list=False)]
     key = spec.scenario_cards_key
     chars = doc.data.get(key) if key and isinstance(doc.data, dict) else None
     if isinstance(chars, list):

@@ -87,10 +87,20 @@ def _playtest_options(spec: Any) -> dict[str, Any]:
     return {"properties": {**level["properties"], "profiles": {"additionalProperties": level}}}
 
 
+SETTINGS = "settings:"
+"""``settings:<rules>``: a document's ``params:`` and ``switches:`` as that game's game.yaml
+takes them (a scenario's), so a typo or a value out of range is found where it is written."""
+
+
 @cache
 def _schema(name: str, rules: tuple[str, ...]) -> dict[str, Any]:
     if name == "game":
         return compose_game_schema(rules)
+    if name.startswith(SETTINGS):
+        defs = spec_of(name[len(SETTINGS):]).settings_defs
+        return {"type": "object", "$defs": compose_game_schema(rules)["$defs"],
+                "properties": {"params": {"$ref": f"#/$defs/{defs}_params"},
+                               "switches": {"$ref": f"#/$defs/{defs}_switches"}}}
     for r in rules:
         spec = spec_of(r)
         if spec.card_schema == name and spec.schema_dir is not None:

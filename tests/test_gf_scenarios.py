@@ -4,6 +4,7 @@ position is reported at its line in the file."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -76,8 +77,15 @@ def test_setup_mistakes_are_located(tmp_path):
                                             r"'succubus' in this player's hand"):
         run_scenario(f)
     f = write(tmp_path, BASE + "switches: {no_such_switch: true}\n")
-    with pytest.raises(ScenarioError, match=r"s\.yaml:5:\d+: switches\.no_such_switch: .*no option .no_such_switch."):
+    with pytest.raises(ScenarioError, match=r"s\.yaml:5:\d+: unknown switch 'no_such_switch'"):
         run_scenario(f)
+    # every settings problem at once, each where it is written (game.yaml's own schema)
+    f = write(tmp_path, BASE + "switches: {no_such_switch: true}\nparams: {win_score: 0}\n")
+    with pytest.raises(ScenarioError) as err:
+        run_scenario(f)
+    lines = str(err.value).splitlines()
+    assert len(lines) == 2 and re.search(r"s\.yaml:6:\d+: params\.win_score must be at least 1", lines[0])
+    assert re.search(r"s\.yaml:5:\d+: unknown switch 'no_such_switch'", lines[1])
     f = write(tmp_path, BASE.replace("  - hand: [blood 9", "  - families: [blood 3 x]\n    hand: [blood 9"))
     with pytest.raises(ScenarioError, match=r"s\.yaml:4:16: players item 2 families item 1 'blood 3 x'"):
         run_scenario(f)

@@ -109,11 +109,11 @@ def test_a_failed_matcher_and_a_fact_after_a_step_are_located(tmp_path):
 
 def test_params_are_checked_like_game_yaml(tmp_path):
     f = edited(tmp_path, "params: {turns: 5,", "params: {turnz: 5,")
-    with pytest.raises(ScenarioError, match=rf"s\.yaml:{line_of(f, 'turnz')}:\d+: params\.turnz: "
-                                            r"unknown Day of the Dead param 'turnz' \(known: turns, "):
+    with pytest.raises(ScenarioError, match=rf"s\.yaml:{line_of(f, 'turnz')}:\d+: "
+                                            r"unknown parameter 'turnz' \(did you mean 'turns'\?\)"):
         run_scenario(f)
     f = edited(tmp_path, "final_turn_free_back: false", "final_turn_free_back: 3")
-    with pytest.raises(ScenarioError, match=r"param 'final_turn_free_back' must be true or false"):
+    with pytest.raises(ScenarioError, match=r"params.final_turn_free_back must be true or false, got 3"):
         run_scenario(f)
 
 

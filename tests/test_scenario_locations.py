@@ -18,7 +18,7 @@ def test_day_of_the_dead_unknown_switch_and_card_are_located(tmp_path):
     f = tmp_path / "s.yaml"
     f.write_text(text.replace("\nturn: 1\n", "\nswitches: {no_such: true}\nturn: 1\n", 1))
     line = f.read_text().splitlines().index("switches: {no_such: true}") + 1
-    with pytest.raises(ScenarioError, match=rf"s\.yaml:{line}:12: unknown Day of the Dead switch 'no_such'"):
+    with pytest.raises(ScenarioError, match=rf"s\.yaml:{line}:12: unknown switch 'no_such'"):
         run_scenario(f)
     f.write_text(text.replace("line: [oaf@double]", "line: [oafx@double]"))
     with pytest.raises(ScenarioError, match=r"s\.yaml:\d+:\d+: .*no card 'oafx@double'"):
