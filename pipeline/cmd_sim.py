@@ -22,7 +22,7 @@ from boneyard.engine.agents import parse_spec
 from boneyard.engine.cards import CardSet
 from boneyard.engine.games import spec_of, specs
 from boneyard.engine.sim import SimResult, default_jobs, scheduler_address, simulate, transcript
-from boneyard.engine.sim.replay import record_problem
+from boneyard.engine.sim.replay import ReplayError, record_problem
 from boneyard.engine.spec import GameOption
 from boneyard.engine.stats import Metric
 from boneyard.pipeline.load import load_set
@@ -370,6 +370,11 @@ def _simulate(set_name: str, n: int, agents: str, seed: int, players: int | None
 
 def read_record(path: str | Path, index: int) -> dict[str, Any]:
     """The record of game ``index`` in a ``--log`` file (errors name the file and line)."""
+    return find_record(path, index)[0]
+
+
+def find_record(path: str | Path, index: int) -> tuple[dict[str, Any], int]:
+    """The record of game ``index`` in a ``--log`` file and its line number."""
     seen: list[int] = []
     if not Path(path).is_file():
         raise BoneyardError(f"{path}: not a regular file (give the file simulate --log wrote)")
@@ -389,7 +394,7 @@ def read_record(path: str | Path, index: int) -> dict[str, Any]:
             if problem is not None:
                 raise BoneyardError(f"{path}:{lineno}:1: not a game record ({problem})")
             if rec.get("game") == index:
-                return rec
+                return rec, lineno
             seen.append(rec.get("game", -1))
     if not seen:
         raise BoneyardError(f"{path}: holds no games")
@@ -411,7 +416,7 @@ def replay_cmd(log_file: str, index: int, set_name: str | None) -> None:
 
 
 def _replay(log_file: str, index: int, set_name: str | None) -> None:
-    rec = read_record(log_file, index)
+    rec, lineno = find_record(log_file, index)
     where = set_name or rec.get("slug") or rec.get("root")
     if not where:
         raise click.UsageError("the log names no card set; give one with --set")
@@ -421,7 +426,11 @@ def _replay(log_file: str, index: int, set_name: str | None) -> None:
         if set_name or not rec.get("root"):
             raise
         card_set = load_set(rec["root"])
-    for line in transcript(card_set, rec):
+    try:
+        lines = transcript(card_set, rec)
+    except ReplayError as exc:  # said at the log line the game came from
+        raise ReplayError(f"{log_file}:{lineno}: {exc}") from None
+    for line in lines:
         click.echo(line)
     click.echo(f"replay ok: game {index} reaches the logged result on content {rec.get('content_hash')}")
 

@@ -116,3 +116,19 @@ def test_bad_options_are_one_clear_message(args, message):
     assert r.exit_code in (1, 2)
     assert message in r.output
     assert "Traceback" not in r.output
+
+
+def test_a_replay_that_fails_says_where_and_what_differs(tmp_path):
+    log = tmp_path / "games.jsonl"
+    assert run("simulate", "day-of-the-dead", "-n", "2", "--agents", "random", "--log", str(log),
+               "--quiet").exit_code == 0
+    first, rec = (json.loads(line) for line in log.read_text().splitlines())
+    bad_switch = dict(rec, switches=dict(rec["switches"], tie_break="sudden_death"))
+    bad_summary = dict(rec, summary=dict(rec["summary"], winner=7))
+    for tampered, message in ((bad_switch, "'sudden_death' is not one of"),
+                              (bad_summary, "another summary than the log: winner: replay")):
+        path = tmp_path / "one.jsonl"
+        path.write_text(json.dumps(first) + "\n" + json.dumps(tampered) + "\n")
+        r = run("replay", str(path), "--game", "1")
+        assert r.exit_code == 1 and "Traceback" not in r.output
+        assert f"{path}:2: game 1: " in r.output and message in r.output, r.output

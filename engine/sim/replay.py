@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -56,18 +57,28 @@ def record_problem(record: Any) -> str | None:
 def _replay_game(game: CardSet | Game, record: Mapping[str, Any]) -> Game:
     if not isinstance(game, CardSet):
         return game
+    from boneyard.engine.games import make_game
+
     card_set = game
-    if dict(card_set.switches) != record.get("switches", {}):
-        card_set = card_set.with_switches(**record.get("switches", {}))
+    switches = dict(record.get("switches", {}))
+    unknown = sorted(set(switches) - set(card_set.switches))
+    if unknown:
+        raise ReplayError(f"game {record.get('game')}: the log names switch(es) {', '.join(unknown)}, which "
+                          f"'{card_set.name}' does not have (known: {', '.join(sorted(card_set.switches))})")
+    if dict(card_set.switches) != switches:
+        card_set = card_set.with_switches(**switches)
+    try:  # the log's switch values and engine options, as the engine checks them
+        built = make_game(card_set, record.get("num_players"), **dict(record.get("options", {})))
+    except (BoneyardError, TypeError) as exc:
+        raise ReplayError(f"game {record.get('game')}: the log's switches or options do not make a "
+                          f"game of '{card_set.name}': {exc}") from None
     if card_set.content_hash != record.get("content_hash"):
         raise ReplayError(
             f"game {record.get('game')}: logged on card set content {record.get('content_hash')}, "
             f"but '{card_set.name}' now hashes to {card_set.content_hash} "
             "(the cards or rules changed since; re-run the simulation)"
         )
-    from boneyard.engine.games import make_game
-
-    return make_game(card_set, record.get("num_players"), **dict(record.get("options", {})))
+    return built
 
 
 def _events(state: State) -> list[str] | None:
@@ -159,12 +170,22 @@ def replay(
         )
     logged = record.get("summary", {})
     now = plain(summary_json(state))
-    if not isinstance(logged, dict) or any(now.get(k) != v for k, v in logged.items()):
-        raise ReplayError(f"game {index}: replay ends with another summary than the log")
+    if not isinstance(logged, dict):
+        raise ReplayError(f"game {index}: the log's 'summary' must be an object, got {type(logged).__name__}")
+    differ = [k for k, v in logged.items() if now.get(k) != v]
+    if differ:
+        shown = "; ".join(f"{k}: replay {_short(now.get(k))}, log {_short(logged[k])}" for k in differ[:3])
+        more = f" (and {len(differ) - 3} more)" if len(differ) > 3 else ""
+        raise ReplayError(f"game {index}: replay ends with another summary than the log: {shown}{more}")
     if lines is not None:
         result = ", ".join(f"player {k + 1}: {r:g}" for k, r in enumerate(state.returns()))
         lines.append(f"result: {result}")
     return state
+
+
+def _short(value: Any, width: int = 60) -> str:
+    text = json.dumps(value, separators=(",", ":"), sort_keys=True, default=str)
+    return text if len(text) <= width else text[:width - 3] + "..."
 
 
 def transcript(game: CardSet | Game, record: Mapping[str, Any]) -> list[str]:
