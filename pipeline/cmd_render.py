@@ -126,6 +126,8 @@ def render_cmd(set_name: str, formats: str, paper: str, size: str | None, bleed:
     """
     from boneyard.pipeline.load import load_set
 
+    if icc and not cmyk:
+        raise click.UsageError("--icc is the print shop's profile for CMYK output: add --cmyk (or drop --icc)")
     try:
         gutter_pt = parse_length(gutter, "gutter")
     except RenderError:

@@ -64,9 +64,11 @@ class Failed(click.ClickException):
 
 
 def parse_agents(text: str) -> list[str]:
-    specs = [s.strip().lower() for s in text.split(",") if s.strip()]
-    if not specs:
+    specs = [s.strip().lower() for s in text.split(",")]
+    if not any(specs):
         raise click.UsageError("--agents needs at least one agent, e.g. --agents greedy,random")
+    if not all(specs):
+        raise click.UsageError(f"--agents {text!r}: an empty agent between commas (remove the extra comma)")
     for s in specs:
         try:
             parse_spec(s)
@@ -290,7 +292,7 @@ def chosen_options(card_set: CardSet, given: dict[str, Any]) -> dict[str, Any]:
                    "random, greedy, gate (the fast skilled player), mcts, mcts:N (N simulations per decision).")
 @click.option("--seed", type=click.IntRange(0), default=1, show_default=True, help="Seed of the whole run.")
 @click.option("--players", type=click.IntRange(min=2), default=None, help="Number of players.")
-@click.option("--jobs", type=click.IntRange(min=1), default=None,
+@click.option("--jobs", type=click.IntRange(1, 1024), default=None,
               help="Worker processes [default: all cores]; the result does not depend on it.")
 @click.option("--scheduler", envvar="BONEYARD_SCHEDULER", default=None, metavar="tcp://HOST:PORT",
               help="Run the games on a Dask cluster (env BONEYARD_SCHEDULER); same result as local.")

@@ -93,3 +93,11 @@ def test_broken_template_gives_one_clear_message_and_no_output(run, tmp_path):
     assert res.exit_code == 1
     assert "template.yaml:" in res.stderr and "unknown colour 'nigth'" in res.stderr
     assert not out.exists() or not any(p.is_file() for p in out.rglob("*"))
+
+
+def test_an_icc_profile_without_cmyk_is_a_usage_error_not_ignored(run, tmp_path):
+    icc = tmp_path / "shop.icc"
+    icc.write_bytes(b"profile")
+    res = run("render", "grave-feast", "--out", str(tmp_path / "out"), "--icc", str(icc))
+    assert res.exit_code == 2 and "add --cmyk" in res.output
+    assert not (tmp_path / "out").exists()

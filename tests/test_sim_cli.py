@@ -109,6 +109,9 @@ def test_switches_change_the_content_hash_and_replay_follows(tmp_path):
         (["--switch", "tie_break=sudden_death"], "expected draw | chain"),
         (["--switch", "tie_break=chain", "--switch", "tie_break=draw"], "given twice"),
         (["--seed", "-1"], "-1 is not in the range"),
+        (["--agents", "greedy,"], "an empty agent between commas"),
+        (["--jobs", "5000"], "5000 is not in the range"),
+        (["--scheduler", "udp://x:1"], "--scheduler (or BONEYARD_SCHEDULER) udp://x:1: only tcp://"),
     ],
 )
 def test_bad_options_are_one_clear_message(args, message):
@@ -132,3 +135,9 @@ def test_a_replay_that_fails_says_where_and_what_differs(tmp_path):
         r = run("replay", str(path), "--game", "1")
         assert r.exit_code == 1 and "Traceback" not in r.output
         assert f"{path}:2: game 1: " in r.output and message in r.output, r.output
+
+
+def test_a_bad_boneyard_check_value_is_refused_not_read_as_off(monkeypatch):
+    monkeypatch.setenv("BONEYARD_CHECK", "maybe")
+    r = run("simulate", "day-of-the-dead", "-n", "2", "--agents", "random", "--quiet")
+    assert r.exit_code == 1 and "BONEYARD_CHECK='maybe'" in r.output and "Traceback" not in r.output

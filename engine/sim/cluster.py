@@ -71,15 +71,15 @@ def parse_address(address: str) -> tuple[str, int]:
     if not sep:
         scheme, rest = "tcp", address
     if scheme != "tcp":
-        raise RulesError(f"--scheduler {address}: only tcp://HOST:PORT addresses are supported "
+        raise RulesError(f"--scheduler (or BONEYARD_SCHEDULER) {address}: only tcp://HOST:PORT addresses are supported "
                          f"(got scheme '{scheme}')")
     try:
         parts = urllib.parse.urlsplit(f"tcp://{rest}")
         host, port = parts.hostname, parts.port
     except ValueError as exc:
-        raise RulesError(f"--scheduler {address}: not an address ({exc}); write tcp://HOST:PORT") from None
+        raise RulesError(f"--scheduler (or BONEYARD_SCHEDULER) {address}: not an address ({exc}); write tcp://HOST:PORT") from None
     if not host or parts.path not in ("", "/") or parts.query or parts.fragment:
-        raise RulesError(f"--scheduler {address}: not an address; write tcp://HOST:PORT")
+        raise RulesError(f"--scheduler (or BONEYARD_SCHEDULER) {address}: not an address; write tcp://HOST:PORT")
     return host, 8786 if port is None else port
 
 
@@ -95,7 +95,7 @@ def connect(address: str) -> Any:
         from distributed import Client
     except ImportError:
         raise RulesError(
-            f"--scheduler {address}: running on a cluster needs Dask "
+            f"--scheduler (or BONEYARD_SCHEDULER) {address}: running on a cluster needs Dask "
             "(pip install 'boneyard[cluster]')"
         ) from None
     try:

@@ -257,7 +257,10 @@ def simulate(
     if max_actions < 1:
         raise RulesError(f"max_actions must be at least 1, got {max_actions}")
     if check is None:
-        check = os.environ.get("BONEYARD_CHECK", "") == "1"
+        flag = os.environ.get("BONEYARD_CHECK", "").strip().lower()
+        if flag not in ("", "0", "1", "true", "false", "yes", "no"):
+            raise RulesError(f"BONEYARD_CHECK={flag!r}: write 1 to check every game's invariants, 0 or nothing not to")
+        check = flag in ("1", "true", "yes")
     spec = RunSpec(tuple(specs), seed, num_players, opts, keep, log is not None, keep_games,
                    check, max_actions)
     blocks = iter_blocks(n)  # made as they are handed out: memory flat in n
