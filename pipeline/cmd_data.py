@@ -41,6 +41,21 @@ def _resolve_all(sets: tuple[str, ...]) -> list[str]:
     return names
 
 
+def _found(sets: tuple[str, ...]) -> tuple[list[str], list[str]]:
+    """The sets that exist, and why each other name is none: one missing name does not keep
+    ``validate`` from checking the rest (unless every name is missing: a usage error)."""
+    names, missing = [], []
+    for s in list(sets) or bundled_sets():
+        try:
+            resolve_set(s)
+            names.append(s)
+        except SetNotFoundError as exc:
+            missing.append(str(exc))
+    if missing and not names:
+        raise click.UsageError("\n".join(missing))
+    return names, missing
+
+
 def _report_problems(check: SetCheck) -> None:
     label = check.name or check.root.name
     n = len(check.problems)
@@ -87,7 +102,7 @@ def validate_command(sets: tuple[str, ...], as_json: bool) -> None:
     SET is a name under cards/, a set folder or a file in one; with none, every bundled set is
     checked. Exit code 1 if any set has a problem, each printed as file:line:column.
     """
-    names = _resolve_all(sets)
+    names, missing = _found(sets)
     console = _console()
     bad = 0
     report: list[dict[str, Any]] = []
@@ -123,11 +138,19 @@ def validate_command(sets: tuple[str, ...], as_json: bool) -> None:
                 click.echo(line, err=True)
         else:
             _report_problems(check)
+    for why in missing:
+        if as_json:
+            report.append({"set": None, "root": None, "ok": False, "content_hash": None,
+                           "problems": [_problem_json(why)]})
+        else:
+            click.echo(f"Error: {why}", err=True)
     if as_json:
-        click.echo(json.dumps({"ok": not bad, "sets": report}, indent=2))
+        click.echo(json.dumps({"ok": not bad and not missing, "sets": report}, indent=2))
+    if bad and not as_json:
+        click.echo(f"{bad} of {len(names)} set{'s' if len(names) != 1 else ''} invalid", err=True)
+    if missing:
+        raise SystemExit(2)  # a name that is no set: a usage error, after the sets that are
     if bad:
-        if not as_json:
-            click.echo(f"{bad} of {len(names)} set{'s' if len(names) != 1 else ''} invalid", err=True)
         raise SystemExit(1)
 
 

@@ -301,6 +301,11 @@ def test_a_missing_set_is_a_usage_error():
     result = CliRunner().invoke(cli, ["validate", str(BROKEN)])  # a folder without game.yaml
     assert result.exit_code == 2
     assert "not a card set, it has no game.yaml" in result.output
+    # one missing name among sets: the others are still checked and their problems shown
+    result = CliRunner().invoke(cli, ["validate", str(BROKEN / "duplicate-id"), "no-such-set"])
+    assert result.exit_code == 2
+    assert "duplicate" in result.stderr and "no-such-set: no such card set" in result.stderr
+    assert "1 of 1 set invalid" in result.stderr
 
 
 def test_every_primitive_has_been_reviewed_for_hand_and_back_counts():
