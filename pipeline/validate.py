@@ -250,12 +250,16 @@ def schema_problems(doc: YamlDoc, schema_name: str, *, is_card_list: bool) -> li
     card_of = CardOf(doc, is_card_list)
     out: list[Problem] = []
     seen: set[str] = set()
-    errors = sorted(_validator(schema_name).iter_errors(doc.data),
-                    key=lambda e: [str(p) for p in e.absolute_path])
+    errors = sorted(_validator(schema_name).iter_errors(doc.data),  # a message written for the
+                    key=lambda e: ([str(p) for p in e.absolute_path],  # case first (errorMessage)
+                                   not (isinstance(e.schema, dict) and "errorMessage" in e.schema)))
+    spots: set[tuple[str, int, int]] = set()
     for error in errors:
         for p in _schema_problem(doc, error, card_of):
-            if str(p) not in seen:
+            spot = (p.file, p.line, p.column)
+            if str(p) not in seen and spot not in spots:  # one message per value: the first says it
                 seen.add(str(p))
+                spots.add(spot)
                 out.append(p)
     return out
 

@@ -481,3 +481,12 @@ def test_a_misspelt_gate_metric_is_a_located_warning_with_the_nearest_name(tmp_p
     # the bundled sets name only metrics their playtests report
     clean = CliRunner().invoke(cli, ["validate", "day-of-the-dead", "grave-feast"])
     assert clean.exit_code == 0 and "warning:" not in clean.stderr
+
+
+def test_one_value_gets_one_message_the_one_written_for_the_case(tmp_path):
+    root = tmp_path / "dd"
+    shutil.copytree(CARDS / "day-of-the-dead", root)
+    game = root / "game.yaml"
+    game.write_text(game.read_text(encoding="utf-8").replace("\nplayers: 2\n", "\nplayers: two\n"), encoding="utf-8")
+    problems = [_relative(p, root) for p in check_set(root).problems]
+    assert len(problems) == 1 and problems[0].endswith("players: Day of the Dead is a game for exactly 2 players")
