@@ -8,7 +8,13 @@ computes both verdicts per character for each, and prints their Spearman correla
 interval (Fisher z, n = characters), plus each agent's self-agreement (split-half: even games
 against odd games) as the ceiling the sample allows.
 
-    nice .venv/bin/python bench/agreement.py --a gate --b mcts:50 --games 3000 --sub-games 60 --jobs 2
+    nice .venv/bin/python bench/agreement.py --a gate --b mcts:30 --games 3000 --seed-b 10 --sub-games 60 --jobs 2
+
+``--seed-b`` gives B other deals than A, so the two samples share no deal's luck (with the same
+deals, a character dealt into strong hands by chance looks strong to both). Each verdict is also
+shown corrected for attenuation: the observed agreement divided by the square root of the two
+samples' reliabilities (split halves, Spearman-Brown), an estimate of what two noiseless
+rankings would share.
 
 The reference should be mcts at a budget where doubling no longer moves the ranking: compare
 ``--a mcts:N --b mcts:2N``.
@@ -202,6 +208,8 @@ def main() -> None:
                     help="runs of --games each (seeds seed .. seed+N-1), summed; sub_delta uses the first")
     ap.add_argument("--cache", type=Path, default=None,
                     help="keep each run's tally here and reuse it (a large sample in short runs)")
+    ap.add_argument("--seed-b", type=int, default=None,
+                    help="B's first seed (default --seed): other deals, so the two samples share no deal's luck")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--save", action="store_true",
                     help="keep A's agreement figures in the game's agent reference (the build report quotes them)")
@@ -211,32 +219,44 @@ def main() -> None:
     card_set = load_set("day-of-the-dead")
     t = time.perf_counter()
     gb = args.games_b or args.games
+    seed_b = args.seed if args.seed_b is None else args.seed_b
     seeds = range(args.seed, args.seed + args.seeds)
+    seeds_b = range(seed_b, seed_b + args.seeds)
     ta = [tally(card_set, args.a, args.games, s, args.jobs, args.cache) for s in seeds]
-    tb = [tally(card_set, args.b, gb, s, args.jobs, args.cache) for s in seeds]
+    tb = [tally(card_set, args.b, gb, s, args.jobs, args.cache) for s in seeds_b]
     wa, ha = win_deltas(ta)
     wb, hb = win_deltas(tb)
     units = list(wa)
-    print(f"Day of the Dead, {len(units)} characters; {args.a}: {args.games * args.seeds} games, "
-          f"{args.b}: {gb * args.seeds} games, seeds {args.seed}..{args.seed + args.seeds - 1}")
+    print(f"Day of the Dead, {len(units)} characters; {args.a}: {args.games * args.seeds} games, seeds "
+          f"{seeds[0]}..{seeds[-1]}; {args.b}: {gb * args.seeds} games, seeds {seeds_b[0]}..{seeds_b[-1]}"
+          + ("" if seed_b != args.seed else " (the same deals: their luck is shared, use --seed-b)"))
     for name, rho, lo, hi in agreement_rows(args.a, args.b, wa, wb, (ha[0], ha[1]), (hb[0], hb[1])):
         print(f"{'win_delta ' + name:58} Spearman {rho:+.2f} ({lo:+.2f} .. {hi:+.2f})")
-        if name == f"{args.a} vs {args.b}":
+        if name.startswith(f"{args.a} vs {args.b}"):
+            corrected = name.partition(", ")[2]
             saved.append(reference.Figure(
-                f"win_delta rank agreement with {args.b}", rho, lo, hi, ">= 0.8 (Spearman)", command,
-                note=f"{args.games * args.seeds} and {gb * args.seeds} games"))
+                f"win_delta rank agreement with {args.b}" + (", corrected for sampling noise" if corrected else ""),
+                rho, lo, hi, ">= 0.8 (Spearman)", command,
+                note=f"{args.games * args.seeds} and {gb * args.seeds} games"
+                + (", the same deals" if seed_b == args.seed else ", other deals")
+                + (f"; {corrected}" if corrected else "")))
     if args.sub_games:
         sa, sha = _means(sub_deltas(card_set, args.a, ta[0]["returns"], args.sub_games, args.seed,
                                     args.jobs, args.cache))
-        sb, shb = _means(sub_deltas(card_set, args.b, tb[0]["returns"], args.sub_games, args.seed,
+        sb, shb = _means(sub_deltas(card_set, args.b, tb[0]["returns"], args.sub_games, seed_b,
                                     args.jobs, args.cache))
         for name, rho, lo, hi in agreement_rows(args.a, args.b, sa, sb, sha, shb):
             print(f"{'sub_delta ' + name:58} Spearman {rho:+.2f} ({lo:+.2f} .. {hi:+.2f})"
                   f"  ({args.sub_games} deals per character)")
-            if name == f"{args.a} vs {args.b}":
+            if name.startswith(f"{args.a} vs {args.b}"):
+                corrected = name.partition(", ")[2]
                 saved.append(reference.Figure(
-                    f"sub_delta rank agreement with {args.b}", rho, lo, hi, ">= 0.8 (Spearman)", command,
-                    note=f"{args.sub_games} deals per character"))
+                    f"sub_delta rank agreement with {args.b}"
+                    + (", corrected for sampling noise" if corrected else ""), rho, lo, hi,
+                    ">= 0.8 (Spearman)", command,
+                    note=f"{args.sub_games} deals per character"
+                    + (", the same deals for both (their luck shared)" if seed_b == args.seed else "")
+                    + (f"; {corrected}" if corrected else "")))
     if args.save:
         path = reference.save(card_set.rules, args.a, saved, datetime.date.today().isoformat())
         print(f"saved {len(saved)} figure(s) to {path}")
