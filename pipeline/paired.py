@@ -225,7 +225,11 @@ def _status(p: Pairing, gates: Sequence[Gate], alpha: float, looks: int, family:
 # --- whole-set metrics against the last pass -------------------------------------------------
 
 JACKKNIFE_BLOCKS = 10
-T_975_9 = 2.262  # Student's t, 9 degrees of freedom: the 95% quantile for 10 jackknife blocks
+T_975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262)
+"""Student's t, 97.5% quantile, for 1..9 degrees of freedom (blocks - 1)."""
+JACKKNIFE_MIN_GAMES = 20
+"""Fewer paired games than this give no interval (a block of one or two games says nothing of
+the spread): a ``diff --games 5`` is a quick look, not a verdict."""
 
 
 def jackknife_change(
@@ -240,7 +244,7 @@ def jackknife_change(
     engine computes, rates, means or a seat spread alike."""
     full = measure(range(n))
     blocks = min(JACKKNIFE_BLOCKS, n)
-    if blocks < 2:
+    if n < JACKKNIFE_MIN_GAMES:
         return {k: (m.value, -math.inf, math.inf) for k, m in full.items() if k in names}
     edges = [round(b * n / blocks) for b in range(blocks + 1)]
     leave: list[Mapping[str, Metric]] = []
@@ -256,7 +260,7 @@ def jackknife_change(
             continue
         mean = math.fsum(vals) / blocks
         var = (blocks - 1) / blocks * math.fsum((v - mean) ** 2 for v in vals)
-        half = T_975_9 * math.sqrt(var)
+        half = T_975[blocks - 2] * math.sqrt(var)
         d = full[name].value
         out[name] = (d, d - half, d + half)
     return out

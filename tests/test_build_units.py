@@ -3,6 +3,8 @@ CI profile's agent."""
 
 from __future__ import annotations
 
+import math
+
 from boneyard.engine.games import spec_of
 from boneyard.engine.stats import Metric
 from boneyard.pipeline.load import load_set
@@ -134,3 +136,19 @@ def test_once_a_run_refuses_the_build_later_runs_play_their_first_look_only():
     assert p3["games"] == 40 and "refused by run p2" in p3["first_look_only"]
     sampled = playtest(replace(cs, playtest=freeze(alone)), config_for(replace(cs, playtest=freeze(alone)), jobs=1))
     assert sampled["runs"][1]["games"] > 40 and "first_look_only" not in sampled["runs"][1]
+
+
+def test_a_paired_change_over_a_handful_of_games_has_no_interval():
+    """A jackknife over blocks of a game or two says nothing of the spread: no verdict from it."""
+    from boneyard.engine.stats import Metric
+    from boneyard.pipeline.paired import JACKKNIFE_MIN_GAMES, jackknife_change
+
+    def measure(idx):
+        idx = list(idx)
+        d = sum(0.1 if i % 2 else 0.0 for i in idx) / max(1, len(idx))  # a change that varies by game
+        return {"x": Metric("x", d, d, d, len(idx), "game", None, "%")}
+
+    few = jackknife_change(measure, JACKKNIFE_MIN_GAMES - 1, ["x"])["x"]
+    assert few[1] == -math.inf and few[2] == math.inf
+    many = jackknife_change(measure, 200, ["x"])["x"]
+    assert math.isfinite(many[1]) and many[1] <= many[0] <= many[2]

@@ -382,7 +382,7 @@ def _scenario(tmp_path: Path, old: str, new: str) -> tuple[Path, str]:
 def test_scenario_errors_for_unknown_switches_and_cards_have_line_and_column(tmp_path):
     path, msg = _scenario(tmp_path, "turn: 1\n", "switches: {no_such: 3}\nturn: 1\n")
     line = path.read_text().splitlines().index("switches: {no_such: 3}") + 1
-    assert msg.startswith(f"{path}:{line}:12: unknown Day of the Dead switch 'no_such'"), msg
+    assert msg.startswith(f"{path}:{line}:12: unknown switch 'no_such'"), msg
     path, msg = _scenario(tmp_path, "line: [oaf@double]", "line: [ogre@double]")
     line = next(i for i, t in enumerate(path.read_text().splitlines(), 1) if "ogre@double" in t)
     assert msg.startswith(f"{path}:{line}:12: ") and "no card 'ogre@double'" in msg, msg
