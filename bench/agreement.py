@@ -162,6 +162,11 @@ def sub_deltas(card_set: Any, spec: str, known: list[list[float]], games: int, s
     return out
 
 
+MIN_RELIABILITY = 0.5
+"""Below this a sample is mostly noise, and dividing by its reliability corrects noise with noise:
+no corrected figure is given."""
+
+
 def reliability(split_half: float) -> float:
     """The whole sample's self-agreement from its halves' (Spearman-Brown)."""
     return 2 * split_half / (1 + split_half) if split_half > -1 else split_half
@@ -182,7 +187,7 @@ def agreement_rows(name_a: str, name_b: str, a: dict[str, float], b: dict[str, f
     sb = spearman([halves_b[0][u] for u in units], [halves_b[1][u] for u in units])
     rows = [(f"{name_a} vs {name_b}", *rho), (f"{name_a} split half", *sa), (f"{name_b} split half", *sb)]
     ra, rb = reliability(sa[0]), reliability(sb[0])
-    if ra > 0 and rb > 0:
+    if ra >= MIN_RELIABILITY and rb >= MIN_RELIABILITY:
         k = 1 / math.sqrt(ra * rb)
         rows.append((f"{name_a} vs {name_b}, corrected (rel {ra:.2f}, {rb:.2f})",
                      *(max(-1.0, min(1.0, r * k)) for r in rho)))
