@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 
 import click
-from boneyard.pipeline.build import BuildOutcome, build_set
+from boneyard.pipeline.build import BuildOutcome, build_set, unmatched_gates
 from boneyard.pipeline.cmd_sim import capped_jobs
 from boneyard.pipeline.coverage import never_tested
 from boneyard.pipeline.gates import UNDECIDED, GateResult
@@ -98,6 +98,8 @@ def build_cmd(sets: tuple[str, ...], out: Path | None, force: bool, fast: bool, 
     failures = []
     for cs in card_sets:
         started = time.perf_counter()
+        for line in unmatched_gates(cs):  # a misspelt gate, said now rather than after the games
+            click.echo(f"warning: {line}", err=True)
         with _progress(console) as bar:
             tasks: dict[str, TaskID] = {}
 

@@ -235,3 +235,17 @@ def test_rules_change_handing_the_first_player_an_edge_fails_the_priority_gate(t
              if g["metric"] and g["metric"]["name"] == "first_priority_win_rate")
     assert m["low"] > 0.60  # (the same cards under the rulebook's rules pass: see the bundled test)
 
+
+
+def test_cli_build_warns_of_a_misspelt_gate_before_playing(tmp_path):
+    import shutil
+
+    src = tmp_path / "dotd-useless"
+    shutil.copytree(FIXTURES / "dotd-useless", src)
+    game = src / "game.yaml"
+    game.write_text(game.read_text().replace("- metric: card.*.play_rate", "- metric: card.*.play_rat", 1))
+    res = CliRunner().invoke(cli, ["build", str(src), "--out", str(tmp_path / "out"), "--no-render"])
+    first = res.stderr.splitlines()[0]
+    assert first.startswith("warning: ") and "'card.*.play_rat' names no metric" in first
+    assert "did you mean 'card.*.play_rate'?" in first
+    assert res.exit_code == 1 and "missing" in res.output  # and the build counts it missing
