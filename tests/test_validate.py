@@ -433,15 +433,23 @@ def test_cli_json_report_of_valid_sets():
     assert all(s["problems"] == [] and len(s["content_hash"]) == 16 for s in data["sets"])
 
 
+def _edited(tmp_path: Path, game: str, file: str, *edits: tuple[str, str]) -> Path:
+    """A copy of the bundled set ``game`` with each (old, new) replaced once in ``file``."""
+    root = tmp_path / game
+    shutil.copytree(CARDS / game, root)
+    path = root / file
+    text = path.read_text(encoding="utf-8")
+    for old, new in edits:
+        assert text.count(old) == 1, old
+        text = text.replace(old, new)
+    path.write_text(text, encoding="utf-8")
+    return root
+
+
 def test_grave_feast_run_options_are_typed_and_only_the_games_own(tmp_path):
     """A bad engine option in a run is a located problem, not an engine error mid-build."""
-    root = tmp_path / "gf"
-    shutil.copytree(CARDS / "grave-feast", root)
-    game = root / "game.yaml"
-    text = game.read_text(encoding="utf-8")
-    assert text.count("options: {rares: true}") == 1
-    game.write_text(text.replace("options: {rares: true}", "options: {rares: maybe, hand_size: 200}"),
-                    encoding="utf-8")
+    root = _edited(tmp_path, "grave-feast", "game.yaml",
+                   ("options: {rares: true}", "options: {rares: maybe, hand_size: 200}"))
     problems = [_relative(p, root) for p in check_set(root).problems]
     assert len(problems) == 2
     assert "options.rares must be true or false, got 'maybe'" in problems[0]
@@ -450,15 +458,9 @@ def test_grave_feast_run_options_are_typed_and_only_the_games_own(tmp_path):
 
 
 def test_a_value_the_reader_refuses_does_not_hide_the_files_other_problems(tmp_path):
-    root = tmp_path / "dd"
-    shutil.copytree(CARDS / "day-of-the-dead", root)
-    chars = root / "characters.yaml"
-    text = chars.read_text(encoding="utf-8")
-    for old, new in (("  name: Oaf\n  power: 7", "  name: Oaf\n  power: .nan"),
-                     ("  name: Anger\n  power: 3", "  name: Anger\n  power: 33")):
-        assert text.count(old) == 1
-        text = text.replace(old, new)
-    chars.write_text(text, encoding="utf-8")
+    root = _edited(tmp_path, "day-of-the-dead", "characters.yaml",
+                   ("  name: Oaf\n  power: 7", "  name: Oaf\n  power: .nan"),
+                   ("  name: Anger\n  power: 3", "  name: Anger\n  power: 33"))
     problems = [_relative(p, root) for p in check_set(root).problems]
     assert len(problems) == 2, problems  # each once: the blanked .nan is not reported again
     assert "power must be at most 9, got 33" in problems[0]
@@ -466,12 +468,7 @@ def test_a_value_the_reader_refuses_does_not_hide_the_files_other_problems(tmp_p
 
 
 def test_a_misspelt_gate_metric_is_a_located_warning_with_the_nearest_name(tmp_path):
-    root = tmp_path / "dd"
-    shutil.copytree(CARDS / "day-of-the-dead", root)
-    game = root / "game.yaml"
-    text = game.read_text(encoding="utf-8")
-    assert text.count("    - metric: draw_rate\n") == 1
-    game.write_text(text.replace("    - metric: draw_rate\n", "    - metric: draw_rat\n"), encoding="utf-8")
+    root = _edited(tmp_path, "day-of-the-dead", "game.yaml", ("    - metric: draw_rate\n", "    - metric: draw_rat\n"))
     result = CliRunner().invoke(cli, ["validate", str(root)])
     assert result.exit_code == 0, result.output  # valid: the trial that finds it is a short one
     warnings = [line for line in result.stderr.splitlines() if line.startswith("warning: ")]
@@ -484,9 +481,6 @@ def test_a_misspelt_gate_metric_is_a_located_warning_with_the_nearest_name(tmp_p
 
 
 def test_one_value_gets_one_message_the_one_written_for_the_case(tmp_path):
-    root = tmp_path / "dd"
-    shutil.copytree(CARDS / "day-of-the-dead", root)
-    game = root / "game.yaml"
-    game.write_text(game.read_text(encoding="utf-8").replace("\nplayers: 2\n", "\nplayers: two\n"), encoding="utf-8")
+    root = _edited(tmp_path, "day-of-the-dead", "game.yaml", ("\nplayers: 2\n", "\nplayers: two\n"))
     problems = [_relative(p, root) for p in check_set(root).problems]
     assert len(problems) == 1 and problems[0].endswith("players: Day of the Dead is a game for exactly 2 players")
