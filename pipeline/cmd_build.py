@@ -63,7 +63,8 @@ def _progress(console: Console) -> Progress:
 @click.command("build")
 @click.argument("sets", nargs=-1)
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Output folder (default: output/); each set goes to <out>/<set>/.")
+              help="Output folder (default: the Boneyard folder's output/, whatever the current "
+                   "folder); each set goes to <out>/<set>/.")
 @click.option("--force", is_flag=True, help="Render even if the gates fail, marked FAILED PLAYTEST.")
 @click.option("--fast", is_flag=True, help="The set's fast playtest profile (CI): fewer games, same gates.")
 @click.option("--precision", type=click.FloatRange(0.001, 1.0), default=None,

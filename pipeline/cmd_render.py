@@ -110,7 +110,8 @@ def _offset(value: str) -> tuple[float, float]:
 @click.option("--profile", type=click.Choice(list(PROFILES)), default="tgc", show_default=True,
               help="Card images: tgc 825x1125, mpc 822x1122, trimmed 750x1050 (poker).")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Output folder (default: output/); the set goes to <out>/<set>/, next to "
+              help="Output folder (default: the Boneyard folder's output/, whatever the current "
+                   "folder); the set goes to <out>/<set>/, next to "
                    "its playtest record.")
 @click.option("--force", is_flag=True,
               help="Render without a passing playtest record, marked across every page.")

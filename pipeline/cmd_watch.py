@@ -19,7 +19,7 @@ import click
 @click.option("--jobs", type=click.IntRange(1, 64), default=1, show_default=True,
               help="Worker processes for the playtest.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Output folder (default: output/); previews go to <out>/<set>/watch/.")
+              help="Output folder (default: the Boneyard folder's output/); previews go to <out>/<set>/watch/.")
 @click.option("--dpi", type=click.IntRange(30, 600), default=150, show_default=True,
               help="Card previews' resolution (the print images are 300).")
 @click.option("--once", is_flag=True, help="One cycle, then exit (1 if the set has problems).")
