@@ -28,7 +28,7 @@ from boneyard.pipeline.playtest_config import PlaytestConfig, resolve
 from boneyard.pipeline.report import write_reports
 
 from boneyard import __version__
-from boneyard.errors import GateError
+from boneyard.errors import BoneyardError, GateError
 from boneyard.paths import OUTPUT
 
 NOT_PLAYTESTED = "NOT PLAYTESTED"
@@ -208,7 +208,7 @@ def unmatched_gates(card_set: CardSet) -> list[str]:
                                                           "games": 0}}
             unmatched, more = missing(dataclasses.replace(card_set, playtest=quiet), 8 * TRIAL_GAMES, unmatched)
             names = sorted({*names, *more})
-    except GateError:
+    except BoneyardError:  # the build itself reports whatever stops its games, in its own words
         return []
     patterns = sorted({re.sub(r"^(card|feast|kind|rare|seat)\.[^.]+\.", r"\1.*.", n) for n in names})
     where = f"{Path(card_set.root or card_set.slug) / 'game.yaml'}: playtest"
