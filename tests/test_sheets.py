@@ -376,12 +376,18 @@ def _replace_in_zip(path: Path, part: str, old: bytes, new: bytes) -> None:
             zout.writestr(info, data)
 
 
-def test_a_sheet_of_unknown_format_says_how_to_name_it(tmp_path: Path) -> None:
-    sheet = tmp_path / "cards.txt"
-    sheet.write_text("id,name\n", encoding="utf-8")
+def _refused(tmp_path: Path, name: str, text: str, into: Path = DOTD) -> list[str]:
+    """The lines of the SheetError that importing a sheet ``name`` holding ``text`` into the
+    set ``into`` raises."""
+    sheet = tmp_path / name
+    sheet.write_text(text, encoding="utf-8")
     with pytest.raises(SheetError) as err:
-        import_set(DOTD, sheet)
-    assert _short(err.value.lines, tmp_path) == [
+        import_set(into, sheet)
+    return _short(err.value.lines, tmp_path)
+
+
+def test_a_sheet_of_unknown_format_says_how_to_name_it(tmp_path: Path) -> None:
+    assert _refused(tmp_path, "cards.txt", "id,name\n") == [
         "cards.txt: cannot tell the format from the name; import reads .xlsx and .csv files "
         "(rename it cards.xlsx or cards.csv, whichever it is)"]
 
@@ -390,8 +396,7 @@ def test_csv_rows_with_too_few_or_too_many_cells_are_refused_at_their_line(tmp_p
     """Values shifted into other columns would give misleading errors: the row is named."""
     work = _copy(tmp_path, DOTD)
     before = _bytes(work)
-    sheet = tmp_path / "cards.csv"
-    sheet.write_text('id,name,power\n'
+    lines = _refused(tmp_path, "cards.csv", 'id,name,power\n'
                      'nemesis,Nemesis,0\n'
                      'hoard,Hoard,1,extra\n'       # line 3: one cell too many
                      'banshee,0\n'                 # line 4: one too few
@@ -399,12 +404,10 @@ def test_csv_rows_with_too_few_or_too_many_cells_are_refused_at_their_line(tmp_p
                      'anger,Anger,3\n'
                      'party,Party",4,x\n'          # ... closed two lines on
                      '\n'                          # a blank line is a blank row
-                     'pooper,Pooper,5\n', encoding="utf-8")
-    with pytest.raises(SheetError) as err:
-        import_set(work, sheet)
+                     'pooper,Pooper,5\n', into=work)
     hint = ("(a comma missing or extra, or a quote not closed? every row needs one cell per "
             "column, empty ones too)")
-    assert _short(err.value.lines, tmp_path) == [
+    assert lines == [
         f"cards.csv:3:1: this row has 4 cells, the header has 3 {hint}",
         f"cards.csv:4:1: this row has 2 cells, the header has 3 {hint}",
         "cards.csv:5:1: this row has 4 cells, the header has 3 (the row runs on to line 7: is a "
@@ -413,11 +416,7 @@ def test_csv_rows_with_too_few_or_too_many_cells_are_refused_at_their_line(tmp_p
 
 
 def test_a_quote_never_closed_is_reported_where_it_opens(tmp_path: Path) -> None:
-    sheet = tmp_path / "cards.csv"
-    sheet.write_text('id,name,power\nnemesis,"Nem,0\nhoard,Hoard,1\n', encoding="utf-8")
-    with pytest.raises(SheetError) as err:
-        import_set(DOTD, sheet)
-    assert _short(err.value.lines, tmp_path) == [
+    assert _refused(tmp_path, "cards.csv", 'id,name,power\nnemesis,"Nem,0\nhoard,Hoard,1\n') == [
         "cards.csv:2:1: a quote opened on this row is never closed, so the rest of the file "
         "reads as one cell (close the quote, or remove it)"]
 
@@ -426,11 +425,8 @@ def test_a_header_only_sheet_says_it_has_no_card_rows(tmp_path: Path) -> None:
     work = _copy(tmp_path, DOTD)
     before = _bytes(work)
     sheet, _ = export_set(work, tmp_path / "cards.csv")
-    sheet.write_text(sheet.read_text(encoding="utf-8").splitlines()[0] + "\n,,,\n",
-                     encoding="utf-8")
-    with pytest.raises(SheetError) as err:
-        import_set(work, sheet)
-    assert _short(err.value.lines, tmp_path) == [
+    header = sheet.read_text(encoding="utf-8").splitlines()[0]
+    assert _refused(tmp_path, "cards.csv", header + "\n,,,\n", into=work) == [
         "cards.csv: the sheet has its header row but no card rows; importing it would remove "
         "every card (fill in the rows, or export the set to start from its cards)"]
     assert _bytes(work) == before
