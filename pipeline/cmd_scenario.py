@@ -14,9 +14,10 @@ from pathlib import Path
 from typing import Any
 
 import click
+from boneyard.engine.cards import CardSet
 from boneyard.engine.games import names, spec_of, specs
 from boneyard.engine.spec import GameSpec
-from boneyard.pipeline.load import load_set
+from boneyard.pipeline.load import SetNotFoundError, load_set
 from boneyard.pipeline.schemas import SETTINGS
 from boneyard.pipeline.validate import schema_problems
 from boneyard.pipeline.validate_yaml import YamlDoc, read_yaml
@@ -37,7 +38,30 @@ def _schema_problems(doc: YamlDoc, spec: GameSpec) -> list[str]:
 
         sub = YamlDoc(doc.file, chars, inner(doc.values), inner(doc.keys))
         out += [str(p) for p in schema_problems(sub, spec.card_schema, is_card_list=True)]
+    if len(out) > 1 and isinstance(doc.data, dict):
+        return _other_game(doc, spec, len(out)) or out
     return out
+
+
+def _other_game(doc: YamlDoc, spec: GameSpec, found: int) -> list[str]:
+    """A file written for another game is one mistake, not one message per key: said once, at
+    its ``game:`` (or ``set:``), when the file is a valid scenario of that other game."""
+    for other in specs():
+        if other.name == spec.name or other.scenario is None:
+            continue
+        alt = YamlDoc(doc.file, {**doc.data, "game": other.name}, doc.values, doc.keys)
+        if schema_problems(alt, "scenario", is_card_list=False) or \
+                schema_problems(alt, SETTINGS + other.name, is_card_list=False):
+            continue
+        key = next((k for k in ("game", "set") if k in doc.data), None)
+        line, col = doc.where((key,)) if key else (1, 1)
+        says = {"game": f"its game: says {spec.name}", "set": f"its set: is a {spec.title} set",
+                None: f"a file without game: is read as {spec.title}"}[key]
+        fix = f"name a {other.title} set" if key == "set" else f"write game: {other.name}"
+        return [f"{doc.file}:{line}:{col}: the file is written as a {other.title} scenario "
+                f"({found} of its keys and values do not fit {spec.title}'s), but {says} "
+                f"({fix}, or rewrite the file for {spec.title})"]
+    return []
 
 
 _PATH = re.compile(r"(expect )?([A-Za-z_]\w*(?:\[\d+\]|\.[A-Za-z_]\w*)*)")
@@ -150,9 +174,15 @@ def _game_of(doc: YamlDoc) -> GameSpec:
     data = doc.data
     runners = [s for s in specs() if s.scenario is not None]
     name = data.get("game")
-    if name is None and isinstance(data.get("set"), str):
-        base = load_set(data["set"])
-        name = base.rules
+    if isinstance(data.get("set"), str):
+        rules = _base_set(doc).rules
+        if name is None:
+            name = rules
+        elif name != rules:
+            line, col = doc.where(("set",))
+            raise ScenarioError(f"{doc.file}:{line}:{col}: set '{data['set']}' plays {rules}, "
+                                f"but the scenario says game: {name} (remove one of them, or "
+                                f"name a set of {name})")
     if name is None:
         keyed = [s for s in runners if s.scenario_cards_key and s.scenario_cards_key in data]
         if keyed or runners:
@@ -169,6 +199,16 @@ def _game_of(doc: YamlDoc) -> GameSpec:
     return spec
 
 
+def _base_set(doc: YamlDoc) -> CardSet:
+    """The set the scenario's ``set:`` names; a set that is not there is said at that key (a
+    broken set says its own problems, in its own files)."""
+    try:
+        return load_set(doc.data["set"])
+    except SetNotFoundError as exc:
+        line, col = doc.where(("set",))
+        raise ScenarioError(f"{doc.file}:{line}:{col}: set: {exc}") from None
+
+
 def run_scenario(path: str | Path) -> tuple[dict[str, Any], list[str]]:
     """Play the scenario file; returns the printed result and the failed expectations."""
     doc, problems = read_yaml(path)
@@ -182,7 +222,7 @@ def run_scenario(path: str | Path) -> tuple[dict[str, Any], list[str]]:
         raise ScenarioError("\n".join(msgs))
     data = doc.data
     invented = data.get(spec.scenario_cards_key) if spec.scenario_cards_key else None
-    base = load_set(data.get("set", spec.bundled_set)) if "set" in data or not invented else None
+    base = _base_set(doc) if "set" in data else None if invented else load_set(spec.bundled_set)
     assert spec.scenario is not None
     try:
         out, failed = spec.scenario(data, base, doc.file)

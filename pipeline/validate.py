@@ -163,7 +163,10 @@ def _schema_problem(doc: YamlDoc, error: ValidationError, card_of: CardOf) -> li
         shown = ", ".join(str(o) for o in options)
         if kind == "const":
             return one(f"{what} must be '{value}', got {_show(inst)}")
-        return one(f"{what} must be one of: {shown}; got {_show(inst)}", _close(inst, options))
+        quoted = isinstance(inst, str) and any(
+            not isinstance(o, str) and str(o).lower() == inst.strip().lower() for o in options)
+        return one(f"{what} must be one of: {shown}; got {_show(inst)}",
+                   "remove the quotes" if quoted else _close(inst, options))
     if kind in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
         word = {"minimum": "at least", "maximum": "at most",
                 "exclusiveMinimum": "more than", "exclusiveMaximum": "less than"}[kind]
@@ -177,6 +180,10 @@ def _schema_problem(doc: YamlDoc, error: ValidationError, card_of: CardOf) -> li
         return one(f"{what} is too long ({len(inst)} characters, at most {value})", "shorten it")
     if kind == "minItems":
         return one(f"{what} must list at least {value} item{'s' if value != 1 else ''}")
+    if kind == "maxItems" and isinstance(inst, list):
+        extra = len(inst) - value
+        return one(f"{what} must list at most {value} item{'s' if value != 1 else ''}, got "
+                   f"{len(inst)}", f"remove {extra}", at=(*path, value))
     if kind == "uniqueItems":
         seen: list[Any] = []
         for i, item in enumerate(inst):

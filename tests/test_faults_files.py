@@ -398,7 +398,7 @@ def test_duplicate_invented_ids_in_a_scenario_are_reported(tmp_path):
     ("{name: t, type: text, x: 1, y: 1, w: 50, h: 20, text: '" + "x" * 5000 + "'}",
      "text is too long (5000 characters, at most 4000)"),
     ("{name: t, type: text, x: 1, y: 1, w: 50, h: 20, paragraphs: [" + "{text: a}, " * 60 + "]}",
-     "is too long"),
+     "paragraphs must list at most 50 items, got 60 (remove 10)"),
 ])
 def test_template_sizes_have_schema_limits(tmp_path, element, said):
     with pytest.raises(RenderError) as err:

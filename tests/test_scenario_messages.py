@@ -52,3 +52,27 @@ def test_scenario_help_says_what_is_checked_and_where_the_format_is(capsys):
     out = " ".join(capsys.readouterr().out.split())
     assert "expect:" in out and "exit code is 1" in out
     assert "schema/scenario.schema.json" in out and "tests/scenarios/" in out
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ("priority: 0", "priority: '0'",
+     "s.yaml:19:11: priority must be one of: 0, 1; got '0' (remove the quotes)"),
+    ("    spirit: fable@power_up\n", "    spirit: fable@power_up\n  - {}\n",
+     "s.yaml:25:5: players must list at most 2 items, got 3 (remove 1)"),
+])
+def test_a_list_too_long_and_a_quoted_number_say_how_to_fix_them(tmp_path, capsys, old, new,
+                                                                   message):
+    code, err = run(tmp_path, capsys, old, new)
+    assert code == 1
+    assert message in err, err
+    assert "[{" not in err and "did you mean" not in err  # no data dump, no hint to write it again
+
+
+def test_a_grave_feast_family_not_written_right_says_how_to_write_one(tmp_path, capsys):
+    f = tmp_path / "s.yaml"
+    f.write_text("game: grave-feast\nplayers:\n  - families: [brains 3 4 +dragon]\n  - {}\n")
+    with pytest.raises(SystemExit):
+        main(["scenario", str(f)])
+    err = capsys.readouterr().err
+    assert "'brains 3 4 +dragon' is not valid: a family is its food and its numbers" in err, err
+    assert "pattern" not in err

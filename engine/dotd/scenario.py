@@ -106,7 +106,8 @@ def build_state(game: DotdGame, data: Mapping[str, Any], where: str = "scenario"
         raise ScenarioError(f"{where}: phase '{phase}' is not one of {', '.join(PHASES)}")
     turn = int(data.get("turn", 1))
     if not 1 <= turn <= game.turns:
-        raise ScenarioError(f"{where}: turn {turn} is outside 1..{game.turns}")
+        raise ScenarioError(f"{where}: turn: turn {turn} is outside 1..{game.turns} "
+                            f"(the game has {game.turns} turns: params.turns)")
     if phase == "deal":
         return _deal(game, data, where, turn)
     prio = data.get("priority", 0)
@@ -144,40 +145,49 @@ def build_state(game: DotdGame, data: Mapping[str, Any], where: str = "scenario"
             s.spirit[p] = cards.take(sp, f"{here} spirit")
             s.eff_back[p] = game.back[s.spirit[p]]
     for b, back in enumerate(BACKS):
-        for c in (data.get("discards") or {}).get(back, []):
+        for k, c in enumerate((data.get("discards") or {}).get(back, [])):
             c = cards.take(c, f"{back} discard pile")
             if game.back[c] != b:
-                raise ScenarioError(f"{where}: {game.card_name(c)} cannot lie in the {back} discard pile")
+                raise ScenarioError(f"{where}: discards.{back}[{k}]: {game.card_name(c)} cannot "
+                                    f"lie in the {back} discard pile (list it under its own back)")
             s.discards[b].append(c)
             s.pub[c] = True
     tops: list[list[int]] = [[], [], []]
     for b, back in enumerate(BACKS):
-        for c in (data.get("decks") or {}).get(back, []):
+        for k, c in enumerate((data.get("decks") or {}).get(back, [])):
             c = cards.take(c, f"{back} deck")
             if game.back[c] != b:
-                raise ScenarioError(f"{where}: {game.card_name(c)} cannot lie in the {back} deck")
+                raise ScenarioError(f"{where}: decks.{back}[{k}]: {game.card_name(c)} cannot lie "
+                                    f"in the {back} deck (list it under its own back)")
             tops[b].append(c)
     for b in range(3):
         rest = [c for c in game.deck_order[b] if c not in cards.used]
         rng.shuffle(rest)
         s.decks[b] = rest + tops[b][::-1]  # the first listed card is the top (end of the list)
     if len(s.lines[0]) != len(s.lines[1]):
-        raise ScenarioError(f"{where}: both lines must have the same number of slots")
+        raise ScenarioError(f"{where}: players[1].line: both lines must have the same number "
+                            f"of slots (player 0 has {len(s.lines[0])}, player 1 "
+                            f"{len(s.lines[1])})")
     n = len(s.lines[0])
     if phase == "start":
         s.turn = turn - 1
         if n != turn - 1:
-            raise ScenarioError(f"{where}: at the start of turn {turn} each line has {turn - 1} slots")
+            raise ScenarioError(f"{where}: players[0].line: at the start of turn {turn} each "
+                                f"line has {turn - 1} slots, not {n}")
         if turn > 1 and any(x < 0 for x in s.spirit):
-            raise ScenarioError(f"{where}: at the start of turn {turn} each player needs a spirit")
+            p = s.spirit.index(-1)
+            raise ScenarioError(f"{where}: players[{p}]: at the start of turn {turn} each "
+                                f"player needs a spirit (add spirit: <card>)")
         s.stack = [(T_TURN,)]
     elif phase == "reveal":
         s.turn = turn
         if n != turn:
-            raise ScenarioError(f"{where}: at the reveal of turn {turn} each line has {turn} slots")
+            raise ScenarioError(f"{where}: players[0].line: at the reveal of turn {turn} each "
+                                f"line has {turn} slots, not {n}")
         for p in (0, 1):
             if s.spirit[p] < 0:
-                raise ScenarioError(f"{where}: player {p} needs the spirit chosen this turn")
+                raise ScenarioError(f"{where}: players[{p}]: player {p} needs the spirit chosen "
+                                    f"this turn (add spirit: <card>)")
             chosen = [s.spirit[p]]
             if turn == 1:  # the fighter placed this turn is still a choice until the reveal
                 chosen.insert(0, s.lines[p].pop())
@@ -189,23 +199,48 @@ def build_state(game: DotdGame, data: Mapping[str, Any], where: str = "scenario"
     else:
         s.turn = turn
         if n != turn:
-            raise ScenarioError(f"{where}: during the fights of turn {turn} each line has {turn} slots")
+            raise ScenarioError(f"{where}: players[0].line: during the fights of turn {turn} "
+                                f"each line has {turn} slots, not {n}")
         if any(x < 0 for x in s.spirit):
-            raise ScenarioError(f"{where}: during the fights each player needs a spirit")
+            p = s.spirit.index(-1)
+            raise ScenarioError(f"{where}: players[{p}]: during the fights each player needs a "
+                                f"spirit (add spirit: <card>)")
         slot = data.get("slot", n)
         if not 1 <= int(slot) <= n:
-            raise ScenarioError(f"{where}: slot {slot} is outside 1..{n}")
+            raise ScenarioError(f"{where}: slot: slot {slot} is outside 1..{n} (the lines have "
+                                f"{n} slots)")
         s.stack = [(T_REWARDS,)] + [(T_FIGHT, i) for i in range(int(slot))]
     end_turn = int(data.get("end_turn", game.turns))
     if not turn <= end_turn <= game.turns:
-        raise ScenarioError(f"{where}: end_turn {end_turn} is outside {turn}..{game.turns}")
+        raise ScenarioError(f"{where}: end_turn: end_turn {end_turn} is outside "
+                            f"{turn}..{game.turns} (from the scenario's turn to the last)")
     s.end_turn = end_turn
     s.history = []
     s.count_backs()
     if warnings is not None:
         warnings += _unreachable(s, data, phase)
-    s._advance()
+    try:
+        s._advance()
+    except (IndexError, RulesError) as exc:
+        raise _stuck(s, where, exc, False) from None
     return s
+
+
+def _stuck(s: DotdState, where: str, exc: Exception, in_choice: bool) -> ScenarioError:
+    """The engine could not go on from a scripted position (a hand with no card to play on a
+    turn the scenario reaches): said at the player's hand, or at the choice that led there,
+    instead of the engine's IndexError."""
+    empty = [p for p in (0, 1) if not [c for c in s.hands[p] if c not in s.chosen[p]]]
+    if not empty:
+        at = "" if in_choice else " players:"
+        return ScenarioError(f"{where}:{at} the game cannot go on from here ({exc})")
+    p = empty[0]
+    turn = max(s.turn, 1)
+    fix = f"give player {p} more hand cards" + (
+        f", or end the game earlier with end_turn: {turn - 1}" if turn > 1 else "")
+    at = "" if in_choice else f" players[{p}].hand:"
+    return ScenarioError(f"{where}:{at} player {p} has no card left to play on turn {turn} "
+                         f"({fix})")
 
 
 def _deal(game: DotdGame, data: Mapping[str, Any], where: str, turn: int) -> DotdState:
@@ -225,7 +260,8 @@ def _deal(game: DotdGame, data: Mapping[str, Any], where: str, turn: int) -> Dot
                             f"cards with phase: start)") from None
     end_turn = int(data.get("end_turn", game.turns))
     if not 1 <= end_turn <= game.turns:
-        raise ScenarioError(f"{where}: end_turn {end_turn} is outside 1..{game.turns}")
+        raise ScenarioError(f"{where}: end_turn: end_turn {end_turn} is outside "
+                            f"1..{game.turns} (the game has {game.turns} turns)")
     s.end_turn = end_turn
     return s
 
@@ -290,7 +326,10 @@ def apply_choice(state: DotdState, text: str, where: str = "scenario",
     options = choice_texts(state, name or card_namer(state.g))
     for a, plain, exact in options:
         if want in (_norm(plain), _norm(exact)):
-            state.apply_action(a)
+            try:
+                state.apply_action(a)
+            except (IndexError, RulesError) as exc:
+                raise _stuck(state, where, exc, True) from None
             return
     listed = ", ".join(f"'{exact}'" for _, _, exact in options)
     raise ScenarioError(

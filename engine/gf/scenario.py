@@ -75,6 +75,45 @@ def _shown(text: str, numbers: list[int]) -> str:
 _ID = re.compile(r"(?<=\w)#(\d+)")
 
 
+def _refused_at(game: FeastGame, players: list[Mapping[str, Any]], fams: list[list[str]],
+                d: Mapping[str, Any]) -> str | None:
+    """The path of the card that ``arrange`` refused: its placements replayed in its order
+    (hands, families' eaters then numbers, mashes, discard, draw), so a card written once too
+    often is located where it runs out, and a card inside a family string at that family."""
+    places: list[tuple[str, str]] = []
+    for i, p in enumerate(players):
+        places += [(f"players[{i}].hand[{k}]", str(x)) for k, x in enumerate(p.get("hand", []))]
+    for i, fs in enumerate(fams):
+        for k, f in enumerate(fs):
+            words = f.split()
+            cards = [w[1:] for w in words[1:] if w.startswith("+")]
+            cards += [f"{words[0]} {w}" for w in words[1:] if not w.startswith("+")]
+            places += [(f"players[{i}].families[{k}]", c) for c in cards]
+    for i, p in enumerate(players):
+        places += [(f"players[{i}].mash[{k}]", str(x)) for k, x in enumerate(p.get("mash", []))]
+    places += [(f"discard[{k}]", str(x)) for k, x in enumerate(d.get("discard", []))]
+    places += [(f"draw[{k}]", str(x)) for k, x in enumerate(d.get("draw") or [])]
+    every: dict[str, list[int]] = {}
+    for c in range(game.size):
+        every.setdefault(game.names[c], []).append(c)
+    pool = {k: v[:] for k, v in every.items()}
+    for path, name in places:
+        face, _, nth = name.strip().partition("#")
+        ids = pool.get(face.strip())
+        if nth:
+            copies = every.get(face.strip(), [])
+            if not nth.isdigit() or not 1 <= int(nth) <= len(copies):
+                return path
+            if ids is None or copies[int(nth) - 1] not in ids:
+                return path
+            ids.remove(copies[int(nth) - 1])
+        elif not ids:
+            return path
+        else:
+            ids.pop(0)
+    return None
+
+
 class _Run:
     """One scenario being played: the state, the printed steps and the failed facts."""
 
@@ -136,8 +175,9 @@ class _Run:
         except RulesError as exc:
             # located at the card it names (cmd_scenario), else at players
             msg = str(exc).replace("arrange: ", "")
-            raise (ScenarioError(f"{self.where}: {msg}") if "card '" in msg
-                   else self._error("players", msg)) from None
+            at = _refused_at(game, players, fams, d) if "card '" in msg else None
+            raise (self._error(at, msg) if at else ScenarioError(f"{self.where}: {msg}")
+                   if "card '" in msg else self._error("players", msg)) from None
         self._place_extra(s, players)
         self._warn_unreachable(s)
         s.scripted = [list(d.get("coins", [])), list(d.get("phrases", []))]
@@ -384,6 +424,10 @@ class _Run:
                 self._check_moves(key, want, where)
             elif key in ("sees", "view"):  # (view: the first name of sees)
                 seat = int(want.get("player", 1))
+                if not 1 <= seat <= self.s.n:
+                    self.failed.append(f"{self.where}: {where}.player: P{seat} does not play "
+                                       f"(seats P1..P{self.s.n})")
+                    continue
                 view = self.s.observation(seat - 1).to_json()
                 for k, v in want.items():
                     if k == "player":
