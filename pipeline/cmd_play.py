@@ -7,6 +7,7 @@ and the table is served all the same). See docs/play.md.
 
 from __future__ import annotations
 
+import ipaddress
 import socket
 import threading
 import webbrowser
@@ -34,6 +35,16 @@ def _free_port(host: str, port: int) -> int:
     except OSError as exc:
         raise click.UsageError(f"--port {port} on {host}: {exc.strerror or exc} "
                                "(choose another with --port, or 0 for any free port)") from None
+
+
+def _loopback(host: str) -> bool:
+    """Whether ``host`` is reachable only from this computer (127.0.0.1, ::1, localhost)."""
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
 
 
 def open_page(url: str) -> bool:
@@ -102,6 +113,10 @@ def _play(set_name: str, players: int | None, agents: tuple[str, ...], seed: int
     port = _free_port(host, port)
     url = f"http://{'[' + host + ']' if ':' in host else host}:{port}/"
     click.echo(f"Boneyard table for {set_name}: {url}  (Ctrl-C to stop)")
+    if not _loopback(host):
+        click.echo(f"warning: --host {host} serves the table beyond this computer: anyone who "
+                   "reaches it can see your hand and play your seat (the default, 127.0.0.1, "
+                   "serves only this computer)", err=True)
     for line in session.problems:
         click.echo(f"  the set does not load: {line}", err=True)
     if open_browser:  # once the server listens; without a browser the address is all we have

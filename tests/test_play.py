@@ -269,7 +269,7 @@ def test_session_refuses_moves_out_of_turn():
     session = Session(Setup("day-of-the-dead", seed=80))
     while not session.state.is_terminal():
         session.play(0)
-    with pytest.raises(PlayError, match="not your turn"):
+    with pytest.raises(PlayError, match="the game is over: start a new game"):
         session.play(0)
 
 
@@ -335,3 +335,57 @@ def test_a_game_without_a_table_view_says_so_in_the_page():
     finally:
         games._SPECS.pop(SPEC.name, None)
         games.GAMES.pop(SPEC.name, None)
+
+
+def test_bad_request_bodies_are_refused_and_leave_the_game_as_it_was(tmp_path):
+    client, session = client_for(Setup("grave-feast", players=3, seed=60), tmp_path)
+    t = client.get("/api/state").json()
+    deep = "[" * 20000 + "]" * 20000  # within the size limit, too deep for the JSON reader
+    for path, raw, status, said in [
+        ("/api/new", "{players: 3", 400, "not JSON"),
+        ("/api/new", deep, 400, "not JSON"),
+        ("/api/move", deep, 400, "not JSON"),
+        ("/api/new", "[1, 2]", 400, "a JSON object"),
+        ("/api/new", '{"pad": "' + "x" * 70000 + '"}', 413, "over the limit"),
+        ("/api/move", '{"i": 0, "pad": "' + "x" * 70000 + '"}', 413, "over the limit"),
+    ]:
+        r = client.post(path, content=raw, headers={"Content-Type": "application/json"})
+        assert r.status_code == status and said in r.json()["error"], (path, r.json()["error"])
+        assert r.json()["at"] == t["at"] and r.json()["transcript"] == t["transcript"]
+    assert session.seed == 60 and session.state is not None  # no new game was dealt
+
+
+@pytest.mark.parametrize("body, said", [
+    ({"options": {"rares": "yes"}}, "option 'rares' must be true or false, got \"yes\""),
+    ({"options": {"decks": 7}}, "option 'decks' must be a whole number in 1..2, got 7"),
+    ({"options": {"wild": True}}, "Grave Feast has no option 'wild' (its options: rares, decks)"),
+    ({"player": 4}, "unknown key 'player' in a new game (known: players, seed, seat, agents"),
+])
+def test_new_game_options_the_game_does_not_have_are_refused(tmp_path, body, said):
+    client, session = client_for(Setup("grave-feast", players=3, seed=61), tmp_path)
+    r = client.post("/api/new", json=body)
+    assert r.status_code == 400 and said in r.json()["error"], r.json()["error"]
+    assert session.setup.options == {} and session.state is not None and session.seed == 61
+
+
+def test_a_log_file_that_is_not_text_is_not_overwritten(tmp_path):
+    client, session = client_for(Setup("day-of-the-dead", seed=62), tmp_path)
+    log = tmp_path / "play.log.jsonl"
+    log.write_bytes(b"\xff\xfe not a log \x00")
+    walk_game(client, session, random.Random(5), check=False)
+    r = client.post("/api/save")
+    assert r.status_code == 409 and "not UTF-8 text" in r.json()["error"]
+    assert log.read_bytes() == b"\xff\xfe not a log \x00"
+
+
+def test_serving_beyond_localhost_warns_that_anyone_can_see_your_hand(monkeypatch):
+    import uvicorn
+
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: None)
+    runner = CliRunner()
+    res = runner.invoke(cli, ["play", "day-of-the-dead", "--no-open", "--port", "0",
+                              "--host", "0.0.0.0"])
+    assert res.exit_code == 0, res.output
+    assert "warning: --host 0.0.0.0 serves the table beyond this computer" in res.stderr
+    res = runner.invoke(cli, ["play", "day-of-the-dead", "--no-open", "--port", "0"])
+    assert "warning" not in res.stderr

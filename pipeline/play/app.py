@@ -14,10 +14,12 @@ always draws what the session says and never keeps a state of its own.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 from boneyard.engine.agents import parse_spec
+from boneyard.engine.spec import GameSpec
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -55,11 +57,24 @@ def create_app(session: Session, faces_root: Path | None = None) -> Starlette:
         return JSONResponse(body, status_code=status, headers={"Cache-Control": "no-store"})
 
     async def body_of(request: Request) -> dict[str, Any]:
-        try:
-            data = await request.json()
-        except ValueError:
+        """The request's JSON object ({} for no body); _BadBody for one too big or not JSON."""
+        size = request.headers.get("content-length", "")
+        if size.isdigit() and int(size) > MAX_BODY:
+            raise _BadBody(f"the request is {size} bytes, over the limit of {MAX_BODY}", 413)
+        raw = b""
+        async for chunk in request.stream():
+            raw += chunk
+            if len(raw) > MAX_BODY:
+                raise _BadBody(f"the request is over the limit of {MAX_BODY} bytes", 413)
+        if not raw.strip():
             return {}
-        return data if isinstance(data, dict) else {}
+        try:
+            data = json.loads(raw)
+        except (ValueError, RecursionError):  # (UnicodeDecodeError is a ValueError)
+            raise _BadBody("the request is not JSON", 400) from None
+        if not isinstance(data, dict):
+            raise _BadBody("the request must be a JSON object", 400)
+        return data
 
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
@@ -68,7 +83,10 @@ def create_app(session: Session, faces_root: Path | None = None) -> Starlette:
         return await answer()
 
     async def move(request: Request) -> Response:
-        data = await body_of(request)
+        try:
+            data = await body_of(request)
+        except _BadBody as exc:
+            return await answer(str(exc), exc.status)
         i, at = data.get("i"), data.get("at")
         if not isinstance(i, int) or isinstance(i, bool) or (at is not None and not isinstance(at, int)):
             return await answer("a move is {\"i\": its index, \"at\": the move count}", 400)
@@ -86,9 +104,12 @@ def create_app(session: Session, faces_root: Path | None = None) -> Starlette:
         return await answer()
 
     async def new(request: Request) -> Response:
-        data = await body_of(request)
+        try:
+            data = await body_of(request)
+        except _BadBody as exc:
+            return await answer(str(exc), exc.status)
         changes: dict[str, Any] = {}
-        problem = _new_game_changes(data, changes)
+        problem = _new_game_changes(data, changes, session.spec)
         if problem:
             return await answer(problem, 400)
         if "options" in changes:  # the page sends the flags it shows; the rest stay as set
@@ -123,12 +144,32 @@ def create_app(session: Session, faces_root: Path | None = None) -> Starlette:
     return Starlette(routes=routes)
 
 
+MAX_BODY = 64 * 1024
+"""Bytes a request body may have: the page sends a few small fields, and a body is read whole."""
+
+
+class _BadBody(Exception):
+    """A request body the API refuses (too big, not a JSON object), with its HTTP status."""
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+_NEW_KEYS = ("players", "seed", "seat", "agents", "options")
+
+
 def _whole(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def _new_game_changes(data: dict[str, Any], changes: dict[str, Any]) -> str | None:
-    """Fill ``changes`` (Setup fields) from a new-game request; the problem, if any."""
+def _new_game_changes(data: dict[str, Any], changes: dict[str, Any],
+                      spec: GameSpec | None = None) -> str | None:
+    """Fill ``changes`` (Setup fields) from a new-game request; the problem, if any (options are
+    checked against ``spec``'s, the game the table plays, so a wrong one is not passed on)."""
+    unknown = [k for k in data if k not in _NEW_KEYS]
+    if unknown:
+        return f"unknown key '{unknown[0]}' in a new game (known: {', '.join(_NEW_KEYS)})"
     if data.get("players") is not None:
         if not _whole(data["players"]):
             return "players must be a whole number"
@@ -154,5 +195,29 @@ def _new_game_changes(data: dict[str, Any], changes: dict[str, Any]) -> str | No
     if data.get("options") is not None:
         if not isinstance(data["options"], dict):
             return "options must be an object"
+        problem = _option_problem(data["options"], spec)
+        if problem:
+            return problem
         changes["options"] = dict(data["options"])
+    return None
+
+
+def _option_problem(options: dict[str, Any], spec: GameSpec | None) -> str | None:
+    """What is wrong with a new game's engine options: a name the game does not have, a flag
+    that is not true or false, a number out of its range (None keeps the set's own value)."""
+    if spec is None:
+        return None  # the set does not load: its problems are shown, the options not used
+    own = {o.name: o for o in spec.options}
+    for name, value in options.items():
+        o = own.get(name)
+        if o is None:
+            known = ", ".join(own) or "none"
+            return f"{spec.title} has no option '{name}' (its options: {known})"
+        if value is None:
+            continue
+        if o.flag and not isinstance(value, bool):
+            return f"option '{name}' must be true or false, got {json.dumps(value)}"
+        if not o.flag and not (_whole(value) and o.low <= value <= o.high):
+            return (f"option '{name}' must be a whole number in {o.low}..{o.high}, got "
+                    f"{json.dumps(value)}")
     return None

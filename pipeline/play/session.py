@@ -238,7 +238,9 @@ class Session:
             state = self._playing()
             if at is not None and at != len(self.moves):
                 raise PlayError("the table changed since that page was drawn: look again")
-            if state.is_terminal() or state.current_player() != self.setup.seat:
+            if state.is_terminal():
+                raise PlayError("the game is over: start a new game to play again")
+            if state.current_player() != self.setup.seat:
                 raise PlayError("it is not your turn")
             legal = state.observation(self.setup.seat).legal_actions()
             if not 0 <= index < len(legal):
@@ -296,17 +298,25 @@ class Session:
         return OUTPUT / self.card_set.slug / "play.log.jsonl"
 
     def _next_index(self) -> int:
+        return sum(1 for line in self._old_log().splitlines() if line.strip())
+
+    def _old_log(self) -> str:
+        """The log file's text so far ("" if none); PlayError if it cannot be appended to."""
         path = self.log_file()
         if not path.is_file():
-            return 0
-        return sum(1 for line in path.read_text(encoding="utf-8").splitlines() if line.strip())
+            return ""
+        try:
+            return path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            raise PlayError(f"{path}: the log file is not UTF-8 text, so the game is not added "
+                            "to it (move it away, or choose another file with --log)") from None
 
     def save(self) -> str:
         """Append the finished game to the log file; returns what to type to replay it."""
         with self.lock:
             rec = self.record()
             path = self.log_file()
-            old = path.read_text(encoding="utf-8") if path.is_file() else ""
+            old = self._old_log()
             if old and not old.endswith("\n"):
                 old += "\n"
             path.parent.mkdir(parents=True, exist_ok=True)
