@@ -11,7 +11,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 import click
-from boneyard.pipeline.render.api import DEFAULT_FORMATS, FORMATS, RenderOptions, render_set
+from boneyard.pipeline.render.api import (
+    DEFAULT_FORMATS,
+    FORMATS,
+    RenderOptions,
+    check_options,
+    render_set,
+)
 from boneyard.pipeline.render.sheets import DEFAULT_PRINTER_MARGIN, DUPLEX
 from boneyard.pipeline.render.units import (
     CARD_SIZES,
@@ -147,6 +153,7 @@ def render_cmd(set_name: str, formats: str, paper: str, size: str | None, bleed:
                             profile=profile, printer_margin=margin, fold=gutter_fold,
                             back_offset=_offset(back_offset) if back_offset else (0.0, 0.0),
                             cmyk=cmyk, icc=icc, tts_base_url=tts_base_url)
+    check_options(options)  # a mistyped option is said before the set is read or refused
     card_set = load_set(set_name)
     footer_note, watermark = _permission(card_set, out, force)
     console = Console(file=sys.stderr)

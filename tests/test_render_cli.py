@@ -101,3 +101,19 @@ def test_an_icc_profile_without_cmyk_is_a_usage_error_not_ignored(run, tmp_path)
     res = run("render", "grave-feast", "--out", str(tmp_path / "out"), "--icc", str(icc))
     assert res.exit_code == 2 and "add --cmyk" in res.output
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (("--format", "png", "--bleed"), "--bleed only changes the pdf output"),
+    (("--format", "proof", "--gutter", "3mm", "--fronts-only"),
+     "--gutter, --fronts-only only change the pdf output"),
+    (("--format", "png", "--duplex", "short"), "--duplex only changes the pdf or calibration"),
+    (("--format", "pdf", "--tts-base-url", "https://example.invalid/"),
+     "--tts-base-url only changes the tts output"),
+])
+def test_an_option_for_an_output_not_asked_for_is_refused_not_ignored(run, tmp_path, args, said):
+    """Said before the set is read (no playtest record needed to hear it), nothing written."""
+    res = run("render", "grave-feast", "--out", str(tmp_path / "out"), *args)
+    assert res.exit_code == 1 and said in res.stderr, res.output
+    assert "playtest" not in res.stderr and "Traceback" not in res.output
+    assert not (tmp_path / "out").exists()

@@ -625,3 +625,64 @@ def test_an_absurd_font_size_is_refused_at_once_not_shrunk_for_hours(tmp_path):
     ops = _layout(dotd_set(), "anger@double", path)
     (title,) = [op for op in ops if isinstance(op, Text)]
     assert 4 <= title.size <= 20 / 1.2  # the 20 pt box holds one line of at most 16.7 pt
+
+
+def test_a_when_naming_a_field_no_card_has_is_an_error_not_an_element_never_drawn(tmp_path):
+    """A misspelt ``when:`` key matched no face, so the element silently vanished from every
+    card; now it is one message at the element's line, whichever layouts inherit it."""
+    path = write(tmp_path, """layouts:
+  front:
+    elements:
+      - {name: mark, type: rect, when: {powr: [6, 9]}, x: 0, y: 0, w: 10, h: 10, fill: "#000000"}
+      - name: rules
+        type: text
+        x: 10
+        y: 40
+        w: 160
+        h: 100
+        paragraphs:
+          - {text: "{name}"}
+          - {text: "No effect.", when: {vanila: "yes"}}
+  front-double: {extends: front}
+  back:
+    elements: []
+""")
+    with pytest.raises(RenderError) as err:
+        prepare(dotd_set(), template=load_template(path), rules_runs=rules_runs)
+    lines = str(err.value).splitlines()
+    assert len(lines) == 2, lines
+    assert lines[0].startswith(f"{path}:4:9: layout 'front' element 'mark': when: names the "
+                               "field 'powr', which no card has")
+    assert lines[1].startswith(f"{path}:5:9: layout 'front' element 'rules'") and \
+        "'vanila'" in lines[1] and "vanilla" in lines[1]  # the fields it could have meant
+
+
+@pytest.mark.parametrize("bleed", ["-5in", "500in"])
+def test_a_bleed_out_of_range_is_refused_not_silently_replaced(tmp_path, bleed):
+    path = write(tmp_path, f"bleed: {bleed}\nlayouts:\n  front:\n    elements: []\n")
+    with pytest.raises(RenderError) as err:
+        load_template(path)
+    assert str(err.value).splitlines() == [
+        f"{path}:1:8: bleed {parse_length(bleed):g} pt is out of range (between 0 and 72 pt, "
+        "1 in; print shops ask for 0.125in)"]
+
+
+def test_an_unprintable_font_size_is_one_message_and_lengths_say_how_to_write_them(tmp_path):
+    path = write(tmp_path, """layouts:
+  front:
+    elements:
+      - {name: t, type: text, x: 0, y: 0, w: 100, h: 20, text: "{name}", size: 0}
+      - {name: r, type: rect, x: six, y: 0, w: 10, h: 10, fill: "#000000"}
+""")
+    with pytest.raises(RenderError) as err:
+        load_template(path)
+    lines = str(err.value).splitlines()
+    assert lines == [f"{path}:5:34: layouts.front.elements item 2 x 'six' is not valid: write "
+                     "points (9), a length with a unit (3mm, 0.125in, 9pt) or, for x, y, w and "
+                     "h, a percentage of the card (50%)"]
+    path.write_text(path.read_text().replace("x: six", "x: 0"))
+    with pytest.raises(RenderError) as err:
+        load_template(path)
+    assert str(err.value).splitlines() == [
+        f"{path}:4:80: layout 'front' element 't': size 0 pt is not a printable font size "
+        "(between 2 and 144 pt)"]

@@ -23,7 +23,7 @@ from boneyard.paths import CARDS, OUTPUT
 
 from .colour import CmykProfile, find_cmyk_profile
 from .images import proof_sheet, save_png, write_face_pngs, write_tts
-from .layout import layout_elements
+from .layout import layout_elements, when_problems
 from .ops import DrawOp
 from .preflight import Elements, preflight
 from .sheets import (
@@ -132,6 +132,29 @@ def check_options(options: RenderOptions) -> None:
                                                          options.tts_base_url):
         raise RenderError(f"--tts-base-url must be an http(s) address, got "
                           f"{options.tts_base_url!r}")
+    _check_used(options)
+
+
+def _check_used(options: RenderOptions) -> None:
+    """An option for an output that is not asked for is refused, not silently ignored: a
+    designer who writes ``--format png --bleed`` expects a bleed somewhere."""
+    default = RenderOptions()
+    wanted = set(options.formats)
+    for outputs, given in (
+        (("pdf",), [("--bleed", options.bleed), ("--gutter", options.gutter != default.gutter),
+                    ("--fronts-only", options.fronts_only), ("--gutter-fold", options.fold)]),
+        (("pdf", "calibration"), [("--duplex", options.duplex != default.duplex),
+                                  ("--printer-margin",
+                                   options.printer_margin != default.printer_margin),
+                                  ("--back-offset", options.back_offset != default.back_offset)]),
+        (("tts",), [("--tts-base-url", options.tts_base_url is not None)]),
+    ):
+        unused = [flag for flag, on in given if on]
+        if unused and not wanted & set(outputs):
+            names = " or ".join(outputs)
+            raise RenderError(f"{', '.join(unused)} only change{'s' if len(unused) == 1 else ''} "
+                              f"the {names} output, which --format does not ask for (add "
+                              f"{names} to --format, or drop {', '.join(unused)})")
 
 
 def prepare(card_set: CardSet, options: RenderOptions = RenderOptions(),
@@ -158,6 +181,7 @@ def _prepare(card_set: CardSet, options: RenderOptions, rules_runs: RulesRuns | 
             elements[face.id] = layout_elements(face, template, size)
         except RenderError as exc:
             errors.append(str(exc))
+    errors += when_problems(deck, template)
     found = preflight(deck, template, size, elements, PROFILES[options.profile])
     errors += found.errors
     warnings = _group_errors(found.warnings).splitlines() if found.warnings else []

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from boneyard.engine.faces import Face
+from boneyard.engine.faces import Deck, Face
 
 from boneyard.errors import RenderError
 
@@ -190,6 +190,30 @@ def _image_path(path: str, ctx: _Ctx) -> str:
     if not target.is_file():
         raise ctx.error(f"image file {path!r} not found in {root}")
     return str(target)
+
+
+def when_problems(deck: Deck, template: Template) -> list[str]:
+    """A ``when:`` naming a field no card of the set has: a misspelling that would otherwise
+    leave the element (or paragraph) undrawn on every card, without a word. Said once per
+    element, at the line that writes it."""
+    have: set[str] = set()
+    for face in deck.faces:
+        have.update(face.fields)
+    out: list[str] = []
+    for lname, elements in template.layouts.items():
+        for el in elements:
+            conds = [el.get("when"), *(p.get("when") for p in el.get("paragraphs", ()))]
+            for key in dict.fromkeys(k for c in conds if isinstance(c, dict) for k in c):
+                if key in have:
+                    continue
+                layout, line, col = template.origins.get((lname, el["name"]), (lname, 0, 0))
+                where = f"{template.file}:{line}:{col}: " if line else f"{template.file}: "
+                msg = (f"{where}layout '{layout}' element '{el['name']}': when: names the field "
+                       f"{key!r}, which no card has, so it is never drawn (fields are: "
+                       f"{', '.join(sorted(have))})")
+                if msg not in out:
+                    out.append(msg)
+    return out
 
 
 def _matches(when: dict[str, Any] | None, face: Face) -> bool:

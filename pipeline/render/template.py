@@ -35,6 +35,7 @@ _GEOMETRY_KEYS = ("x", "y", "w", "h")
 _FONT_SIZES = (2.0, 144.0)  # points: below, unreadable; above, larger than any card's text
 DEFAULT_MIN_SIZE = 6.0  # points: the smallest text most print guides call readable on a card
 MAX_EXTENDS = 32  # layouts an extends chain may pass through: deeper is a mistake, not a design
+BLEED_RANGE = (0.0, 72.0)  # points past the cut: below 0 means nothing; no shop asks for 1 in
 MAX_FORMAT_WIDTH = 200  # characters a {field:>N} may pad to: wider only costs render time
 # points a length may reach: larger than any card and paper, smaller than what slows a render
 _LIMITS: dict[str, tuple[float, float]] = {
@@ -136,6 +137,11 @@ def load_template(path: str | Path) -> Template:
     except RenderError as exc:
         problems.append(doc.problem(("bleed",), str(exc)))
         bleed = 0.0
+    if not BLEED_RANGE[0] <= bleed <= BLEED_RANGE[1]:  # else silently replaced by 1/8 inch
+        problems.append(doc.problem(("bleed",), f"bleed {bleed:g} pt is out of range",
+                                    hint=f"between {BLEED_RANGE[0]:g} and {BLEED_RANGE[1]:g} "
+                                         "pt, 1 in; print shops ask for 0.125in"))
+        bleed = 0.0
     floor = _floor(data, raw_layouts, doc, problems)
     for key, names in (("size", [data.get("size", "poker")]), ("sizes", data.get("sizes", []))):
         for i, name in enumerate(names):
@@ -191,7 +197,9 @@ def _floor(data: dict[str, Any], raw: dict[str, dict[str, Any]], doc: Any,
         for i, el in enumerate(spec.get("elements", [])):
             for key in ("size", "min_size"):
                 v = _length_or_none(el, key, 0)
-                if v is not None and v < floor - 1e-9 and el.get("type", "text") == "text":
+                if v is None or v < _FONT_SIZES[0]:
+                    continue  # not a printable size at all: _check_values says so, once
+                if v < floor - 1e-9 and el.get("type", "text") == "text":
                     problems.append(doc.problem(
                         ("layouts", lname, "elements", i, key),
                         f"layout {lname!r} element {el.get('name')!r}: {key} {v:g} pt is below "
