@@ -188,6 +188,23 @@ def recover_dir(target: Path) -> None:
             _remove(tmp)
 
 
+def _named_in(exc: OSError, tmp: Path, target: Path) -> OSError:
+    """``exc`` naming the file of ``target`` it was about, not its place in the temporary
+    folder ``tmp`` (``tts/deck.json``, not ``.tts.tmp-4242/deck.json``); the folder itself when
+    it names no file (a full disk while an image is encoded)."""
+    if exc.errno is None:
+        return exc
+    if exc.filename in (None, ""):
+        where = target
+    else:
+        try:
+            rel = Path(str(exc.filename)).relative_to(tmp)
+        except ValueError:
+            return exc
+        where = target / rel
+    return type(exc)(exc.errno, exc.strerror or os.strerror(exc.errno), str(where))
+
+
 @contextmanager
 def atomic_dir(path: str | Path) -> Iterator[Path]:
     """A temporary folder next to ``path`` that replaces it only when fully written; at no
@@ -197,9 +214,18 @@ def atomic_dir(path: str | Path) -> Iterator[Path]:
     recover_dir(target)
     tmp = target.with_name(f".{target.name}.tmp-{os.getpid()}")
     _remove(tmp)
-    tmp.mkdir(parents=True)
+    try:
+        tmp.mkdir(parents=True)
+    except OSError as exc:
+        raise _named_in(exc, tmp, target) from None
     try:
         yield tmp
+    except OSError as exc:
+        _remove(tmp)
+        named = _named_in(exc, tmp, target)
+        if named is exc:
+            raise
+        raise named from None
     except BaseException:
         _remove(tmp)
         raise

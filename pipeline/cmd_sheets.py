@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 
 import click
@@ -100,15 +101,16 @@ def import_cmd(set_name: str, sheet: Path, dry_run: bool) -> None:
 def new_cmd(name: str, like: str, parent: Path | None) -> None:
     """Start a card set folder NAME as a copy of SET, ready to validate and build.
 
-    The copy gets NAME as its name; the editor's schema lines point at this project's schemas
-    from the new folder. An existing NAME is never overwritten.
+    NAME may be a path (../sets/spooky-dead) instead of --dir. The copy gets NAME as its name;
+    the editor's schema lines point at this project's schemas from the new folder. An existing
+    NAME is never overwritten.
     """
     from boneyard.pipeline.new_set import new_set
 
-    folder = new_set(name, like, parent or Path.cwd())
-    shown = display_path(folder)
-    click.echo(f"made {shown} from {like}")
-    click.echo(f"next: boneyard validate {shown}   (then: boneyard build {shown} --fast)")
+    folder = new_set(name, like, parent)
+    click.echo(f"made {display_path(folder)} from {like}")
+    arg = shlex.quote(display_path(folder))  # a command to paste: a name with a space is quoted
+    click.echo(f"next: boneyard validate {arg}   (then: boneyard build {arg} --fast)")
 
 
 def register(group: click.Group) -> None:

@@ -49,8 +49,25 @@ def _repoint(text: str, old_dir: Path, new_dir: Path) -> str:
     return "\n".join(lines)
 
 
-def new_set(name: str, like: str | Path, parent: Path) -> Path:
-    """Make ``parent/name`` from the set ``like``; the new folder."""
+def split_target(name: str, parent: Path | None) -> tuple[str, Path]:
+    """(name, parent folder) from NAME and --dir: NAME may be a path (``new ../sets/spooky``),
+    as ``mkdir`` takes one, unless --dir already says where."""
+    if "/" not in name and os.sep not in name:
+        return name, parent if parent is not None else Path.cwd()
+    if parent is not None:
+        raise NewSetError(f"{name!r}: give NAME as a plain name with --dir, or a path without "
+                          "--dir (not both)")
+    path = Path(name)
+    return path.name, path.parent
+
+
+def new_set(name: str, like: str | Path, parent: Path | None = None) -> Path:
+    """Make ``parent/name`` from the set ``like`` (``name`` may be a path when ``parent`` is
+    None); the new folder."""
+    name, parent = split_target(name, parent)
+    if len(name) > 64:
+        raise NewSetError(f"{name[:20]!r}...: a set's name is at most 64 characters, got "
+                          f"{len(name)} (shorten it)")
     if not _NAME.match(name) or name in (".", ".."):
         raise NewSetError(f"{name!r}: a set's name is its folder's name: letters, digits, "
                           "spaces, '-', '_' and '.', starting with a letter or digit")
@@ -61,9 +78,39 @@ def new_set(name: str, like: str | Path, parent: Path) -> Path:
                           "overwrites (choose another name or remove it)")
     if not parent.is_dir():
         raise NewSetError(f"{display_path(parent)}: no such folder")
+    try:
+        _copy(source, target)
+    except (OSError, _CopyFailed) as exc:  # a read-only or full disk, a folder we may not write in
+        cause = exc.error if isinstance(exc, _CopyFailed) else exc
+        why = cause.strerror or (f"{len(cause.args[0])} files could not be copied"
+                                 if isinstance(cause, shutil.Error) else str(cause))
+        raise NewSetError(f"{display_path(target)}: cannot make the set folder: {why} "
+                          "(choose another folder; nothing was made)") from None
+    return target
+
+
+class _CopyFailed(Exception):
+    """A file the copy could not write: stops the copy at once (``copytree`` would go on and
+    gather one error per file, however full the disk)."""
+
+    def __init__(self, error: OSError) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+def _copy_file(src: str, dst: str) -> object:
+    try:
+        return shutil.copy2(src, dst)
+    except OSError as exc:
+        raise _CopyFailed(exc) from None
+
+
+def _copy(source: Path, target: Path) -> None:
+    """The copy, made beside ``target`` and renamed into place when whole."""
     with atomic_dir(target) as tmp:
         shutil.copytree(source, tmp, symlinks=True, dirs_exist_ok=True,
-                        ignore=shutil.ignore_patterns(".*", "__pycache__"))
+                        ignore=shutil.ignore_patterns(".*", "__pycache__"),
+                        copy_function=_copy_file)
         for path in sorted(tmp.rglob("*.yaml")):
             if path.is_symlink() or not path.is_file():
                 continue
@@ -71,8 +118,7 @@ def new_set(name: str, like: str | Path, parent: Path) -> Path:
             new = _repoint(text, source / path.parent.relative_to(tmp),
                            target / path.parent.relative_to(tmp))
             if path == tmp / GAME_FILE:
-                new = _NAME_LINE.sub(lambda _m: f"name: {json.dumps(display_name(name))}",
+                new = _NAME_LINE.sub(lambda _m: f"name: {json.dumps(display_name(target.name))}",
                                      new, count=1)
             if new != text:
                 path.write_text(new, encoding="utf-8", newline="")
-    return target

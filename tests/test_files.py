@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from boneyard.files import atomic_open, atomic_path, write_atomic
+from boneyard.files import atomic_dir, atomic_open, atomic_path, write_atomic
 
 
 def test_write_atomic_writes_text_and_bytes_whole(tmp_path):
@@ -64,3 +64,18 @@ def test_a_full_device_is_an_error_naming_it():
         write_atomic("/dev/full", "x" * 100_000)
     assert err.value.errno == errno.ENOSPC
     assert Path("/dev/full").is_char_device()
+
+
+def test_a_folder_write_that_fails_names_the_folder_not_its_temporary_stand_in(tmp_path):
+    """A full disk while the Tabletop Simulator sheets are written says tts/deck.json (or tts
+    itself when the error names no file), never .tts.tmp-PID/deck.json."""
+    import errno
+
+    target = tmp_path / "tts"
+    with pytest.raises(OSError) as err, atomic_dir(target) as tmp:
+        raise OSError(errno.ENOSPC, "No space left on device", str(tmp / "deck.json"))
+    assert err.value.filename == str(target / "deck.json") and err.value.errno == errno.ENOSPC
+    with pytest.raises(OSError) as err, atomic_dir(target):
+        raise OSError(errno.ENOSPC, "No space left on device")  # Pillow names no file
+    assert err.value.filename == str(target)
+    assert list(tmp_path.iterdir()) == []  # nothing half-written is left

@@ -475,3 +475,32 @@ def test_untrusted_sheets_are_parsed_through_defusedxml():
     import openpyxl.xml
 
     assert openpyxl.xml.DEFUSEDXML
+
+
+def test_new_takes_a_path_and_a_folder_it_cannot_make_is_one_message(tmp_path: Path) -> None:
+    """NAME may be a path, as for mkdir; a place that cannot be written is named as the set's
+    folder, never as the temporary folder it was being made in, and nothing is left behind."""
+    runner = CliRunner()
+    res = runner.invoke(cli, ["new", str(tmp_path / "my set"), "--like", "grave-feast"])
+    assert res.exit_code == 0, res.output
+    assert 'name: "My Set"' in (tmp_path / "my set" / "game.yaml").read_text(encoding="utf-8")
+    assert f"boneyard validate '{tmp_path / 'my set'}'" in res.output  # quoted, to paste
+    res = runner.invoke(cli, ["new", str(tmp_path / "b"), "--like", "grave-feast",
+                              "--dir", str(tmp_path)])
+    assert getattr(res.exception, "exit_code", None) == 2 and "not both" in str(res.exception)
+    blocked = tmp_path / "blocked"
+    blocked.mkdir()
+    real_mkdir = Path.mkdir
+
+    def refuse(self: Path, *args: object, **kwargs: object) -> None:
+        if self.parent == blocked:
+            raise PermissionError(13, "Permission denied", str(self))
+        real_mkdir(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(Path, "mkdir", refuse)
+        res = runner.invoke(cli, ["new", "spooky", "--like", "grave-feast", "--dir", str(blocked)])
+    assert getattr(res.exception, "exit_code", None) == 2
+    assert str(res.exception) == (f"{blocked / 'spooky'}: cannot make the set folder: "
+                                  "Permission denied (choose another folder; nothing was made)")
+    assert list(blocked.iterdir()) == []
