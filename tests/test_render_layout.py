@@ -686,3 +686,28 @@ def test_an_unprintable_font_size_is_one_message_and_lengths_say_how_to_write_th
     assert str(err.value).splitlines() == [
         f"{path}:4:80: layout 'front' element 't': size 0 pt is not a printable font size "
         "(between 2 and 144 pt)"]
+
+
+@pytest.mark.parametrize("kind", ["folder", "fifo"])
+def test_a_font_that_is_not_a_regular_file_says_so_not_file_not_found(tmp_path, kind):
+    font = tmp_path / "display.ttf"
+    font.mkdir() if kind == "folder" else os.mkfifo(font)
+    path = write(tmp_path, "fonts: {display: display.ttf}\nlayouts:\n  front:\n    elements: []\n")
+    with pytest.raises(RenderError) as err:
+        load_template(path)
+    assert str(err.value) == (f"{path}:1:18: font 'display': {font} is not a regular file "
+                              "(give a .ttf file)")
+
+
+def test_a_bad_format_spec_is_called_one_not_bad_braces(tmp_path):
+    path = write(tmp_path, """layouts:
+  front:
+    elements:
+      - {name: title, type: text, x: 10, y: 10, w: 160, h: 20, text: "{name:q}"}
+  back:
+    elements: []
+""")
+    with pytest.raises(RenderError) as err:
+        prepare(dotd_set(), template=load_template(path), rules_runs=rules_runs)
+    assert "element 'title': bad format spec in '{name:q}' (Unknown format code 'q'" in \
+        str(err.value)

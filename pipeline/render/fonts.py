@@ -44,8 +44,10 @@ def register(name: str, path: Path) -> str:
         f"{name}.{hashlib.sha1(str(path).encode()).hexdigest()[:8]}")
     if font_id in _registered:
         return font_id
-    if not path.is_file():
+    if not path.exists():
         raise RenderError(f"font {name!r}: file not found: {path}")
+    if not path.is_file():  # a folder, a FIFO (reading it would hang), a device
+        raise RenderError(f"font {name!r}: {path} is not a regular file (give a .ttf file)")
     rl = "by-" + font_id
     try:
         pdfmetrics.registerFont(TTFont(rl, str(path)))

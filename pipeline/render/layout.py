@@ -264,7 +264,8 @@ class _Ctx:
             raise self.error(f"unknown field {{{exc.args[0]}}} (this card has: "
                              f"{', '.join(sorted(self.face.fields))})") from None
         except (ValueError, IndexError) as exc:
-            raise self.error(f"bad braces in {text!r} ({exc})") from None
+            what = "bad format spec" if "format code" in str(exc) else "bad braces"
+            raise self.error(f"{what} in {text!r} ({exc})") from None
 
     def colour(self, value: str | None) -> str | None:
         if value is None:
