@@ -16,7 +16,7 @@ from __future__ import annotations
 import dataclasses
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Generator, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -116,6 +116,10 @@ class Watcher:
         return result
 
     def _run(self, result: CycleResult) -> None:
+        if not self.root.is_dir():
+            result.problems = [f"{display_path(self.root)}: the set folder is gone (deleted or "
+                               "renamed); the watcher checks it again when it is back"]
+            return
         check = check_set(self.root)
         if not check.ok or check.card_set is None:
             result.problems = [str(p) for p in check.problems]
@@ -260,22 +264,36 @@ class Watcher:
                 return False
             return out not in p.resolve().parents
 
-        batches = watchfiles.watch(self.root, watch_filter=relevant, debounce=debounce_ms,
-                                   step=50, stop_event=stop, rust_timeout=200,
-                                   yield_on_timeout=True, raise_interrupt=False)
+        def watch() -> Generator[set[tuple[Any, str]], None, None]:
+            return watchfiles.watch(self.root, watch_filter=relevant, debounce=debounce_ms,
+                                    step=50, stop_event=stop, rust_timeout=200,
+                                    yield_on_timeout=True, raise_interrupt=False)
+
+        batches = watch()
         if max_cycles is None or max_cycles > 1:
             next(batches, None)  # watching starts before the first cycle: no save is missed
         self.cycle()
-        if max_cycles is not None and len(self.results) >= max_cycles:
-            return
-        for batch in batches:
-            if stop.is_set() or (deadline is not None and time.monotonic() > deadline):
+        gone = False
+        while max_cycles is None or len(self.results) < max_cycles:
+            for batch in batches:
+                if stop.is_set() or (deadline is not None and time.monotonic() > deadline):
+                    return
+                if not self.root.is_dir():
+                    gone = True  # deleted or renamed: the watch on it sees nothing more
+                elif gone:
+                    break  # back (restored, checked out again): watch the folder now there
+                if not batch:
+                    continue
+                self.cycle(p for _c, p in batch)
+                if max_cycles is not None and len(self.results) >= max_cycles:
+                    return
+            else:
                 return
-            if not batch:
-                continue
-            self.cycle(p for _c, p in batch)
-            if max_cycles is not None and len(self.results) >= max_cycles:
-                return
+            gone = False
+            batches.close()
+            batches = watch()
+            next(batches, None)
+            self.cycle([str(self.root)])
 
     def wait_for(self, cycles: int, timeout: float) -> bool:
         """Block until ``cycles`` cycles have run (tests, the page); False on timeout."""

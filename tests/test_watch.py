@@ -97,3 +97,30 @@ def test_saves_are_checked_and_bad_input_never_stops_the_watcher(toy: Path, tmp_
         server.shutdown()
         server.server_close()
     assert not thread.is_alive()
+
+
+def test_a_set_folder_deleted_and_restored_is_watched_again(toy: Path, tmp_path: Path) -> None:
+    watcher = Watcher(toy, out=tmp_path / "out", playtest=False, render=False,
+                      echo=lambda _line: None)
+    stop = threading.Event()
+    thread = threading.Thread(target=watcher.run, kwargs={"max_cycles": 4, "timeout": 90,
+                                                          "debounce_ms": 100, "stop": stop})
+    thread.start()
+    try:
+        assert watcher.wait_for(1, 60) and watcher.results[0].ok
+        shutil.rmtree(toy)
+        assert watcher.wait_for(2, 30), "the watcher did not see the folder go"
+        assert watcher.results[1].problems == [
+            f"{toy}: the set folder is gone (deleted or renamed); the watcher checks it again "
+            "when it is back"]
+        shutil.copytree(SET, toy)  # a checkout brings it back: a new folder, a new watch
+        assert watcher.wait_for(3, 30), "the watcher stopped watching the restored folder"
+        assert watcher.results[2].ok
+        cards = toy / "cards.yaml"
+        cards.write_text(cards.read_text().replace("value: 9", "value: nine"))
+        assert watcher.wait_for(4, 30), "a save in the restored folder was not seen"
+        assert not watcher.results[3].ok
+    finally:
+        stop.set()
+        thread.join(timeout=60)
+    assert not thread.is_alive()
