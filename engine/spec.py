@@ -89,12 +89,31 @@ class GameOption:
     high: int = 1
 
 
+class Counter(Protocol):
+    """A block's counts read straight from finished states, without a summary per game.
+
+    Optional (``Metrics.counter``): its sums must be exactly those ``Metrics.tally`` gives over
+    each game's summary; a game offers one when building the summary costs a good share of a
+    game (a run that keeps no games needs only the counts).
+    """
+
+    def add(self, state: Any) -> tuple[int, Sequence[int], int]:
+        """Count one finished game; (turn-1 first player, final scores, turns) for the shared
+        figures."""
+        ...
+
+    def into(self, sums: dict[str, list[float]]) -> None:
+        """Add the block's counts to a tally's sums."""
+        ...
+
+
 @dataclass(frozen=True)
 class Metrics:
     """A game's own statistics: a per-game tally that merges exactly, read out as metrics."""
 
     tally: Callable[[Tally, Any, int], None]  # (tally, summary, players)
     metrics: Callable[[Tally, int], list[Metric]]  # (merged tally, players)
+    counter: Callable[[Any], Counter] | None = None  # (game) -> a block's counter; see Counter
 
 
 @dataclass(frozen=True)

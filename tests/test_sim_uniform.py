@@ -9,7 +9,15 @@ import random
 import pytest
 from boneyard.engine.agents import RandomAgent, uniform_choice
 from boneyard.engine.games import make_game, spec_of
-from boneyard.engine.sim.play import StuckGame, play_game
+from boneyard.engine.sim.play import RunSpec, StuckGame, play_block, play_game
+from boneyard.engine.sim.seeds import agent_seed, game_seed, hash_seed, seeded
+from boneyard.engine.sim.tally import (
+    engine_metrics_module,
+    tally_game,
+    tally_metrics,
+    typed_summary,
+)
+from boneyard.engine.stats import Tally
 from boneyard.pipeline.load import load_set
 from toy.game import ToyGame
 
@@ -61,3 +69,42 @@ def test_a_game_past_the_cap_is_stuck_either_way(rules, players):
     with pytest.raises(StuckGame) as slow:
         play_game(game, [_Asked()] * n, 3, max_actions=10)
     assert fast.value.actions == slow.value.actions and len(fast.value.actions) == 10
+
+
+SWITCHED = [{}, {"tie_break": "chain", "score_basis": "won_this_turn"},
+            {"selection": "priority_first", "conversion_window": "any_loser_this_turn",
+             "prev_spirit_enters_as": "active", "deck_empty": "skip"}]
+
+
+@pytest.mark.parametrize("switches", SWITCHED)
+@pytest.mark.parametrize("agents", [("random",), ("greedy", "random")])
+def test_the_counter_gives_the_tally_of_the_summaries(switches, agents):
+    """A run that keeps no games counts them straight from their states (the game's
+    ``Metrics.counter``): every sum, so every figure, is the one the summaries give."""
+    card_set = load_set("day-of-the-dead").with_switches(**switches)
+    game = make_game(card_set)
+    engine = engine_metrics_module(card_set.rules)
+    assert engine is not None and engine.counter is not None
+    block = play_block(game, RunSpec(agents, 5, None, {}, keep_games=True), 0, 300)
+    slow = Tally()
+    for row in block["rows"]:
+        tally_game(slow, engine, row["seats"], row["returns"],
+                   typed_summary(card_set.rules, row["summary"]), 2)
+    assert block["tally"] == slow.sums
+    assert slow.n("decided_turn") < slow.n("games") or slow.total("draw_rate") == 0
+    fast = [m.to_json() for m in tally_metrics(card_set.rules, Tally(block["tally"]), 2)]
+    assert fast == [m.to_json() for m in tally_metrics(card_set.rules, slow, 2)]
+    assert len(fast) > 200  # the per-character figures are there
+
+
+def test_the_agents_streams_are_randoms():
+    """The simulator seeds its agents' streams without Random's Python wrappers: the same
+    generator, so the same games as ``random.Random(seed)`` always gave."""
+    for seed in [0, 1, 7, 2**31 - 1, 2**62 + 5, agent_seed(3, 1)]:
+        a, b = random.Random(seed), seeded(seed)
+        assert a.getstate() == b.getstate()
+        assert [a.random() for _ in range(8)] == [b.random() for _ in range(8)]
+        assert a.gauss(0, 1) == b.gauss(0, 1) and a.getrandbits(70) == b.getrandbits(70)
+    for seed, index in [(0, 0), (1, 5), (2**62, 10**6)]:  # the seeds, written out, are hash_seed's
+        assert game_seed(seed, index) == hash_seed("game", seed, index)
+        assert agent_seed(seed, index) == hash_seed("agent", seed, index)

@@ -52,8 +52,9 @@ def _gate_fast(game: Game) -> Agent:
 
 def _metrics() -> Metrics:
     from boneyard.engine.dotd import metrics
+    from boneyard.engine.dotd.counter import GameCounter
 
-    return Metrics(metrics.tally, metrics.metrics)
+    return Metrics(metrics.tally, metrics.metrics, counter=GameCounter)
 
 
 def _units(card_set: CardSet) -> list[tuple[str, str]]:

@@ -13,8 +13,8 @@ from typing import Any
 from boneyard.engine.agents import make_agent, uniform_choice
 from boneyard.engine.cards import CardSet
 from boneyard.engine.core import Agent, Game, State
-from boneyard.engine.sim.seeds import agent_seed, game_seed, seat_agents
-from boneyard.engine.sim.tally import engine_metrics_module, tally_game
+from boneyard.engine.sim.seeds import agent_seed, game_seed, seat_agents, seeded
+from boneyard.engine.sim.tally import Facts, engine_metrics_module
 from boneyard.engine.stats import Tally
 
 from boneyard.errors import RulesError
@@ -74,7 +74,7 @@ def play_game(
     ``max_actions`` raises :class:`StuckGame`.
     """
     state = game.new_initial_state(seed)
-    rngs = [random.Random(agent_seed(seed, k)) for k in range(len(agents))]
+    rngs = [seeded(agent_seed(seed, k)) for k in range(len(agents))]
     if check is None and texts is None and all(getattr(a, "uniform", False) for a in agents):
         return state, _play_uniform(state, rngs, seed, max_actions)
     # an agent that reads only the legal actions (random) gets them without an observation
@@ -236,10 +236,14 @@ def play_block(game: Game, spec: RunSpec, start: int, stop: int) -> dict[str, An
     rows: list[dict[str, Any]] = []
     stuck: list[dict[str, Any]] = []
     check = invariants_of(game) if spec.check else None
+    # the game's own counter reads finished states without a summary each (engine/spec.py)
+    counter = engine.counter(game) if engine is not None and engine.counter is not None else None
+    facts = Facts(players)
+    made: dict[str, Agent] = {}  # random agents hold nothing at all: one for the block
     for i in range(start, stop):
         seed = game_seed(spec.seed, i)
         seats = seat_agents(spec.agents, players, i)
-        agents = [make_agent(s, game) for s in seats]
+        agents = [_agent(s, game, made) for s in seats]
         want_record = spec.log or i < spec.keep
         texts: list[str] | None = [] if want_record else None
         try:
@@ -250,15 +254,35 @@ def play_block(game: Game, spec: RunSpec, start: int, stop: int) -> dict[str, An
                 records.append(stuck_record(game, i, seed, seats, exc.actions, spec.options))
             continue
         returns = list(state.returns())
-        summary = state.summary()
-        tally_game(t, engine, seats, returns, summary, players)
+        if counter is not None:
+            first, scores, turns = counter.add(state)
+        else:
+            summary = state.summary()
+            if engine is not None:
+                engine.tally(t, summary, players)
+            first, scores, turns = summary.first_player, summary.scores, summary.turns
+        facts.add(seats, returns, first, scores, turns)
         if spec.keep_games:
             rows.append({"seed": seed, "seats": seats, "returns": returns,
-                         "summary": plain(summary.to_json())})
+                         "summary": plain(summary_json(state))})
         if want_record:
             records.append(make_record(game, i, seed, seats, state, actions, texts or [], spec.options))
+    facts.into(t)
+    if counter is not None:
+        counter.into(t.sums)
     return {"start": start, "games": stop - start - len(stuck), "tally": t.sums, "records": records,
             "rows": rows, "stuck": stuck, "cpu": time.process_time() - cpu}
+
+
+def _agent(spec: str, game: Game, made: dict[str, Agent]) -> Agent:
+    """A fresh agent for a game; a uniform random one is shared by the block's games (it holds
+    no state, and making one a game cost as much as the tally of its figures)."""
+    agent = made.get(spec)
+    if agent is None:
+        agent = make_agent(spec, game)
+        if getattr(agent, "uniform", False):
+            made[spec] = agent
+    return agent
 
 
 def stuck_record(game: Game, index: int, seed: int, seats: Sequence[str], actions: Sequence[int],
