@@ -97,6 +97,24 @@ def test_the_counter_gives_the_tally_of_the_summaries(switches, agents):
     assert len(fast) > 200  # the per-character figures are there
 
 
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_game_without_a_counter_tallies_its_summaries(players):
+    """Grave Feast has no counter: its block tallies each summary, and the figures every game
+    has are summed a block at a time, the same sums as one tally a game."""
+    card_set = load_set("grave-feast")
+    game = make_game(card_set, players)
+    engine = engine_metrics_module(card_set.rules)
+    assert engine is not None and engine.counter is None
+    agents = ("greedy",) + ("random",) * (players - 1)
+    block = play_block(game, RunSpec(agents, 2, players, {}, keep_games=True), 0, 60)
+    slow = Tally()
+    for row in block["rows"]:
+        tally_game(slow, engine, row["seats"], row["returns"],
+                   typed_summary(card_set.rules, row["summary"]), players)
+    assert block["tally"] == slow.sums
+    assert slow.n("sim.agent.greedy") == 60 and slow.n("sim.agent.random") == 60 * (players - 1)
+
+
 def test_the_agents_streams_are_randoms():
     """The simulator seeds its agents' streams without Random's Python wrappers: the same
     generator, so the same games as ``random.Random(seed)`` always gave."""
