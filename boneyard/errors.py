@@ -16,6 +16,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 
+def excerpt(text: object, limit: int = 80) -> str:
+    """``text`` as a message quotes it: at most ``limit`` characters, cut with an ellipsis, so
+    a pasted page (or a request's 60,000-character string) is not echoed back whole."""
+    s = str(text)
+    return s if len(s) <= limit else s[: limit - 3] + "..."
+
+
 class BoneyardError(Exception):
     """Base of every error the CLI turns into a message and a non-zero exit code."""
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 from boneyard.pipeline.build import BuildOutcome, build_set, unmatched_gates
+from boneyard.pipeline.cmd_render import out_folder
 from boneyard.pipeline.cmd_sim import capped_jobs
 from boneyard.pipeline.coverage import never_tested
 from boneyard.pipeline.gates import UNDECIDED, GateResult
@@ -62,7 +63,7 @@ def _progress(console: Console) -> Progress:
 
 @click.command("build")
 @click.argument("sets", nargs=-1)
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+@click.option("--out", type=click.Path(file_okay=False), callback=out_folder, default=None,
               help="Output folder (default: the Boneyard folder's output/, whatever the current "
                    "folder); each set goes to <out>/<set>/.")
 @click.option("--force", is_flag=True, help="Render even if the gates fail, marked FAILED PLAYTEST.")

@@ -63,6 +63,17 @@ def _millimetres(value: str, option: str) -> float:
                                  f"got {value!r}", param_hint=option) from None
 
 
+def out_folder(ctx: click.Context, param: click.Parameter, value: str | None) -> Path | None:
+    """``--out`` as a folder; an empty one is a usage error, not the current folder (which is
+    what ``Path("")`` means, so a blank variable in a script would scatter files there)."""
+    if value is None:
+        return None
+    if not value.strip():
+        raise click.BadParameter("the output folder is empty: name a folder, or leave out --out "
+                                 "for the default output/")
+    return Path(value)
+
+
 def _offset(value: str) -> tuple[float, float]:
     parts = value.split(",")
     if len(parts) != 2:
@@ -115,7 +126,7 @@ def _offset(value: str) -> tuple[float, float]:
                    "folder, for a game on this computer).")
 @click.option("--profile", type=click.Choice(list(PROFILES)), default="tgc", show_default=True,
               help="Card images: tgc 825x1125, mpc 822x1122, trimmed 750x1050 (poker).")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+@click.option("--out", type=click.Path(file_okay=False), callback=out_folder, default=None,
               help="Output folder (default: the Boneyard folder's output/, whatever the current "
                    "folder); the set goes to <out>/<set>/, next to "
                    "its playtest record.")

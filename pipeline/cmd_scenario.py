@@ -23,6 +23,7 @@ from boneyard.pipeline.validate import schema_problems
 from boneyard.pipeline.validate_yaml import YamlDoc, read_yaml
 
 from boneyard.errors import BoneyardError, ScenarioError
+from boneyard.paths import CARDS
 
 
 def _schema_problems(doc: YamlDoc, spec: GameSpec) -> list[str]:
@@ -199,11 +200,21 @@ def _game_of(doc: YamlDoc) -> GameSpec:
     return spec
 
 
+def set_ref(doc: YamlDoc) -> str | Path:
+    """What the scenario's ``set:`` names: a bundled set's name, else a path from the scenario
+    file's folder when it is there (as art paths are from the set's folder), else as given."""
+    name: str = doc.data["set"]
+    if "/" not in name and "\\" not in name and (CARDS / name / "game.yaml").is_file():
+        return name
+    beside = Path(doc.file).parent / name
+    return beside if name and not Path(name).is_absolute() and beside.exists() else name
+
+
 def _base_set(doc: YamlDoc) -> CardSet:
     """The set the scenario's ``set:`` names; a set that is not there is said at that key (a
     broken set says its own problems, in its own files)."""
     try:
-        return load_set(doc.data["set"])
+        return load_set(set_ref(doc))
     except SetNotFoundError as exc:
         line, col = doc.where(("set",))
         raise ScenarioError(f"{doc.file}:{line}:{col}: set: {exc}") from None

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
+from boneyard.pipeline.cmd_render import out_folder
 
 
 @click.command("watch")
@@ -18,7 +19,7 @@ import click
               metavar="MS", help="Wait this long after a save for more saves before a cycle.")
 @click.option("--jobs", type=click.IntRange(1, 64), default=1, show_default=True,
               help="Worker processes for the playtest.")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+@click.option("--out", type=click.Path(file_okay=False), callback=out_folder, default=None,
               help="Output folder (default: the Boneyard folder's output/); previews go to <out>/<set>/watch/.")
 @click.option("--dpi", type=click.IntRange(30, 600), default=150, show_default=True,
               help="Card previews' resolution (the print images are 300).")

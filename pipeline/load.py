@@ -79,18 +79,20 @@ class SetCheck:
         return self.card_set is not None and not self.problems
 
 
-def _read(path: Path, schema_name: str, *, is_card_list: bool) -> tuple[YamlDoc, list[Problem]]:
+def _read(path: Path, schema_name: str, *,
+          is_card_list: bool) -> tuple[YamlDoc, list[Problem], bool]:
+    """(document, problems, whether the reader took every value as written)."""
     doc, problems = read_yaml(path)
     if problems and doc.data is None:
-        return doc, problems
+        return doc, problems, False
     if doc.data is None:
         what = "a list of cards" if is_card_list else "the set's settings"
-        return doc, [Problem(doc.file, 1, 1, f"file is empty, expected {what}")]
+        return doc, [Problem(doc.file, 1, 1, f"file is empty, expected {what}")], True
     if problems:  # values the reader refused (.nan, a tag) are blanks now: the schema checks the
         at = {(p.line, p.column) for p in problems}  # rest of the file, not those again
         schema = v.schema_problems(doc, schema_name, is_card_list=is_card_list)
-        return doc, problems + [p for p in schema if (p.line, p.column) not in at]
-    return doc, v.schema_problems(doc, schema_name, is_card_list=is_card_list)
+        return doc, problems + [p for p in schema if (p.line, p.column) not in at], False
+    return doc, v.schema_problems(doc, schema_name, is_card_list=is_card_list), True
 
 
 def check_set(path_or_name: str | Path) -> SetCheck:
@@ -100,7 +102,7 @@ def check_set(path_or_name: str | Path) -> SetCheck:
     """
     root = resolve_set(path_or_name)
     result = SetCheck(root)
-    game, problems = _read(root / GAME_FILE, "game", is_card_list=False)
+    game, problems, _ = _read(root / GAME_FILE, "game", is_card_list=False)
     result.problems += problems
     g = game.data if isinstance(game.data, dict) else None
     if g is None:
@@ -121,13 +123,15 @@ def check_set(path_or_name: str | Path) -> SetCheck:
     complete = bool(files)
     seen: dict[Path, tuple[Any, ...]] = {}
     for i, rel in enumerate(files):
-        doc = _open_card_file(root, game, ("card_files", i), rel, spec, result, seen)
+        doc, whole = _open_card_file(root, game, ("card_files", i), rel, spec, result, seen)
         if doc is not None:
             docs.append(doc)
-        complete = complete and doc is not None and isinstance(doc.data, list)
+        # a file not read, or read with values blanked, would make every count over the deck
+        # a follow-on of its own problem ("back 'double' has 0 cards"): counts wait for it
+        complete = complete and whole and doc is not None and isinstance(doc.data, list)
     extra: dict[str, YamlDoc | None] = {}
     for key in spec.extra_card_files:
-        extra[key] = (_open_card_file(root, game, (key,), g[key], spec, result, seen)
+        extra[key] = (_open_card_file(root, game, (key,), g[key], spec, result, seen)[0]
                       if isinstance(g.get(key), str) else None)
 
     set_files = SetFiles(root, game, docs, extra, complete, lambda rel: v.art_problem(root, rel))
@@ -139,13 +143,19 @@ def check_set(path_or_name: str | Path) -> SetCheck:
 
 
 def _open_card_file(root: Path, game: YamlDoc, at: tuple[Any, ...], rel: Any, spec: GameSpec,
-                    result: SetCheck, seen: dict[Path, tuple[Any, ...]]) -> YamlDoc | None:
+                    result: SetCheck, seen: dict[Path, tuple[Any, ...]]
+                    ) -> tuple[YamlDoc | None, bool]:
+    """The card file named at ``at`` in game.yaml, read and schema-checked, and whether it was
+    read whole (no value refused); (None, False) when it cannot be opened, said once."""
     if not isinstance(rel, str) or not rel:
-        return None  # reported by the schema
+        return None, False  # reported by the schema
+    line, col = game.where(at)
+    if any(p.file == game.file and (p.line, p.column) == (line, col) for p in result.problems):
+        return None, False  # the schema refused the name ('../x', '/etc/x'): said once there
     target, why = v.inside_set(root, rel)
     if target is None:
         result.problems.append(game.problem(at, f"card file {rel!r} {why}"))
-        return None
+        return None, False
     if not target.is_file():
         if target.exists():  # a folder, a FIFO, a device: reading it could block or mislead
             result.problems.append(game.problem(at, f"card file {rel!r} is not a regular file",
@@ -153,13 +163,13 @@ def _open_card_file(root: Path, game: YamlDoc, at: tuple[Any, ...], rel: Any, sp
         else:
             result.problems.append(game.problem(at, f"card file {rel!r} does not exist",
                                                 hint=f"create it next to {GAME_FILE} or fix the name"))
-        return None
+        return None, False
     # a file read twice would make every card in it a duplicate of itself
     key = target.resolve()
     if key == (root / GAME_FILE).resolve():
         result.problems.append(game.problem(at, f"{rel!r} is the set's settings file, not a "
                                             "card file", hint="list the files that hold cards"))
-        return None
+        return None, False
     if key in seen:
         first = seen[key]
         # the same name twice in card_files: the schema says so already
@@ -168,11 +178,11 @@ def _open_card_file(root: Path, game: YamlDoc, at: tuple[Any, ...], rel: Any, sp
             result.problems.append(game.problem(at, f"card file {rel!r} is the file already "
                                                 f"listed at {line}:{col}",
                                                 hint="list each card file once"))
-        return None
+        return None, False
     seen[key] = at
-    doc, problems = _read(target, spec.card_schema, is_card_list=True)
+    doc, problems, whole = _read(target, spec.card_schema, is_card_list=True)
     result.problems += problems
-    return doc if doc.data is not None else None
+    return (doc, whole) if doc.data is not None else (None, False)
 
 
 def _value_at(data: Any, path: tuple[Any, ...]) -> Any:

@@ -161,14 +161,16 @@ class _Converter:
             raise _Recursive(node)
         self.active.add(id(node))
         try:
-            if isinstance(node, yaml.SequenceNode):
-                if node.tag != "tag:yaml.org,2002:seq":
-                    self.fail(node, f"YAML tag '{_tag(node)}' is not allowed in card files",
-                              _PLAIN_HINT)
-                return [self.convert(item, (*path, i)) for i, item in enumerate(node.value)]
-            if node.tag != "tag:yaml.org,2002:map":
+            plain = "tag:yaml.org,2002:seq" if isinstance(node, yaml.SequenceNode) \
+                else "tag:yaml.org,2002:map"
+            if node.tag != plain:
+                # blanked like a refused scalar: what a tag builds from its list or mapping
+                # (a call's arguments) is no card data, and read as such it only echoes
                 self.fail(node, f"YAML tag '{_tag(node)}' is not allowed in card files",
                           _PLAIN_HINT)
+                return None
+            if isinstance(node, yaml.SequenceNode):
+                return [self.convert(item, (*path, i)) for i, item in enumerate(node.value)]
             out: dict[Any, Any] = {}
             first: dict[Any, tuple[int, int]] = {}
             for key_node, value_node in node.value:

@@ -81,3 +81,30 @@ def test_bad_scenarios_give_one_clear_message(run, tmp_path):
 def test_missing_file_is_a_usage_error(run, tmp_path):
     r = run("scenario", str(tmp_path / "nope.yaml"))
     assert r.exit_code == 2
+
+
+def test_a_set_path_is_read_from_the_scenario_files_folder(run, tmp_path, monkeypatch):
+    """As art paths are read from the set's folder: the scenario means the set beside it,
+    wherever the command is run from; a bundled set's name still names that set."""
+    import shutil
+
+    from boneyard.paths import CARDS
+
+    designs = tmp_path / "designs"
+    shutil.copytree(CARDS / "day-of-the-dead", designs / "sets" / "my-dead")
+    body = ("turn: 1\nphase: reveal\nend_turn: 1\npriority: 1\n"
+            "players:\n  - {line: [oaf@double], spirit: anger@power_up}\n"
+            "  - {line: [nemesis@double], spirit: oaf@power_up}\n"
+            "actions: ['no']\n")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    for ref in ("sets/my-dead", "./sets/my-dead/game.yaml", "day-of-the-dead"):
+        f = designs / "s.yaml"
+        f.write_text(f"set: {ref}\n{body}")
+        r = run("scenario", str(f))
+        assert r.exit_code == 0, (ref, r.output)
+    f.write_text(f"set: sets/no-such-set\n{body}")
+    r = run("scenario", str(f))
+    assert r.exit_code == 1 and r.stderr.startswith(f"{f}:1:6: set: sets/no-such-set: no such "
+                                                    "card set"), r.output

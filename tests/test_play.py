@@ -389,3 +389,21 @@ def test_serving_beyond_localhost_warns_that_anyone_can_see_your_hand(monkeypatc
     assert "warning: --host 0.0.0.0 serves the table beyond this computer" in res.stderr
     res = runner.invoke(cli, ["play", "day-of-the-dead", "--no-open", "--port", "0"])
     assert "warning" not in res.stderr
+
+
+def test_text_the_table_echoes_in_a_message_is_cut_to_a_line(tmp_path):
+    """A pasted page in a request or a scenario's move is quoted, not sent back whole."""
+    client, _ = client_for(GAMES[0].values[0], tmp_path)
+    long = "x" * 60_000
+    for body in ({long: 1}, {"agents": [long]}, {"options": {long: True}},
+                 {"agents": ["mcts:" + "9" * 5000]}):
+        r = client.post("/api/new", json=body)
+        assert r.status_code == 400, r.text
+        error = r.json()["error"]
+        assert len(error) < 300 and ("xxx..." in error or "999..." in error), error
+    scenario = _dotd_final_turn(tmp_path)
+    scenario.write_text(scenario.read_text() + f"actions: ['play {'z' * 500_000}']\n")
+    session = Session(Setup("day-of-the-dead", scenario=str(scenario)))
+    assert session.state is None and len(session.problems) == 1, session.problems
+    assert "choice 'play zzz" in session.problems[0] and "zzz...' is not legal" in session.problems[0]
+    assert len(session.problems[0]) < 2000, len(session.problems[0])

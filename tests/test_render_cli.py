@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 
 import pytest
@@ -117,3 +118,39 @@ def test_an_option_for_an_output_not_asked_for_is_refused_not_ignored(run, tmp_p
     assert res.exit_code == 1 and said in res.stderr, res.output
     assert "playtest" not in res.stderr and "Traceback" not in res.output
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("command", [("render", "grave-feast", "--force"), ("build", "grave-feast"),
+                                     ("watch", "grave-feast", "--once")])
+def test_an_empty_output_folder_is_a_usage_error_not_the_current_folder(run, tmp_path,
+                                                                        monkeypatch, command):
+    monkeypatch.chdir(tmp_path)
+    res = run(*command, "--out", "")
+    assert res.exit_code == 2, res.output
+    assert "--out" in res.output and "the output folder is empty" in res.output
+    assert "Traceback" not in res.output and not any(tmp_path.iterdir())
+
+
+def test_a_template_without_a_cards_layout_names_them_all_at_its_layouts(run, tmp_path):
+    """One located message for the 36 cards the template cannot lay out, not the first alone."""
+    folder = tmp_path / "dotd"
+    shutil.copytree(CARDS / "day-of-the-dead", folder)
+    tpl = folder / "template.yaml"
+    text = tpl.read_text()
+    for old, new in (("  front-power_up:\n    extends: front\n", ""),
+                     ("  front-unearth:\n    extends: front\n", ""),
+                     ("\n  front:\n", "\n  face:\n"), ("extends: front\n", "extends: face\n")):
+        assert old in text, old
+        text = text.replace(old, new)
+    tpl.write_text(text)
+    line = next(i for i, t in enumerate(text.splitlines(), 1) if t.startswith("layouts:"))
+    for args in (("validate", str(folder)), ("render", str(folder), "--force", "--format", "proof",
+                                            "--out", str(tmp_path / "out"))):
+        res = run(*args)
+        assert res.exit_code == 1 and "Traceback" not in res.output
+        said = [t for t in res.stderr.splitlines() if "no layout" in t]
+        assert len(said) == 2, res.stderr  # power_up and unearth fronts: each said once
+        assert re.search(rf"template\.yaml:{line}:1: cards 'nemesis@power_up', "
+                         r"'body_snatcher@power_up', '\w+@power_up', '\w+@power_up' and 32 more: "
+                         r"no layout named front-power_up or front \(add one under layouts:\)",
+                         res.stderr), res.stderr

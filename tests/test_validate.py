@@ -484,3 +484,56 @@ def test_one_value_gets_one_message_the_one_written_for_the_case(tmp_path):
     root = _edited(tmp_path, "day-of-the-dead", "game.yaml", ("\nplayers: 2\n", "\nplayers: two\n"))
     problems = [_relative(p, root) for p in check_set(root).problems]
     assert len(problems) == 1 and problems[0].endswith("players: Day of the Dead is a game for exactly 2 players")
+
+
+@pytest.mark.parametrize("text", [
+    "!!python/object/apply:os.system\n- ls\n",  # the whole file: a call, not a list of cards
+    "- !!python/object:os.system\n  id: oaf\n  name: Oaf\n  power: 7\n",  # one card
+])
+def test_a_card_file_not_read_whole_is_one_message_not_its_deck_counts(tmp_path, text):
+    """The refused tag is the problem; 'back has 0 cards' (one a back) would only repeat it."""
+    root = tmp_path / "day-of-the-dead"
+    shutil.copytree(CARDS / "day-of-the-dead", root)
+    (root / "characters.yaml").write_text(text, encoding="utf-8")
+    problems = [_relative(p, root) for p in check_set(root).problems]
+    assert len(problems) == 1, problems
+    assert "YAML tag '!!python/object" in problems[0] and "is not allowed" in problems[0]
+
+
+def test_a_grave_feast_file_not_read_whole_says_nothing_of_the_deck(tmp_path):
+    """Neither the deck's size nor its eaters: the vampire may be the card not read."""
+    root = tmp_path / "grave-feast"
+    shutil.copytree(CARDS / "grave-feast", root)
+    deck = root / "deck.yaml"
+    deck.write_text("!!python/object/apply:os.system\n- ls\n", encoding="utf-8")
+    problems = [_relative(p, root) for p in check_set(root).problems]
+    assert len(problems) == 1 and "YAML tag '!!python/object" in problems[0], problems
+    shutil.copy(CARDS / "grave-feast" / "deck.yaml", deck)
+    deck.write_text(deck.read_text().replace("- id: vampire\n", "- !!set\n  id: vampire\n"))
+    problems = [_relative(p, root) for p in check_set(root).problems]
+    assert len(problems) == 1 and "YAML tag '!!set' is not allowed" in problems[0], problems
+
+
+@pytest.mark.parametrize("entry", ["../characters.yaml.bak", "../x", "/etc/x"])
+def test_a_card_file_outside_the_set_is_one_message(tmp_path, entry):
+    root = _edited(tmp_path, "day-of-the-dead", "game.yaml",
+                   ("  - characters.yaml\n", f"  - {entry}\n"))
+    problems = [_relative(p, root) for p in check_set(root).problems]
+    assert len(problems) == 1, problems
+    assert re.match(r"game\.yaml:9:5: card_files item 1 .* is not valid: a \.yaml file name "
+                    r"relative to the set folder$", problems[0]), problems
+
+
+@pytest.mark.parametrize("game, file, old", [
+    ("day-of-the-dead", "characters.yaml", "  name: Nemesis\n"),
+    ("grave-feast", "deck.yaml", "  name: Vampire\n"),
+])
+def test_a_name_of_only_spaces_is_refused_where_it_is_written(tmp_path, game, file, old):
+    root = _edited(tmp_path, game, file, (old, '  name: "   "\n'))
+    problems = [_relative(p, root) for p in check_set(root).problems]
+    assert len(problems) == 1, problems
+    assert re.match(rf"{file}:\d+:9: card '\w+': name '   ' is not valid: a printed name "
+                    "cannot be only spaces; write the name$", problems[0]), problems
+    root = _edited(tmp_path / "empty", game, file, (old, '  name: ""\n'))
+    problems = [_relative(p, root) for p in check_set(root).problems]
+    assert len(problems) == 1 and problems[0].endswith("name must not be empty"), problems

@@ -17,7 +17,7 @@ from typing import Any
 from boneyard.engine.agents.mcts import DEFAULT_BUDGET, MctsAgent
 from boneyard.engine.core import Agent, Observation
 
-from boneyard.errors import BoneyardError
+from boneyard.errors import BoneyardError, excerpt
 
 __all__ = ["AGENT_KINDS", "AgentSpecError", "MctsAgent", "RandomAgent", "make_agent", "parse_spec",
            "uniform_choice"]
@@ -81,15 +81,15 @@ def parse_spec(spec: str) -> tuple[str, int | None]:
     kind, _, arg = text.partition(":")
     if kind not in AGENT_KINDS:
         raise AgentSpecError(
-            f"unknown agent '{spec}' (use one of: random, greedy, gate, gate:fast, mcts, mcts:N with N simulations)"
+            f"unknown agent '{excerpt(spec)}' (use one of: random, greedy, gate, gate:fast, mcts, mcts:N with N simulations)"
         )
     if not arg or (kind, arg) == ("gate", "fast"):
         return kind, None
     if kind != "mcts":
-        raise AgentSpecError(f"agent '{spec}': only mcts takes a budget (write '{kind}')")
-    if not arg.isdigit() or not 1 <= int(arg) <= MAX_BUDGET:
-        raise AgentSpecError(
-            f"agent '{spec}': the mcts budget must be a whole number of simulations from 1 to "
+        raise AgentSpecError(f"agent '{excerpt(spec)}': only mcts takes a budget (write '{kind}')")
+    if not arg.isdigit() or len(arg) > 9 or not 1 <= int(arg) <= MAX_BUDGET:
+        raise AgentSpecError(  # (a 5000-digit budget is no number int() will read)
+            f"agent '{excerpt(spec)}': the mcts budget must be a whole number of simulations from 1 to "
             f"{MAX_BUDGET}, e.g. mcts:{DEFAULT_BUDGET}"
         )
     return kind, int(arg)

@@ -38,6 +38,9 @@ DOC_FILE = DOCS / "effects.md"
 
 # --- the schema --------------------------------------------------------------------------------
 
+#: A name of only spaces prints as a blank title: refused as Grave Feast's schema refuses it.
+NAME_MESSAGE = "a printed name cannot be only spaces; write the name"
+
 
 def _character_def() -> dict[str, Any]:
     return {
@@ -47,7 +50,8 @@ def _character_def() -> dict[str, Any]:
         "properties": {
             "id": {"$ref": "#/$defs/id",
                    "description": "Lower-case id, unique in the set; physical cards are id@back."},
-            "name": {"type": "string", "minLength": 1, "maxLength": 30,
+            "name": {"type": "string", "minLength": 1, "maxLength": 30, "pattern": r"\S",
+                     "patternErrorMessage": NAME_MESSAGE,
                      "description": "Printed name (unique in the set)."},
             "power": {"type": "integer", "minimum": 0, "maximum": 9,
                       "description": "Printed power 0..9: fight power and victory points."},

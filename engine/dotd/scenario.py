@@ -33,7 +33,7 @@ from typing import Any
 
 from boneyard.engine.expect import match
 
-from boneyard.errors import RulesError, ScenarioError
+from boneyard.errors import RulesError, ScenarioError, excerpt
 
 from .cards import BACKS
 from .codes import T_FIGHT, T_REVEAL, T_REWARDS, T_TURN
@@ -321,7 +321,7 @@ def apply_choice(state: DotdState, text: str, where: str = "scenario",
     """Apply the legal action whose text is ``text`` (case and spaces ignored); ``oaf@double#2``
     names one copy of a card the set has several of."""
     if state.is_terminal():
-        raise ScenarioError(f"{where}: choice '{text}': the game is already over")
+        raise ScenarioError(f"{where}: choice '{excerpt(text)}': the game is already over")
     want = _norm(text)
     options = choice_texts(state, name or card_namer(state.g))
     for a, plain, exact in options:
@@ -333,7 +333,7 @@ def apply_choice(state: DotdState, text: str, where: str = "scenario",
             return
     listed = ", ".join(f"'{exact}'" for _, _, exact in options)
     raise ScenarioError(
-        f"{where}: choice '{text}' is not legal for player {state.current_player()} now (legal: {listed})"
+        f"{where}: choice '{excerpt(text)}' is not legal for player {state.current_player()} now (legal: {listed})"
     )
 
 

@@ -18,7 +18,7 @@ from boneyard.engine.gf.game import FeastGame
 from boneyard.engine.gf.state import FeastState
 from boneyard.engine.gf.turn import start_turn
 
-from boneyard.errors import RulesError
+from boneyard.errors import RulesError, excerpt
 
 
 def arrange(
@@ -124,7 +124,7 @@ def find_action(state: FeastState, text: str) -> int:
         hits = [a for a in hits if _CARD_ID.sub("", state.action_to_string(a)) == text] or hits
     if len(hits) != 1:
         options = "; ".join(state.action_to_string(a) for a in state.legal_actions())
-        raise RulesError(f"{len(hits)} actions match {text!r}; legal: {options}")
+        raise RulesError(f"{len(hits)} actions match {excerpt(text)!r}; legal: {options}")
     return hits[0]
 
 

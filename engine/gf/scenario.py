@@ -46,7 +46,7 @@ from boneyard.engine.gf.rules import FeastRules
 from boneyard.engine.gf.state import FeastState
 from boneyard.engine.gf.turn import start_turn
 
-from boneyard.errors import RulesError, ScenarioError
+from boneyard.errors import RulesError, ScenarioError, excerpt
 
 EVERYONE_PASSES = "everyone else passes"
 _STEP = re.compile(r"\s*P(\d+)\s*:\s*(.+?)\s*$")
@@ -313,7 +313,8 @@ class _Run:
             hits = hits[:1]  # copies of one card: either will do (name one with its #number)
         if len(hits) != 1:
             options = "; ".join(self.show(a) for a in legal) or "none (the game is over)"
-            raise self._error(path, f"{len(hits)} legal moves match '{text}'; legal: {options}")
+            raise self._error(path, f"{len(hits)} legal moves match '{excerpt(text)}'; legal: "
+                                    f"{options}")
         return hits[0]
 
     def _matches_now(self, seat: int, move: str) -> bool:
@@ -353,7 +354,7 @@ class _Run:
             else:
                 m = _STEP.match(step)
                 if m is None:
-                    raise self._error(path, f"'{step}' is not a step (write 'P1: <move>' or "
+                    raise self._error(path, f"'{excerpt(step)}' is not a step (write 'P1: <move>' or "
                                             f"'{EVERYONE_PASSES}')")
                 seat = int(m.group(1))
                 # a move the engine made alone may be listed; a move legal now comes first
@@ -466,7 +467,7 @@ class _Run:
             if found != (key == "legal"):
                 options = "; ".join(self.show(a) for a in self._legal()) or "none"
                 self.failed.append(
-                    f"{self.where}: {where}[{i}]: '{t}' is {'not ' if key == 'legal' else ''}"
+                    f"{self.where}: {where}[{i}]: '{excerpt(t)}' is {'not ' if key == 'legal' else ''}"
                     f"a legal move of P{s.current_player() + 1} (legal: {options})")
 
     def _match(self, got: Any, want: Any, where: str) -> None:

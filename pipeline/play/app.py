@@ -27,7 +27,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from boneyard.errors import BoneyardError
+from boneyard.errors import BoneyardError, excerpt
 
 from .faces import Faces
 from .session import PlayError, Session
@@ -169,7 +169,7 @@ def _new_game_changes(data: dict[str, Any], changes: dict[str, Any],
     checked against ``spec``'s, the game the table plays, so a wrong one is not passed on)."""
     unknown = [k for k in data if k not in _NEW_KEYS]
     if unknown:
-        return f"unknown key '{unknown[0]}' in a new game (known: {', '.join(_NEW_KEYS)})"
+        return f"unknown key '{excerpt(unknown[0])}' in a new game (known: {', '.join(_NEW_KEYS)})"
     if data.get("players") is not None:
         if not _whole(data["players"]):
             return "players must be a whole number"
@@ -212,12 +212,12 @@ def _option_problem(options: dict[str, Any], spec: GameSpec | None) -> str | Non
         o = own.get(name)
         if o is None:
             known = ", ".join(own) or "none"
-            return f"{spec.title} has no option '{name}' (its options: {known})"
+            return f"{spec.title} has no option '{excerpt(name)}' (its options: {known})"
         if value is None:
             continue
         if o.flag and not isinstance(value, bool):
-            return f"option '{name}' must be true or false, got {json.dumps(value)}"
+            return f"option '{name}' must be true or false, got {excerpt(json.dumps(value))}"
         if not o.flag and not (_whole(value) and o.low <= value <= o.high):
             return (f"option '{name}' must be a whole number in {o.low}..{o.high}, got "
-                    f"{json.dumps(value)}")
+                    f"{excerpt(json.dumps(value))}")
     return None

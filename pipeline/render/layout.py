@@ -42,11 +42,14 @@ class Box:
 
 
 def pick_layout(face: Face, template: Template) -> str:
+    """The first of the face's layouts the template has; a RenderError located at the
+    template's ``layouts:`` (the same words for every card it misses, so they are said once)."""
     for name in face.layouts:
         if name in template.layouts:
             return name
-    raise RenderError(f"card '{face.id}': {template.file} has no layout for it (add one of: "
-                      f"{', '.join(face.layouts)})")
+    line, col = template.layouts_at
+    raise RenderError(f"card '{face.id}': {template.file}:{line}:{col}: no layout named "
+                      f"{' or '.join(face.layouts)} (add one under layouts:)")
 
 
 def layout_card(face: Face, template: Template, size: CardSize) -> tuple[DrawOp, ...]:

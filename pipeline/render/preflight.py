@@ -45,6 +45,8 @@ def preflight(deck: Deck, template: Template, size: CardSize,
     out = Findings()
     shop = profile.description.split(":")[0]
     for face in deck.faces:
+        if face.id not in elements:
+            continue  # not laid out: its problem (no layout for it) is reported already
         lname = pick_layout(face, template)
         for el, ops in elements.get(face.id, ()):
             origin = template.origins.get((lname, el["name"]))

@@ -65,6 +65,7 @@ class Template:
     sizes: tuple[str, ...] = ()  # the sizes validate lays every card out at (default: size)
     warn_ppi: float = 300.0  # art printed at fewer pixels per inch is a warning ...
     fail_ppi: float = 150.0  # ... and at fewer than this, an error
+    layouts_at: tuple[int, int] = (1, 1)  # line, column of ``layouts:``: a missing one is said there
 
     @property
     def print_sizes(self) -> tuple[str, ...]:
@@ -166,7 +167,7 @@ def load_template(path: str | Path) -> Template:
                for lname, elements in layouts.items() for el in elements}
     return Template(doc.file, root, str(data.get("size", "poker")), bleed, colours, font_ids,
                     layouts, origins, floor, tuple(str(x) for x in data.get("sizes", ())),
-                    warn_ppi, fail_ppi)
+                    warn_ppi, fail_ppi, doc.where(("layouts",), key=True))
 
 
 def _floor(data: dict[str, Any], raw: dict[str, dict[str, Any]], doc: Any,
