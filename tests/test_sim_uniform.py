@@ -10,7 +10,7 @@ import pytest
 from boneyard.engine.agents import RandomAgent, uniform_choice
 from boneyard.engine.games import make_game, spec_of
 from boneyard.engine.sim.play import RunSpec, StuckGame, play_block, play_game
-from boneyard.engine.sim.seeds import agent_seed, game_seed, hash_seed, seeded
+from boneyard.engine.sim.seeds import agent_seed, agent_streams, game_seed, hash_seed
 from boneyard.engine.sim.tally import (
     engine_metrics_module,
     tally_game,
@@ -119,8 +119,10 @@ def test_the_agents_streams_are_randoms():
     """The simulator seeds its agents' streams without Random's Python wrappers: the same
     generator, so the same games as ``random.Random(seed)`` always gave."""
     for seed in [0, 1, 7, 2**31 - 1, 2**62 + 5, agent_seed(3, 1)]:
-        a, b = random.Random(seed), seeded(seed)
-        assert a.getstate() == b.getstate()
+        streams = agent_streams(seed, 3)
+        assert [r.getstate() for r in streams] == \
+            [random.Random(agent_seed(seed, k)).getstate() for k in range(3)]
+        a, b = random.Random(agent_seed(seed, 2)), streams[2]
         assert [a.random() for _ in range(8)] == [b.random() for _ in range(8)]
         assert a.gauss(0, 1) == b.gauss(0, 1) and a.getrandbits(70) == b.getrandbits(70)
     for seed, index in [(0, 0), (1, 5), (2**62, 10**6)]:  # the seeds, written out, are hash_seed's

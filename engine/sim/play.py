@@ -13,7 +13,7 @@ from typing import Any
 from boneyard.engine.agents import make_agent, uniform_choice
 from boneyard.engine.cards import CardSet
 from boneyard.engine.core import Agent, Game, State
-from boneyard.engine.sim.seeds import agent_seed, game_seed, seat_agents, seeded
+from boneyard.engine.sim.seeds import agent_streams, game_seed, seat_agents
 from boneyard.engine.sim.tally import Facts, engine_metrics_module
 from boneyard.engine.stats import Tally
 
@@ -73,10 +73,10 @@ def play_game(
     :class:`BrokenInvariant` with the seed and the step. A game still running after
     ``max_actions`` raises :class:`StuckGame`.
     """
-    state = game.new_initial_state(seed)
-    rngs = [seeded(agent_seed(seed, k)) for k in range(len(agents))]
     if check is None and texts is None and all(getattr(a, "uniform", False) for a in agents):
-        return state, _play_uniform(state, rngs, seed, max_actions)
+        return play_uniform_game(game, seed, len(agents), max_actions)
+    state = game.new_initial_state(seed)
+    rngs = agent_streams(seed, len(agents))
     # an agent that reads only the legal actions (random) gets them without an observation
     # object per decision: the same choice, at a fraction of the cost
     legal_only = [getattr(a, "legal_only", False) for a in agents]
@@ -101,6 +101,13 @@ def play_game(
         if len(actions) >= max_actions and not state.is_terminal():
             raise StuckGame(seed, actions, max_actions)
     return state, actions
+
+
+def play_uniform_game(game: Game, seed: int, seats: int,
+                      max_actions: int = MAX_ACTIONS) -> tuple[State, list[int]]:
+    """:func:`play_game` with a uniform random agent in every seat (no log, no check)."""
+    state = game.new_initial_state(seed)
+    return state, _play_uniform(state, agent_streams(seed, seats), seed, max_actions)
 
 
 def _play_uniform(state: State, rngs: list[random.Random], seed: int, max_actions: int) -> list[int]:
@@ -240,14 +247,21 @@ def play_block(game: Game, spec: RunSpec, start: int, stop: int) -> dict[str, An
     counter = engine.counter(game) if engine is not None and engine.counter is not None else None
     facts = Facts(players)
     made: dict[str, Agent] = {}  # random agents hold nothing at all: one for the block
+    # every seat uniform, nothing to check: the games need no agent objects (play_game's own path)
+    uniform = check is None and all(getattr(_agent(s, game, made), "uniform", False)
+                                    for s in set(spec.agents))
+    one = [spec.agents[0]] * players if len(spec.agents) == 1 else None
     for i in range(start, stop):
         seed = game_seed(spec.seed, i)
-        seats = seat_agents(spec.agents, players, i)
-        agents = [_agent(s, game, made) for s in seats]
+        seats = one if one is not None else seat_agents(spec.agents, players, i)
         want_record = spec.log or i < spec.keep
         texts: list[str] | None = [] if want_record else None
         try:
-            state, actions = play_game(game, agents, seed, texts, check, spec.max_actions)
+            if uniform and texts is None:
+                state, actions = play_uniform_game(game, seed, players, spec.max_actions)
+            else:
+                agents = [_agent(s, game, made) for s in seats]
+                state, actions = play_game(game, agents, seed, texts, check, spec.max_actions)
         except StuckGame as exc:
             stuck.append({"game": i, "seed": seed, "seats": seats, "actions": len(exc.actions)})
             if spec.log:

@@ -42,14 +42,17 @@ def agent_seed(seed_of_game: int, seat: int) -> int:
 _C_SEED = _random.Random.seed
 
 
-def seeded(seed: int) -> random.Random:
-    """``random.Random(seed)`` for a whole number ``seed``, the same generator, without the
-    Python-level ``__init__`` and ``seed`` wrappers (a random game makes two: they cost a tenth
-    of the game's own time)."""
-    rng = random.Random.__new__(random.Random)
-    _C_SEED(rng, seed)
-    rng.gauss_next = None  # type: ignore[attr-defined]
-    return rng
+def agent_streams(seed_of_game: int, seats: int) -> list[random.Random]:
+    """Every seat's stream of a game: ``random.Random(agent_seed(seed_of_game, k))`` for each
+    seat ``k``, the same generators, made in one call without Random's Python-level ``__init__``
+    and ``seed`` (a random game makes two: with the seeds they were a tenth of its time)."""
+    out = []
+    for k in range(seats):
+        rng = random.Random.__new__(random.Random)
+        _C_SEED(rng, _seed_of(f"agent:{seed_of_game}:{k}"))  # agent_seed's text
+        rng.gauss_next = None  # type: ignore[attr-defined]
+        out.append(rng)
+    return out
 
 
 def seat_agents(agents: Sequence[str], num_players: int, index: int) -> list[str]:
