@@ -5,7 +5,8 @@ player to move with a non-empty list of distinct legal actions until the end; an
 that list raises :class:`~boneyard.errors.RulesError` and changes nothing; a clone is independent
 of its original; the mover's observation lists the same legal actions and never reveals a hidden
 card (every sample of the hidden cards, ``determinize``, looks the same to that player); at the
-end, returns in [0, 1] that sum to 1 and no legal action; the same seed gives the same game. A
+end, returns in [0, 1] that sum to 1 and no legal action; the same seed gives the same game; a
+game's ``Metrics.counter``, if it has one, gives the sums its summaries' tally gives. A
 game that breaks one raises :class:`ConformanceError` naming the seed and the step.
 """
 
@@ -109,10 +110,39 @@ def check_game(spec: GameSpec, card_set: CardSet, seeds: Iterable[int], *,
     """Play a checked random game per seed (each twice: same seed, same game); the decisions
     checked. Raises ConformanceError on the first broken rule."""
     checked = 0
+    played: list[tuple[int, list[int]]] = []
     for seed in seeds:
         first = play_checked(spec, card_set, seed, num_players=num_players, **options)
         again = play_checked(spec, card_set, seed, num_players=num_players, **options)
         if first != again:
             raise ConformanceError(f"seed {seed}: the same seed played another game")
         checked += len(first[0])
+        played.append((seed, first[0]))
+    _check_counter(spec, card_set, played, num_players, options)
     return checked
+
+
+def _check_counter(spec: GameSpec, card_set: CardSet, played: list[tuple[int, list[int]]],
+                   num_players: int | None, options: dict[str, Any]) -> None:
+    """The game's counter (a block's counts read from finished states) against the tally of the
+    same games' summaries: every sum equal."""
+    from boneyard.engine.stats import Tally
+
+    metrics = spec.metrics()
+    if metrics.counter is None:
+        return
+    game = spec.make_game(card_set, num_players, **options)
+    counter = metrics.counter(game)
+    slow = Tally()
+    for seed, actions in played:
+        state = game.new_initial_state(seed)
+        for a in actions:
+            state.apply_action(a)
+        counter.add(state)
+        metrics.tally(slow, state.summary(), game.num_players)
+    fast: dict[str, list[float]] = {}
+    counter.into(fast)
+    for name in sorted(set(fast) | set(slow.sums)):
+        if fast.get(name) != slow.sums.get(name):
+            raise ConformanceError(f"the counter gives {name} = {fast.get(name)}, the summaries' "
+                                   f"tally {slow.sums.get(name)}")

@@ -49,3 +49,31 @@ def test_the_check_catches_an_engine_that_accepts_an_illegal_action(monkeypatch)
     monkeypatch.setattr(ToyState, "apply_action", lenient)
     with pytest.raises(ConformanceError, match="was accepted"):
         check_game(TOY, ToyGame().card_set, range(1))
+
+
+def test_the_check_catches_a_counter_that_disagrees_with_the_summaries():
+    """A game's counter (its block's counts read from finished states) must give the very sums
+    its summaries' tally gives: here one that forgets a character's play."""
+    import dataclasses
+
+    from boneyard.engine.spec import Metrics
+
+    spec = spec_of("day-of-the-dead")
+    own = spec.metrics()
+    assert own.counter is not None
+
+    class Forgetful:
+        def __init__(self, game):
+            self.inner = own.counter(game)
+
+        def add(self, state):
+            return self.inner.add(state)
+
+        def into(self, sums):
+            self.inner.into(sums)
+            name = min(k for k in sums if k.endswith(".played") and sums[k][0])
+            sums[name][0] -= 1
+
+    broken = dataclasses.replace(spec, metrics=lambda: Metrics(own.tally, own.metrics, Forgetful))
+    with pytest.raises(ConformanceError, match=r"the counter gives card\..*\.played"):
+        check_game(broken, load_set(spec.bundled_set), range(2))
