@@ -537,3 +537,12 @@ def test_a_name_of_only_spaces_is_refused_where_it_is_written(tmp_path, game, fi
     root = _edited(tmp_path / "empty", game, file, (old, '  name: ""\n'))
     problems = [_relative(p, root) for p in check_set(root).problems]
     assert len(problems) == 1 and problems[0].endswith("name must not be empty"), problems
+
+
+def test_a_turn_count_the_game_cannot_have_is_one_message_not_every_turn_bound_card(tmp_path):
+    """turns: 0 is the schema's problem; the cards whose conditions count turns are judged
+    against the default, not reported as never holding."""
+    root = _edited(tmp_path, "day-of-the-dead", "game.yaml",
+                   ("  turns: 6                  #", "  turns: 0                  #"))
+    problems = [_relative(p, root) for p in check_set(root).problems]
+    assert problems == ["game.yaml:16:10: params.turns must be at least 1, got 0"], problems

@@ -32,7 +32,11 @@ def check(files: SetFiles) -> list[Problem]:
     g: dict[str, Any] = game.data if isinstance(game.data, dict) else {}
     raw_params = g.get("params")
     params: dict[str, Any] = raw_params if isinstance(raw_params, dict) else {}
-    turns = params.get("turns", 6) if isinstance(params.get("turns", 6), int) else 6
+    # the cards are judged against a turn count the game can have: a bad one is the schema's
+    # problem, and judging by it would add a "can never hold" to every turn-bound card
+    raw_turns = params.get("turns", 6)
+    turns = raw_turns if isinstance(raw_turns, int) and not isinstance(raw_turns, bool) \
+        and raw_turns >= 1 else 6
     raw_backs = g.get("backs")
     backs_def: list[Any] = raw_backs if isinstance(raw_backs, list) else []
     back_ids = [b.get("id") for b in backs_def if isinstance(b, dict)]
