@@ -108,6 +108,7 @@ def _plt() -> Any:
     matplotlib.use("Agg")
     matplotlib.rcParams["svg.hashsalt"] = "boneyard"  # stable ids: identical reports diff clean
     matplotlib.rcParams["svg.fonttype"] = "none"  # text stays text (small, searchable)
+    matplotlib.rcParams["text.parse_math"] = False  # a card named "$5 or $x" is text, not TeX
     import matplotlib.pyplot as plt
 
     return plt
