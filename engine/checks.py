@@ -3,8 +3,13 @@ of raw card data, and whether a comparison can ever hold."""
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
 from typing import Any
 
+import jsonschema
 from boneyard.engine.spec import LocatedDoc
 
 COMPARATORS: tuple[str, ...] = ("lt", "le", "eq", "ne", "ge", "gt")
@@ -45,3 +50,33 @@ def can_hold(pairs: list[tuple[str, int]], lo: int, hi: int) -> bool:
         "ne": lambda x, n: x != n, "ge": lambda x, n: x >= n, "gt": lambda x, n: x > n,
     }
     return any(all(tests[op](x, n) for op, n in pairs) for x in range(lo, hi + 1))
+
+
+@cache
+def _params_rules(schema: Path, defs: str) -> dict[str, Any]:
+    part = json.loads(schema.read_text(encoding="utf-8"))
+    return dict(part["$defs"][defs]["properties"])
+
+
+def sound_params(schema: Path, defs: str, params: Any) -> dict[str, Any]:
+    """game.yaml's ``params`` as the cards are judged against: each value the game's schema
+    (``schema`` ``$defs`` ``defs``) refuses, or leaves out, is its default.
+
+    Why: the schema reports a bad value once, where it is written; a check that judged the cards
+    by it (``turns: 0``, ``hand_per_back: 99``) would add a message per card or back that only
+    repeats it.
+    """
+    given: Mapping[str, Any] = params if isinstance(params, dict) else {}
+    out: dict[str, Any] = {}
+    for key, rule in _params_rules(schema, defs).items():
+        value = given.get(key, rule.get("default"))
+        if key in given and not _valid(rule, value):
+            value = rule.get("default")
+        out[key] = value
+    return out
+
+
+def _valid(rule: dict[str, Any], value: Any) -> bool:
+    if isinstance(value, bool) and rule.get("type") in ("integer", "number"):
+        return False  # YAML's true is not 1
+    return bool(jsonschema.Draft202012Validator(rule).is_valid(value))

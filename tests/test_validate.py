@@ -546,3 +546,20 @@ def test_a_turn_count_the_game_cannot_have_is_one_message_not_every_turn_bound_c
                    ("  turns: 6                  #", "  turns: 0                  #"))
     problems = [_relative(p, root) for p in check_set(root).problems]
     assert problems == ["game.yaml:16:10: params.turns must be at least 1, got 0"], problems
+
+
+@pytest.mark.parametrize("game, old, new, expected", [
+    ("day-of-the-dead", "hand_per_back: 3 ", "hand_per_back: 99 ",
+     "game.yaml:17:18: params.hand_per_back must be at most 12, got 99"),
+    ("grave-feast", "min_family: 3 ", "min_family: 40 ",
+     "game.yaml:14:15: params.min_family must be at most 9, got 40"),
+    ("grave-feast", "win_score: 9 ", "win_score: -1 ",
+     "game.yaml:13:14: params.win_score must be at least 1, got -1"),
+])
+def test_a_param_the_schema_refuses_is_not_judged_again_by_the_checks(tmp_path, game, old, new,
+                                                                      expected):
+    """Not also 'too few to deal 99', 'no family of 40 can be built', 'min_family above
+    win_score -1': the cards are judged against the default of a refused value."""
+    root = _edited(tmp_path, game, "game.yaml", (old, new))
+    problems = [_relative(p, root) for p in check_set(root).problems]
+    assert problems == [expected], problems

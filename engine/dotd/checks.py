@@ -4,9 +4,18 @@ never hold, and primitives not known to keep hand sizes (ruling DD-25)."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
-from boneyard.engine.checks import can_hold, cards, cid_of, comparison_values, items, seen_at
+from boneyard.engine.checks import (
+    can_hold,
+    cards,
+    cid_of,
+    comparison_values,
+    items,
+    seen_at,
+    sound_params,
+)
 from boneyard.engine.dotd.cards import BACKS
 from boneyard.engine.dotd.effects import COUNTERS, PRIMITIVE_DEFS, PRIMITIVES
 from boneyard.engine.spec import LocatedDoc, SetFiles
@@ -32,11 +41,9 @@ def check(files: SetFiles) -> list[Problem]:
     g: dict[str, Any] = game.data if isinstance(game.data, dict) else {}
     raw_params = g.get("params")
     params: dict[str, Any] = raw_params if isinstance(raw_params, dict) else {}
-    # the cards are judged against a turn count the game can have: a bad one is the schema's
-    # problem, and judging by it would add a "can never hold" to every turn-bound card
-    raw_turns = params.get("turns", 6)
-    turns = raw_turns if isinstance(raw_turns, int) and not isinstance(raw_turns, bool) \
-        and raw_turns >= 1 else 6
+    # the cards are judged against a game the set can have (a bad value is the schema's problem)
+    sound = sound_params(Path(__file__).with_name("game.schema.json"), "dotd_params", raw_params)
+    turns = sound["turns"]
     raw_backs = g.get("backs")
     backs_def: list[Any] = raw_backs if isinstance(raw_backs, list) else []
     back_ids = [b.get("id") for b in backs_def if isinstance(b, dict)]
@@ -118,7 +125,7 @@ def check(files: SetFiles) -> list[Problem]:
                                     f"cards_per_back is {n}", hint=f"{fix} with that back "
                                     "using backs: or copies: on a character, or change "
                                     "cards_per_back"))
-    hand = params.get("hand_per_back", 3)
+    hand = sound["hand_per_back"]
     players = 2  # the game's only player count (game.yaml saying otherwise is a schema error)
     if complete and isinstance(hand, int) and not isinstance(hand, bool):
         for b in known_backs:

@@ -4,9 +4,10 @@ be built, enough cards to deal, art files, rares kept out of the regular deck.""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
-from boneyard.engine.checks import cards, cid_of, items, seen_at
+from boneyard.engine.checks import cards, cid_of, items, seen_at, sound_params
 from boneyard.engine.spec import JsonPath, LocatedDoc, SetFiles
 
 from boneyard.errors import Problem
@@ -101,8 +102,9 @@ def check(files: SetFiles) -> list[Problem]:
                     out.append(doc.problem((idx, "art"), why, card=cid,
                                            hint="art paths are relative to the set folder"))
 
-    params_min = params.get("min_family", 3)
-    min_family = params_min if isinstance(params_min, int) and params_min > 0 else 3
+    # the cards are judged against a game the set can have (a bad value is the schema's problem)
+    sound = sound_params(Path(__file__).with_name("game.schema.json"), "gf_params", raw_params)
+    min_family = sound["min_family"]
     for food, (doc, at, cid) in foods.items():
         eater = EATERS.get(food)
         if complete and eater and eater not in kinds:  # the eater may be in the unread file
@@ -126,8 +128,8 @@ def check(files: SetFiles) -> list[Problem]:
     if isinstance(players, dict) and isinstance(most, int) and isinstance(least, int) \
             and least > most:
         out.append(game.problem(("players", "min"), f"players min {least} is above max {most}"))
-    hand = params.get("hand_size", 5)
-    decks = params.get("decks", "auto")
+    hand = sound["hand_size"]
+    decks = sound["decks"]
     if complete and docs and isinstance(most, int) and isinstance(hand, int) and most > 0:
         size = sum(deck_size(d) for d in docs)
         n_decks = (2 if most >= 5 else 1) if decks == "auto" else decks
@@ -137,9 +139,8 @@ def check(files: SetFiles) -> list[Problem]:
                                     f"{cards(size * n_decks)} cannot deal {hand} to each of "
                                     f"{most} players", hint="add cards, use two decks or "
                                     "lower hand_size"))
-    min_family = params.get("min_family", 3)
-    win = params.get("win_score", 9)
-    if isinstance(min_family, int) and isinstance(win, int) and min_family > win:
+    win = sound["win_score"]
+    if min_family > win:
         out.append(game.problem(("params", "min_family"), f"min_family {min_family} is above "
                                 f"win_score {win}", hint="a single family would win"))
     if params.get("rares") is True and rares is None and "rares_file" not in g:
