@@ -14,6 +14,7 @@ from boneyard.pipeline.coverage import never_tested
 from boneyard.pipeline.gates import UNDECIDED, GateResult
 from boneyard.pipeline.report import show
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -23,6 +24,7 @@ from rich.progress import (
     TimeElapsedColumn,
 )
 from rich.table import Table
+from rich.text import Text
 
 from boneyard.errors import GateError
 from boneyard.paths import bundled_sets
@@ -34,12 +36,12 @@ def _console() -> Console:
 
 def failed_table(outcome: BuildOutcome) -> Table:
     """The failed gates: metric, value with its 95% interval, bound, and why the gate exists."""
-    table = Table(title=f"{outcome.card_set.name}: failed gates (proven failures first, then undecided)",
+    table = Table(title=Text(f"{outcome.card_set.name}: failed gates (proven failures first, then undecided)"),
                   title_style="bold red", show_lines=False)
     for col in ("status", "run", "metric", "value [95% interval]", "bound", "why"):
         table.add_column(col, overflow="fold")
     for r in sorted(outcome.failed_gates(), key=lambda r: r.status == UNDECIDED):
-        table.add_row(r.status, *_row(r))
+        table.add_row(*(Text(cell) for cell in (r.status, *_row(r))))  # a set's words, not markup
     return table
 
 
@@ -56,7 +58,7 @@ def _bound(r: GateResult) -> str:
 
 
 def _progress(console: Console) -> Progress:
-    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+    return Progress(TextColumn("{task.description}", markup=False), BarColumn(), MofNCompleteColumn(),
                     TimeElapsedColumn(), console=console, transient=True,
                     disable=not console.is_terminal)
 
@@ -121,17 +123,17 @@ def build_cmd(sets: tuple[str, ...], out: Path | None, force: bool, fast: bool, 
         flags = sum(1 for g in rec["gates"] if g["status"] == UNDECIDED)
         status = "[green]passed[/]" if outcome.passed else "[bold red]FAILED[/]"
         console.print(
-            f"{cs.name}: playtest {status} ({how}, {rec['gates_passed']}/{rec['gates_total']} gates"
+            f"{escape(cs.name)}: playtest {status} ({how}, {rec['gates_passed']}/{rec['gates_total']} gates"
             + (f", {flags} undecided" + (" (accepted)" if rec.get("accept_undecided") else "") if flags else "")
             + f", content {cs.content_hash}) in {took:.1f} s"
         )
         change = rec.get("change")
         if change and not outcome.reused:
             what = ", ".join(change["changed"] + change["params"]) or "no card or rule"
-            console.print(f"  tested what changed since the last pass ({change['against']}): {what}")
+            console.print(f"  tested what changed since the last pass ({change['against']}): {what}", markup=False)
         elif rec.get("from_scratch") and not outcome.reused:
-            console.print(f"  built from scratch: {rec['from_scratch']}")
-        console.print(f"  report: {outcome.out_dir / 'report.html'}")
+            console.print(f"  built from scratch: {rec['from_scratch']}", markup=False)
+        console.print(f"  report: {outcome.out_dir / 'report.html'}", markup=False)
         if not outcome.passed:
             console.print(failed_table(outcome))
             for line in never_tested(outcome.record):  # issue 13.6 (pipeline/coverage.py)
@@ -139,7 +141,7 @@ def build_cmd(sets: tuple[str, ...], out: Path | None, force: bool, fast: bool, 
             failures.append(cs.name)
         if outcome.rendered:
             mark = f" marked {outcome.watermark}" if outcome.watermark else ""
-            console.print(f"  rendered {len(outcome.rendered)} files{mark} to {outcome.out_dir}")
+            console.print(f"  rendered {len(outcome.rendered)} files{mark} to {outcome.out_dir}", markup=False)
         elif not outcome.passed and not no_render:
             console.print("  nothing rendered (use --force to render marked FAILED PLAYTEST)")
     if failures:

@@ -21,6 +21,7 @@ from boneyard.engine.spec import Table as SpecTable
 from boneyard.pipeline.load import SetCheck, SetNotFoundError, check_set, resolve_set
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from boneyard.errors import Problem
 from boneyard.paths import bundled_sets
@@ -66,14 +67,14 @@ def _report_problems(check: SetCheck) -> None:
 
 def draw(t: SpecTable) -> Table:
     """A game's listing (:class:`boneyard.engine.spec.Table`) as a rich table."""
-    table = Table(title=t.title, min_width=t.min_width)
+    table = Table(title=Text(t.title), min_width=t.min_width)  # names are the set's, not markup
     for col in t.columns:
         table.add_column(col.heading, justify="right" if col.justify == "right" else "left",
                          no_wrap=col.no_wrap)
     for row in t.rows:
-        table.add_row(*row)
+        table.add_row(*(Text(cell) for cell in row))
     if t.total is not None:
-        table.add_row(*t.total, style="bold")
+        table.add_row(*(Text(cell) for cell in t.total), style="bold")
     return table
 
 
@@ -128,7 +129,7 @@ def validate_command(sets: tuple[str, ...], as_json: bool) -> None:
                 click.echo(f"warning: {line}", err=True)
             for t in spec_of(check.card_set.rules).set_tables(check.card_set):
                 console.print(draw(t))
-            console.print(f"ok: {check.card_set.name} is valid")
+            console.print(f"ok: {check.card_set.name} is valid", markup=False)
         elif playtest:
             assert check.card_set is not None
             n = len(playtest)

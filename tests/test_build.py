@@ -249,3 +249,38 @@ def test_cli_build_warns_of_a_misspelt_gate_before_playing(tmp_path):
     assert first.startswith("warning: ") and "'card.*.play_rat' names no metric" in first
     assert "did you mean 'card.*.play_rate'?" in first
     assert res.exit_code == 1 and "missing" in res.output  # and the build counts it missing
+
+
+TINY_PLAYTEST = """playtest:
+  agents: random
+  games: 20
+  seed: 1
+  substitution: {games: 1, cards: [oaf], stand_in: {power: 5}}
+  strength: {games: 0}
+  gates:
+    - metric: draw_rate
+      max: 0.0001
+      why: "[/i] a [bold]why[/bold] with rich markup"
+"""
+
+
+def tiny_set(tmp_path: Path, name: str, playtest_text: str = TINY_PLAYTEST) -> Path:
+    """dotd-useless named ``name`` with a playtest of seconds (its one gate stays undecided)."""
+    import shutil
+
+    src = tmp_path / "tiny"
+    shutil.copytree(FIXTURES / "dotd-useless", src)
+    game = src / "game.yaml"
+    text = game.read_text().replace("name: DotD fixture useless", f"name: {json.dumps(name)}", 1)
+    game.write_text(text[:text.index("playtest:")] + playtest_text)
+    return src
+
+
+def test_cli_build_prints_a_set_name_and_a_gate_why_with_brackets_as_written(tmp_path):
+    src = tiny_set(tmp_path, "X [/b] [red]y")
+    res = CliRunner().invoke(cli, ["build", str(src), "--out", str(tmp_path / "out"), "--no-render",
+                                   "--jobs", "1"])
+    assert isinstance(res.exception, GateError), res.exception  # the gate failed, nothing broke
+    assert "X [/b] [red]y: playtest FAILED" in res.output
+    assert "X [/b] [red]y: failed gates" in res.output
+    assert "[/i] a [bold]why[/bold]" in res.output

@@ -563,3 +563,19 @@ def test_a_param_the_schema_refuses_is_not_judged_again_by_the_checks(tmp_path, 
     root = _edited(tmp_path, game, "game.yaml", (old, new))
     problems = [_relative(p, root) for p in check_set(root).problems]
     assert problems == [expected], problems
+
+
+def test_validate_and_cards_print_a_name_with_brackets_as_written(tmp_path):
+    """Rich reads "[/b]" as markup: a set or card so named stopped validate with a MarkupError."""
+    folder = tmp_path / "dotd"
+    shutil.copytree(CARDS / "day-of-the-dead", folder)
+    game = folder / "game.yaml"
+    game.write_text(re.sub(r"(?m)^name: .*$", 'name: "X [/b] [red]y"', game.read_text(), count=1))
+    chars = folder / "characters.yaml"
+    chars.write_text(chars.read_text().replace("  name: Nemesis\n", '  name: "Nem [/i]esis"\n', 1))
+    res = CliRunner().invoke(cli, ["validate", str(folder)])
+    assert res.exit_code == 0, res.output
+    assert "ok: X [/b] [red]y is valid" in res.output and "X [/b] [red]y (" in res.output
+    res = CliRunner().invoke(cli, ["cards", str(folder)])
+    assert res.exit_code == 0, res.output
+    assert "Nem [/i]esis" in res.output
