@@ -555,6 +555,10 @@ def test_a_turn_count_the_game_cannot_have_is_one_message_not_every_turn_bound_c
      "game.yaml:14:15: params.min_family must be at most 9, got 40"),
     ("grave-feast", "win_score: 9 ", "win_score: -1 ",
      "game.yaml:13:14: params.win_score must be at least 1, got -1"),
+    ("grave-feast", "players: {min: 2, max: 8}", "players: {min: 2, max: 99}",
+     "game.yaml:7:24: players.max must be at most 8, got 99"),
+    ("day-of-the-dead", "cards_per_back: 36 ", "cards_per_back: 0 ",
+     "game.yaml:14:17: cards_per_back must be at least 1, got 0"),
 ])
 def test_a_param_the_schema_refuses_is_not_judged_again_by_the_checks(tmp_path, game, old, new,
                                                                       expected):

@@ -115,8 +115,8 @@ def check(files: SetFiles) -> list[Problem]:
                 continue
         else:
             n, at = want, ("cards_per_back",)
-        if not isinstance(n, int) or isinstance(n, bool):
-            continue
+        if not isinstance(n, int) or isinstance(n, bool) or n < 1:
+            continue  # not a count (the schema says so, once)
         if per_back[b] != n:
             diff = per_back[b] - n
             fix = (f"remove {diff} card{'s' if diff != 1 else ''}" if diff > 0

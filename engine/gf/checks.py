@@ -14,6 +14,7 @@ from boneyard.errors import Problem
 
 EATERS = {"blood": "vampire", "brains": "zombie"}
 RARE_KINDS = ("devil_wife", "exorcist")
+MAX_PLAYERS = 8  # the most players Grave Feast takes (its GameSpec says so; the schema refuses more)
 
 
 def deck_size(doc: LocatedDoc) -> int:
@@ -130,7 +131,8 @@ def check(files: SetFiles) -> list[Problem]:
         out.append(game.problem(("players", "min"), f"players min {least} is above max {most}"))
     hand = sound["hand_size"]
     decks = sound["decks"]
-    if complete and docs and isinstance(most, int) and isinstance(hand, int) and most > 0:
+    if complete and docs and isinstance(most, int) and not isinstance(most, bool) \
+            and 0 < most <= MAX_PLAYERS:  # (a count out of range is the schema's problem)
         size = sum(deck_size(d) for d in docs)
         n_decks = (2 if most >= 5 else 1) if decks == "auto" else decks
         if isinstance(n_decks, int) and 0 < size * n_decks < hand * most:
