@@ -164,11 +164,45 @@ def config_for(card_set: CardSet, *, fast: bool = False, precision: float | None
             f"{where}.gates: '{card_set.name}' has no balance gates, so a playtest would prove nothing "
             "(add gates to the playtest section; see docs/playtest.md)"
         )
+    if cfg.substitution_cards is not None:
+        unknown = unknown_characters(card_set, cfg.substitution_cards)
+        if unknown:
+            raise GateError(_located("\n".join(f"{where}.substitution.cards: {line}" for line in unknown),
+                                     card_set))
     try:  # issue 13.6/13.7: the coverage and sensitivity gates (pipeline/coverage.py)
         cfg = with_checks(card_set, cfg, where)
     except GateError as exc:
         raise GateError(_located(str(exc), card_set)) from None
     return cfg
+
+
+def unknown_characters(card_set: CardSet, ids: Sequence[str]) -> list[str]:
+    """One line per id in ``ids`` that names no character of ``card_set`` (with the nearest
+    id), so substitution.cards or ``--focus`` is refused before any game rather than ignored
+    (a game without characters, Grave Feast) or refused after a first run's games."""
+    import difflib
+
+    from boneyard.engine.games import spec_of
+
+    units = [cid for cid, _ in spec_of(card_set.rules).units(card_set)]
+    if not units:
+        return [f"'{card_set.name}' has no characters to pair with a stand-in, so no card can be "
+                f"named here ({', '.join(repr(i) for i in ids)}; remove it)"] if ids else []
+    out = []
+    for cid in dict.fromkeys(ids):
+        if cid not in units:
+            near = difflib.get_close_matches(cid.lower(), units, n=1, cutoff=0.6)
+            out.append(f"no character '{cid}' in '{card_set.name}' ("
+                       + (f"did you mean '{near[0]}'? " if near else "")
+                       + "`boneyard cards SET` lists the ids)")
+    return out
+
+
+def check_focus(card_set: CardSet, focus: Sequence[str]) -> None:
+    """Raise GateError (one line per problem) when ``--focus`` names a card the set has not."""
+    problems = unknown_characters(card_set, focus)
+    if problems:
+        raise GateError("\n".join(f"--focus: {line}" for line in problems))
 
 
 TRIAL_GAMES = 8
@@ -340,6 +374,7 @@ def build_set(
     cap do not fail the build."""
     cfg = config_for(card_set, fast=fast, precision=precision, seed=seed, jobs=jobs, agents=agents,
                      scheduler=scheduler)
+    check_focus(card_set, focus)
     out_dir = out_dir_for(card_set, out)
     old = load_record(out_dir / RECORD_NAME)
     if not fresh and not focus and old is not None and _reusable(old, card_set, cfg) \

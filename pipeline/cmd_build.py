@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 
 import click
-from boneyard.pipeline.build import BuildOutcome, build_set, unmatched_gates
+from boneyard.pipeline.build import BuildOutcome, build_set, check_focus, unmatched_gates
 from boneyard.pipeline.cmd_render import out_folder
 from boneyard.pipeline.cmd_sim import capped_jobs
 from boneyard.pipeline.coverage import never_tested
@@ -98,6 +98,8 @@ def build_cmd(sets: tuple[str, ...], out: Path | None, force: bool, fast: bool, 
     console = _console()
     names = list(sets) or bundled_sets()
     card_sets = [load_set(n) for n in names]  # validate everything before simulating anything
+    for cs in card_sets:
+        check_focus(cs, focus)
     jobs = capped_jobs(jobs, scheduler)
     failures = []
     for cs in card_sets:

@@ -284,3 +284,25 @@ def test_cli_build_prints_a_set_name_and_a_gate_why_with_brackets_as_written(tmp
     assert "X [/b] [red]y: playtest FAILED" in res.output
     assert "X [/b] [red]y: failed gates" in res.output
     assert "[/i] a [bold]why[/bold]" in res.output
+
+
+def test_focus_and_substitution_cards_naming_no_character_are_refused_before_any_game(tmp_path):
+    src = tiny_set(tmp_path, "Tiny")
+    out = tmp_path / "out"
+    res = CliRunner().invoke(cli, ["build", str(src), "--out", str(out), "--focus", "oaff", "--focus", "oaf"])
+    assert isinstance(res.exception, GateError)
+    assert str(res.exception) == ("--focus: no character 'oaff' in 'Tiny' (did you mean 'oaf'? "
+                                  "`boneyard cards SET` lists the ids)")
+    assert not out.exists()  # nothing played, nothing written
+    # Grave Feast pairs no characters: a --focus there used to be ignored without a word
+    with pytest.raises(GateError, match="'Grave Feast' has no characters to pair"):
+        build_set(load_set("grave-feast"), out=out, focus=("anger",), render=False)
+    assert not out.exists()
+    game = src / "game.yaml"
+    game.write_text(game.read_text().replace("cards: [oaf]", "cards: [oaf, nosuch]"))
+    line = game.read_text().splitlines().index(
+        "  substitution: {games: 1, cards: [oaf, nosuch], stand_in: {power: 5}}") + 1
+    res = CliRunner().invoke(cli, ["validate", str(src)])
+    assert res.exit_code == 1
+    assert (f"game.yaml:{line}:35: playtest.substitution.cards: no character 'nosuch' in 'Tiny' "
+            "(`boneyard cards SET` lists the ids)") in res.output
