@@ -152,9 +152,11 @@ def resolve(
     written = {**raw, **(profiles.get(profile) or {} if profile != "default" else {})}
     if "cap" in written and all(isinstance(cfg.get(k), int) and not isinstance(cfg.get(k), bool)
                                 for k in ("cap", "games")) and cfg["cap"] < cfg["games"]:
-        problems.append(f"{where}{'' if profile == 'default' else ' (profile ' + profile + ')'}.cap: "
-                        f"{cfg['cap']} is below games ({cfg['games']}), the first look; the cap is "
-                        "the last look's size (raise it to at least games)")
+        own = profile != "default" and "cap" in (profiles.get(profile) or {})
+        at = f"{where}.profiles.{profile}.cap" if own else f"{where}.cap"  # the line _located finds
+        problems.append(f"{at}: {cfg['cap']} is below games ({cfg['games']})"
+                        f"{'' if profile == 'default' else ' in profile ' + repr(profile)}, the first look; "
+                        "the cap is the last look's size (raise it to at least games)")
     if overrides:
         cfg = _merge(cfg, {k: v for k, v in overrides.items() if v is not None})
 

@@ -90,7 +90,7 @@ def test_profile_overrides_and_unknown_profile():
 def test_a_cap_written_below_the_first_look_is_refused_not_ignored():
     with pytest.raises(GateError, match=r"playtest.cap: 10 is below games \(1000\)"):
         resolve({"games": 1000, "cap": 10}, default_players=2)
-    with pytest.raises(GateError, match=r"\(profile fast\).cap: 50 is below games \(300\)"):
+    with pytest.raises(GateError, match=r"playtest.profiles.fast.cap: 50 is below games \(300\) in profile 'fast'"):
         resolve({"games": 100, "cap": 200, "profiles": {"fast": {"games": 300, "cap": 50}}},
                 default_players=2, profile="fast")
     # a cap left to its default, or a --games above the cap, plays one look of --games
@@ -150,3 +150,25 @@ def test_a_changed_gate_judges_only_what_a_build_against_the_last_pass_measured(
     kept = Metric("card.oaf.fight_rate_kept", 0.9, 0.7, 1.2, 400, "card", "oaf", "%")
     (r1,), (r2,) = (evaluate([gate], {"main": [m]}) for m in (dumped, kept))
     assert (r1.status, r2.status) == (FAIL, PASS)
+
+
+def test_a_profile_cap_below_its_games_points_at_the_profile_line(tmp_path):
+    """The message used to say "playtest (profile fast).cap", which no line could be found for."""
+    import shutil
+
+    from boneyard.pipeline.cli import cli
+    from click.testing import CliRunner
+
+    from boneyard.paths import CARDS
+
+    folder = tmp_path / "dotd"
+    shutil.copytree(CARDS / "day-of-the-dead", folder)
+    game = folder / "game.yaml"
+    text = game.read_text()
+    assert "      cap: 3200\n" in text
+    game.write_text(text.replace("      cap: 3200\n", "      cap: 300\n", 1))
+    line = game.read_text().splitlines().index("      cap: 300") + 1
+    res = CliRunner().invoke(cli, ["validate", str(folder)])
+    assert res.exit_code == 1
+    assert (f"game.yaml:{line}:12: playtest.profiles.fast.cap: 300 is below games (400) in profile "
+            "'fast', the first look") in res.output, res.output
