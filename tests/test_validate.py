@@ -90,9 +90,7 @@ EXPECTED: dict[str, list[str]] = {
         "characters.yaml:10:20: card 'anger': effect step 1: condition on the turn can never hold (the game has turns 1 to 6) (check the comparison)",
     ],
     "copies-break-back-count": [
-        "game.yaml:10:17: back 'double' has 3 cards but cards_per_back is 2 (remove 1 card with that back using backs: or copies: on a character, or change cards_per_back)",
-        "game.yaml:10:17: back 'power_up' has 3 cards but cards_per_back is 2 (remove 1 card with that back using backs: or copies: on a character, or change cards_per_back)",
-        "game.yaml:10:17: back 'unearth' has 3 cards but cards_per_back is 2 (remove 1 card with that back using backs: or copies: on a character, or change cards_per_back)",
+        "game.yaml:10:17: every back has 3 cards but cards_per_back is 2 (remove 1 of each back using backs: or copies: on a character, or write cards_per_back: 3)",
     ],
     "copies-zero": [
         "characters.yaml:5:11: card 'oaf': copies must be at least 1, got 0",
@@ -173,9 +171,7 @@ EXPECTED: dict[str, list[str]] = {
         "characters.yaml:9:7: card 'anger': effect step 1 has no primitive (start it with one of: power, set_power, auto_win, auto_lose, win_ties, gain_vp, copy_effect, dig, unearth, force_unearth, flip, suppress_spirit, negate, take_priority, give_priority)",
     ],
     "too-many-per-back": [
-        "game.yaml:10:17: back 'double' has 3 cards but cards_per_back is 2 (remove 1 card with that back using backs: or copies: on a character, or change cards_per_back)",
-        "game.yaml:10:17: back 'power_up' has 3 cards but cards_per_back is 2 (remove 1 card with that back using backs: or copies: on a character, or change cards_per_back)",
-        "game.yaml:10:17: back 'unearth' has 3 cards but cards_per_back is 2 (remove 1 card with that back using backs: or copies: on a character, or change cards_per_back)",
+        "game.yaml:10:17: every back has 3 cards but cards_per_back is 2 (remove 1 of each back using backs: or copies: on a character, or write cards_per_back: 3)",
     ],
     "two-primitives": [
         "characters.yaml:9:7: card 'anger': effect step 1 has 2 primitives (power, dig); a step has one (write each as its own step, a new line starting with '-')",

@@ -108,6 +108,18 @@ def check(files: SetFiles) -> list[Problem]:
 
     want = g.get("cards_per_back") if complete else None
     at: tuple[str, ...]
+    counts = {per_back[b] for b in known_backs}
+    if isinstance(want, int) and not isinstance(want, bool) and want >= 1 and len(known_backs) > 1 \
+            and len(counts) == 1 and want not in counts:
+        # one value off for every back alike: one problem, at the value
+        have = counts.pop()
+        diff = have - want
+        fix = f"remove {diff}" if diff > 0 else f"add {-diff}"
+        out.append(game.problem(("cards_per_back",), f"every back has {cards(have)} but "
+                                f"cards_per_back is {want}", hint=f"{fix} of each back using "
+                                f"backs: or copies: on a character, or write cards_per_back: "
+                                f"{have}"))
+        want = None
     for b in known_backs:
         if isinstance(want, dict):
             n, at = want.get(b), ("cards_per_back", b)
