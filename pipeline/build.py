@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import os
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -198,6 +199,17 @@ def unknown_characters(card_set: CardSet, ids: Sequence[str]) -> list[str]:
     return out
 
 
+def check_out_dir(out_dir: Path) -> None:
+    """Raise when a file stands where ``out_dir`` or a folder above it would be: said before
+    any game, not after minutes of playtesting, when the record could not be written."""
+    for p in (out_dir, *out_dir.parents):
+        if os.path.lexists(p):
+            if not p.is_dir():
+                raise BoneyardError(f"{p}: is a file, where the build writes the folder {out_dir} "
+                                    "(move the file away, or choose another --out)")
+            return
+
+
 def check_focus(card_set: CardSet, focus: Sequence[str]) -> None:
     """Raise GateError (one line per problem) when ``--focus`` names a card the set has not."""
     problems = unknown_characters(card_set, focus)
@@ -376,6 +388,7 @@ def build_set(
                      scheduler=scheduler)
     check_focus(card_set, focus)
     out_dir = out_dir_for(card_set, out)
+    check_out_dir(out_dir)
     old = load_record(out_dir / RECORD_NAME)
     if not fresh and not focus and old is not None and _reusable(old, card_set, cfg) \
             and bool(old.get("accept_undecided")) == accept_undecided:

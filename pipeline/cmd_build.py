@@ -7,7 +7,14 @@ import time
 from pathlib import Path
 
 import click
-from boneyard.pipeline.build import BuildOutcome, build_set, check_focus, unmatched_gates
+from boneyard.pipeline.build import (
+    BuildOutcome,
+    build_set,
+    check_focus,
+    check_out_dir,
+    out_dir_for,
+    unmatched_gates,
+)
 from boneyard.pipeline.cmd_render import out_folder
 from boneyard.pipeline.cmd_sim import capped_jobs
 from boneyard.pipeline.coverage import never_tested
@@ -100,6 +107,8 @@ def build_cmd(sets: tuple[str, ...], out: Path | None, force: bool, fast: bool, 
     card_sets = [load_set(n) for n in names]  # validate everything before simulating anything
     for cs in card_sets:
         check_focus(cs, focus)
+    for cs in card_sets:  # and a file where a folder goes is said before the first game too
+        check_out_dir(out_dir_for(cs, out))
     jobs = capped_jobs(jobs, scheduler)
     failures = []
     for cs in card_sets:

@@ -306,3 +306,19 @@ def test_focus_and_substitution_cards_naming_no_character_are_refused_before_any
     assert res.exit_code == 1
     assert (f"game.yaml:{line}:35: playtest.substitution.cards: no character 'nosuch' in 'Tiny' "
             "(`boneyard cards SET` lists the ids)") in res.output
+
+
+def test_an_output_folder_blocked_by_a_file_is_refused_before_any_game(tmp_path, monkeypatch):
+    import boneyard.pipeline.build as build_mod
+
+    src = tiny_set(tmp_path, "Tiny")
+    (tmp_path / "afile").write_text("keep me")
+    played = []
+    monkeypatch.setattr(build_mod, "playtest", lambda *a, **k: played.append(1))
+    for out in (tmp_path / "afile", tmp_path / "afile" / "sub"):
+        res = CliRunner().invoke(cli, ["build", str(src), "--out", str(out), "--no-render"])
+        assert res.exit_code != 0 and played == [], res.output
+        if out.name == "sub":
+            assert str(res.exception) == (f"{tmp_path / 'afile'}: is a file, where the build writes the "
+                                          f"folder {out / 'tiny'} (move the file away, or choose another --out)")
+    assert (tmp_path / "afile").read_text() == "keep me"
