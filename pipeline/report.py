@@ -14,6 +14,7 @@ from __future__ import annotations
 import html
 import io
 import math
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -417,7 +418,12 @@ def build_markdown(record: Mapping[str, Any]) -> str:
     out.append("")
     out += _md_table(("status", "run", "metric", "value [95% interval]", "bound", "why"), [_gate_line(r) for r in results])
     out.append("")
-    return "\n".join(out)
+    return _NO_HTML.sub(r"\\<", "\n".join(out))
+
+
+_NO_HTML = re.compile(r"<(?=[A-Za-z/!?])")
+"""Where a ``<`` would open raw HTML (a tag, comment or autolink) in CommonMark: report.md
+has none of its own, so a card set's ``<img onerror=...>`` is escaped to read as written."""
 
 
 def _outlier_rows(record: Mapping[str, Any]) -> list[tuple[str, str, str, str, str]]:

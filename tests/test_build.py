@@ -322,3 +322,20 @@ def test_an_output_folder_blocked_by_a_file_is_refused_before_any_game(tmp_path,
             assert str(res.exception) == (f"{tmp_path / 'afile'}: is a file, where the build writes the "
                                           f"folder {out / 'tiny'} (move the file away, or choose another --out)")
     assert (tmp_path / "afile").read_text() == "keep me"
+
+
+def test_report_shows_a_sets_markup_as_text_in_html_and_markdown(tmp_path):
+    """A set's words reach report.html (escaped) and report.md, whose viewers render raw HTML."""
+    from markdown_it import MarkdownIt
+
+    evil = "<img src=x onerror=alert(1)>"
+    src = tiny_set(tmp_path, f"Set {evil}", TINY_PLAYTEST.replace(
+        '"[/i] a [bold]why[/bold] with rich markup"', json.dumps(f"why </style><script>x</script> {evil}")))
+    outcome = build_set(load_set(src), out=tmp_path / "out", jobs=1, render=False)
+    folder = tmp_path / "out" / outcome.card_set.slug
+    page = (folder / "report.html").read_text()
+    assert "<img" not in page and "</style><script>" not in page and page.count("<script") == 1
+    assert "&lt;img src=x onerror=alert(1)&gt;" in page
+    shown = MarkdownIt("commonmark").enable("table").render((folder / "report.md").read_text())
+    assert "<img" not in shown and "<script" not in shown, shown
+    assert "why &lt;/style&gt;&lt;script&gt;x&lt;/script&gt; &lt;img src=x onerror=alert(1)&gt;" in shown
