@@ -146,7 +146,9 @@ def resolve(
     if profile != "default":
         if profile not in profiles:
             known = ", ".join(sorted(profiles)) or "none"
-            raise GateError(f"{where}: no profile '{profile}' (profiles: {known})")
+            hint = ", or build without --fast" if profile == "fast" else ""
+            raise GateError(f"{where}: no profile '{profile}' (profiles: {known}); add it under "
+                            f"playtest.profiles{hint}")
         cfg = _merge(cfg, profiles[profile])
     problems: list[str] = []
     written = {**raw, **(profiles.get(profile) or {} if profile != "default" else {})}

@@ -172,3 +172,10 @@ def test_a_profile_cap_below_its_games_points_at_the_profile_line(tmp_path):
     assert res.exit_code == 1
     assert (f"game.yaml:{line}:12: playtest.profiles.fast.cap: 300 is below games (400) in profile "
             "'fast', the first look") in res.output, res.output
+
+
+def test_a_missing_profile_says_how_to_fix_it():
+    with pytest.raises(GateError) as info:
+        resolve({"games": 10}, default_players=2, profile="fast")
+    assert str(info.value) == ("game.yaml: playtest: no profile 'fast' (profiles: none); add it under "
+                               "playtest.profiles, or build without --fast")
