@@ -121,7 +121,8 @@ def _play(set_name: str, players: int | None, agents: tuple[str, ...], seed: int
         click.echo(f"  the set does not load: {line}", err=True)
     if open_browser:  # once the server listens; without a browser the address is all we have
         threading.Timer(0.5, open_page, (url,)).start()
-    uvicorn.run(create_app(session), host=host, port=port, log_level="warning")
+    hosts = {"127.0.0.1", "localhost", "::1", host} if _loopback(host) else None  # no DNS rebinding
+    uvicorn.run(create_app(session, hosts=hosts), host=host, port=port, log_level="warning")
 
 
 def register(group: click.Group) -> None:

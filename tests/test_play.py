@@ -407,3 +407,33 @@ def test_text_the_table_echoes_in_a_message_is_cut_to_a_line(tmp_path):
     assert session.state is None and len(session.problems) == 1, session.problems
     assert "choice 'play zzz" in session.problems[0] and "zzz...' is not legal" in session.problems[0]
     assert len(session.problems[0]) < 2000, len(session.problems[0])
+
+
+def test_another_web_sites_page_cannot_play_deal_or_save_at_the_table(tmp_path):
+    """A page the player visits may POST to 127.0.0.1 (a form, a text/plain fetch: no
+    permission asked); the browser names its origin, and the table refuses it."""
+    client, session = client_for(Setup("grave-feast", players=3, seed=61), tmp_path)
+    t = client.get("/api/state").json()
+    for headers in ({"Origin": "http://evil.example"}, {"Origin": "null"},
+                    {"Sec-Fetch-Site": "cross-site"}):
+        for path, body in (("/api/new", '{"seed": 5}'), ("/api/move", '{"i": 0}'),
+                           ("/api/undo", ""), ("/api/save", "")):
+            r = client.post(path, content=body, headers={"Content-Type": "text/plain", **headers})
+            assert r.status_code == 403 and "another web site" in r.text, (path, headers, r.text)
+    assert session.seed == 61 and client.get("/api/state").json()["transcript"] == t["transcript"]
+    # the table's own page (same origin) is served as before
+    r = client.post("/api/new", json={"seed": 7}, headers={"Origin": "http://testserver"})
+    assert r.status_code == 200 and session.seed == 7
+
+
+def test_a_page_reaching_the_table_by_another_name_is_refused(tmp_path):
+    """DNS rebinding: a site whose name resolves to 127.0.0.1 would be its own origin."""
+    session = Session(Setup("day-of-the-dead", seed=3, log_path=str(tmp_path / "log.jsonl")))
+    app = create_app(session, tmp_path / "faces", hosts={"127.0.0.1", "localhost", "::1"})
+    for base in ("http://127.0.0.1:8765", "http://localhost:8765", "http://[::1]:8765"):
+        assert TestClient(app, base_url=base).get("/api/state").status_code == 200
+    for base in ("http://evil.example:8765", "http://127.0.0.1.evil.example"):
+        r = TestClient(app, base_url=base).get("/api/state")
+        assert r.status_code == 403 and "served as" in r.text
+    r = TestClient(app, base_url="http://127.0.0.1:8765").get("/", headers={"Host": "[bad"})
+    assert r.status_code == 403

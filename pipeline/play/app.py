@@ -15,17 +15,22 @@ always draws what the session says and never keeps a state of its own.
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from boneyard.engine.agents import parse_spec
 from boneyard.engine.spec import GameSpec
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import Headers
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from boneyard.errors import BoneyardError, excerpt
 
@@ -35,8 +40,11 @@ from .session import PlayError, Session
 STATIC = Path(__file__).with_name("static")
 
 
-def create_app(session: Session, faces_root: Path | None = None) -> Starlette:
-    """The app serving ``session``; faces are painted into ``faces_root`` (default: temp)."""
+def create_app(session: Session, faces_root: Path | None = None,
+               hosts: Collection[str] | None = None) -> Starlette:
+    """The app serving ``session``; faces are painted into ``faces_root`` (default: temp).
+    ``hosts``: the only names a request may address the server by (None: any), so a web page
+    whose own name resolves to this computer (DNS rebinding) is refused."""
     faces: dict[str, Faces] = {}
 
     def current_faces() -> Faces | None:
@@ -141,7 +149,47 @@ def create_app(session: Session, faces_root: Path | None = None) -> Starlette:
         Route("/card/{face:str}.png", card),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    return Starlette(routes=routes)
+    return Starlette(routes=routes, middleware=[Middleware(_SameSite, hosts=hosts)])
+
+
+class _SameSite:
+    """Refuses what another web site's page asks of the table: any page the player visits may
+    POST here (a form or a text/plain fetch needs no permission), and would play, deal or
+    append to the log file; and, with ``hosts``, a request by a name the server does not have."""
+
+    def __init__(self, app: ASGIApp, hosts: Collection[str] | None = None) -> None:
+        self.app = app
+        self.hosts = None if hosts is None else {h.strip("[]").lower() for h in hosts}
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            problem = refusal(scope["method"], Headers(scope=scope), self.hosts)
+            if problem:
+                await Response(problem, status_code=403, media_type="text/plain")(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+def refusal(method: str, headers: Headers, hosts: Collection[str] | None) -> str | None:
+    """Why a request is refused as coming from another site (None: it is the table's own)."""
+    host = headers.get("host", "")
+    if hosts is not None and _hostname(f"//{host}") not in hosts:
+        return f"this table is served as {', '.join(sorted(hosts))}, not '{excerpt(host)}'"
+    if method in ("GET", "HEAD"):
+        return None
+    origin = headers.get("origin")
+    if origin is not None:
+        same = origin.lower() in (f"http://{host.lower()}", f"https://{host.lower()}")
+    else:  # no Origin: trust the browser's own word where it gives one
+        same = headers.get("sec-fetch-site", "same-origin") in ("same-origin", "none")
+    return None if same else "refused: the request came from another web site's page"
+
+
+def _hostname(url: str) -> str:
+    try:
+        return urlsplit(url).hostname or ""
+    except ValueError:  # "[bad": not a name at all
+        return ""
 
 
 MAX_BODY = 64 * 1024
