@@ -15,6 +15,7 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from boneyard.pipeline.watch import CycleResult, Watcher
 
@@ -92,6 +93,18 @@ def state(watcher: Watcher) -> dict[str, Any]:
             "playtest": last.playtest if last else None}
 
 
+_LOCAL = {"127.0.0.1", "localhost", "::1"}
+
+
+def _local_name(host: str) -> bool:
+    """Whether a request's Host names this computer: a web page whose own name was made to
+    resolve to 127.0.0.1 (DNS rebinding) could otherwise read the page and the card images."""
+    try:
+        return (urlsplit(f"//{host}").hostname or "") in _LOCAL
+    except ValueError:  # "[bad": not a name at all
+        return False
+
+
 def serve(watcher: Watcher, port: int = 0) -> ThreadingHTTPServer:
     """Start the page on 127.0.0.1:``port`` (0: a free one) in a daemon thread."""
     out: Path = watcher.out
@@ -109,6 +122,9 @@ def serve(watcher: Watcher, port: int = 0) -> ThreadingHTTPServer:
             self.wfile.write(data)
 
         def do_GET(self) -> None:  # the name http.server calls
+            if not _local_name(self.headers.get("Host", "")):  # a rebound name: another site's page
+                self._send(403, "text/plain", b"this page is served as 127.0.0.1 or localhost only")
+                return
             path = self.path.split("?", 1)[0]
             if path in ("/", "/index.html"):
                 self._send(200, "text/html; charset=utf-8", page(watcher).encode())

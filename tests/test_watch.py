@@ -124,3 +124,21 @@ def test_a_set_folder_deleted_and_restored_is_watched_again(toy: Path, tmp_path:
         stop.set()
         thread.join(timeout=60)
     assert not thread.is_alive()
+
+
+def test_the_page_refuses_a_request_by_another_host_name(toy: Path, tmp_path: Path) -> None:
+    """DNS rebinding: a site whose name resolves to 127.0.0.1 must not read the page."""
+    import http.client
+
+    server = serve(Watcher(toy, out=tmp_path / "out", echo=lambda _line: None), 0)
+    port = server.server_address[1]
+    try:
+        for host, status in ((f"127.0.0.1:{port}", 200), (f"localhost:{port}", 200),
+                             (f"evil.example:{port}", 403), ("[bad", 403)):
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            conn.request("GET", "/state.json", headers={"Host": host})
+            assert conn.getresponse().status == status, host
+            conn.close()
+    finally:
+        server.shutdown()
+        server.server_close()
