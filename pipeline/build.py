@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from boneyard.engine.cards import CardSet
+from boneyard.engine.games import make_game
 from boneyard.pipeline import lastpass, reference
 from boneyard.pipeline import record as rec
 from boneyard.pipeline.coverage import with_checks
@@ -145,6 +146,21 @@ class BuildOutcome:
                       bool(self.record.get("accept_undecided")))
 
 
+def _check_seats(card_set: CardSet, cfg: PlaytestConfig, where: str) -> None:
+    """A list of agents longer than a run's seats: the last would never play, yet the record
+    and the report would name them."""
+    agents = cfg.agents
+    for run in cfg.runs:
+        seats = run.players if run.players is not None else \
+            make_game(card_set, None, **dict(run.options)).num_players
+        if len(agents) > seats:
+            extra = len(agents) - seats
+            raise GateError(_located(
+                f"{where}.agents: {len(agents)} agents are listed but run '{run.label}' has "
+                f"{seats} players, so the last {extra} would never play (list at most {seats}; "
+                "they take the seats in turn)", card_set))
+
+
 def config_for(card_set: CardSet, *, fast: bool = False, precision: float | None = None,
                seed: int | None = None, games: int | None = None, jobs: int | None = None,
                scheduler: str | None = None,
@@ -160,6 +176,8 @@ def config_for(card_set: CardSet, *, fast: bool = False, precision: float | None
         raise GateError(_located(str(exc), card_set)) from None
     if scheduler:
         cfg = dataclasses.replace(cfg, scheduler=scheduler)
+    if not isinstance(cfg.agents, str):
+        _check_seats(card_set, cfg, where)
     if not cfg.gates:
         raise GateError(
             f"{where}.gates: '{card_set.name}' has no balance gates, so a playtest would prove nothing "

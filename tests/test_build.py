@@ -339,3 +339,19 @@ def test_report_shows_a_sets_markup_as_text_in_html_and_markdown(tmp_path):
     shown = MarkdownIt("commonmark").enable("table").render((folder / "report.md").read_text())
     assert "<img" not in shown and "<script" not in shown, shown
     assert "why &lt;/style&gt;&lt;script&gt;x&lt;/script&gt; &lt;img src=x onerror=alert(1)&gt;" in shown
+
+
+def test_more_agents_than_seats_is_refused_before_any_game(tmp_path):
+    """A third agent for a two-player game would never play, yet the record would name it."""
+    src = tiny_set(tmp_path, "Tiny", TINY_PLAYTEST.replace("agents: random", "agents: [random, greedy, gate]"))
+    line = (src / "game.yaml").read_text().splitlines().index("  agents: [random, greedy, gate]") + 1
+    res = CliRunner().invoke(cli, ["validate", str(src)])
+    assert res.exit_code == 1
+    assert (f"game.yaml:{line}:11: playtest.agents: 3 agents are listed but run 'main' has 2 players, so "
+            "the last 1 would never play (list at most 2; they take the seats in turn)") in res.output
+    out = tmp_path / "out"
+    res = CliRunner().invoke(cli, ["build", str(src), "--out", str(out)])
+    assert isinstance(res.exception, GateError) and not out.exists()
+    (src / "game.yaml").write_text((src / "game.yaml").read_text().replace(
+        "agents: [random, greedy, gate]", "agents: [random, greedy]"))
+    assert CliRunner().invoke(cli, ["validate", str(src)]).exit_code == 0
