@@ -221,7 +221,11 @@ def cards_command(set_name: str, back: str | None, as_json: bool) -> None:
     _resolve_all((set_name,))
     check = check_set(set_name)
     if not check.ok:
-        _report_problems(check)
+        if as_json:  # a script asked for JSON: it gets JSON, the problems as validate --json has them
+            click.echo(json.dumps({"ok": False, "problems": [_problem_json(p) for p in check.problems]},
+                                  indent=2))
+        else:
+            _report_problems(check)
         raise SystemExit(1)
     card_set = check.card_set
     assert card_set is not None

@@ -306,6 +306,20 @@ def test_cards_json_lists_the_physical_cards(dotd):
     assert len(one_back["cards"]) == 36
 
 
+def test_cards_json_of_a_set_with_problems_is_json_too(tmp_path):
+    """A script that asked for JSON gets JSON: the problems as validate --json gives them."""
+    root = tmp_path / "bad"
+    shutil.copytree(CARDS / "day-of-the-dead", root)
+    chars = root / "characters.yaml"
+    chars.write_text(chars.read_text().replace("  name: Anger\n  power: 3\n", "  name: Anger\n  power: 99\n"))
+    result = CliRunner().invoke(cli, ["cards", str(root), "--json"])
+    assert result.exit_code == 1
+    data = json.loads(result.stdout)
+    assert data["ok"] is False and len(data["problems"]) == 1
+    assert data["problems"][0]["line"] == 93 and data["problems"][0]["card"] == "anger"
+    assert data["problems"][0]["message"] == "power must be at most 9, got 99"
+
+
 def test_cards_table_for_both_games():
     result = CliRunner().invoke(cli, ["cards", "grave-feast"])
     assert result.exit_code == 0, result.output
