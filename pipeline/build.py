@@ -54,6 +54,17 @@ def read_record(path: Path) -> dict[str, Any] | None:
     return data if isinstance(data, dict) else None
 
 
+def _unreadable(path: Path) -> str:
+    """Why a record file that exists is no record (a build cut short, an edit by hand)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        return exc.strerror or type(exc).__name__
+    except (ValueError, RecursionError) as exc:
+        return f"not JSON: {exc}"[:120]
+    return f"a JSON {type(data).__name__}, not a record"
+
+
 def footer_note(record: Mapping[str, Any]) -> str:
     """What every printed page says about its playtest."""
     if record.get("passed"):
@@ -96,7 +107,8 @@ def render_permission(card_set: CardSet, out: str | Path | None = None,
     """
     path = out_dir_for(card_set, out) / RECORD_NAME
     record = read_record(path)
-    doubt = record_doubts(record, card_set)
+    doubt = record_doubts(record, card_set) if record is not None or not path.exists() \
+        else f"its playtest record is damaged ({_unreadable(path)})"
     if doubt is None and record is not None:
         if record.get("passed"):
             return footer_note(record), None

@@ -155,6 +155,19 @@ def test_passing_record_is_reused_and_gates_render(tmp_path):
     assert not build_set(cs, out=tmp_path, jobs=1, seed=9, render=False).reused
 
 
+def test_a_damaged_record_is_said_to_be_damaged_not_missing(tmp_path):
+    """A build cut short or a record edited by hand: the refusal says what is wrong with it."""
+    cs = small_passing_set()
+    build_set(cs, out=tmp_path, jobs=1, renderer=Recorder())
+    path = next(tmp_path.rglob("playtest.json"))
+    path.write_text(path.read_text()[:300])
+    with pytest.raises(GateError, match=r"its playtest record is damaged \(not JSON: "):
+        render_permission(cs, tmp_path)
+    path.unlink()
+    with pytest.raises(GateError, match="there is no playtest record"):
+        render_permission(cs, tmp_path)
+
+
 def test_precision_simulates_until_gated_intervals_are_narrow(tmp_path):
     cs = fixture("dotd-useless")
     section = {"agents": "greedy", "games": 150, "seed": 4, "cap": 1200, "precision": 0.1,
