@@ -107,12 +107,15 @@ def find(card_set: CardSet, out_dir: Path, *, config_hash: str, code_hash: str,
     from boneyard.pipeline.load import load_set
 
     where = folder(out_dir)
-    try:
-        record = json.loads((where / "playtest.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError, RecursionError):
-        record = None
-    if not isinstance(record, dict):
+    path = where / "playtest.json"
+    if not path.exists():
         return None, "no last passing record"
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError) as exc:
+        return None, f"the last passing record {path} is damaged ({exc})"[:200]
+    if not isinstance(record, dict):
+        return None, f"the last passing record {path} is damaged (not a record)"
     why = rec.problems(record)
     if why:
         return None, f"the last passing record is not believed: {why[0]}"

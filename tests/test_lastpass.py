@@ -101,6 +101,20 @@ def test_an_edited_last_pass_is_not_believed(tmp_path):
     assert other.record["change"] is None and "settings" in other.record["from_scratch"]
 
 
+def test_a_damaged_last_pass_is_said_to_be_damaged(tmp_path):
+    """A last pass cut short or edited by hand: the build starts from scratch and says why,
+    not "no last passing record"."""
+    root = make_set(tmp_path)
+    out = tmp_path / "out"
+    build_set(load_set(root), out=out, jobs=1, render=False)
+    kept = out / "dotd" / LAST_PASS / "playtest.json"
+    kept.write_text(kept.read_text()[:200])
+    edit(root, "    - gain_vp: 3\n", "    - gain_vp: 4\n")
+    again = build_set(load_set(root), out=out, jobs=1, render=False)
+    assert again.record["change"] is None
+    assert again.record["from_scratch"].startswith(f"the last passing record {kept} is damaged (")
+
+
 def test_focus_and_accept_undecided(tmp_path):
     tight = dict(SECTION, gates=[{"metric": "first_priority_win_rate", "min": 0.499, "max": 0.501}])
     root = make_set(tmp_path, tight)
