@@ -145,9 +145,10 @@ def test_agent_seats_and_new_game_settings(tmp_path):
     assert session.game.rares and session.game.num_players == 5
     assert t["setup"]["options"][0]["name"] == "rares" and t["setup"]["options"][0]["value"]
     assert client.post("/api/new", json={"agents": ["wizard"]}).status_code == 400
-    t = client.post("/api/new", json={"players": 9}).json()
-    assert t["problems"] and "2-8 players" in t["problems"][0]
-    assert client.post("/api/move", json={"i": 0}).status_code == 409
+    # a player count the game cannot seat is refused before the game is replaced
+    r = client.post("/api/new", json={"players": 9})
+    assert r.status_code == 400 and "from 2 to 8 in Grave Feast (got 9)" in r.json()["error"]
+    assert session.game.num_players == 5 and "problems" not in r.json()
 
 
 def test_the_table_plays_the_sets_current_files_and_shows_their_problems(tmp_path):

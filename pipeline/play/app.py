@@ -221,6 +221,10 @@ def _new_game_changes(data: dict[str, Any], changes: dict[str, Any],
     if data.get("players") is not None:
         if not _whole(data["players"]):
             return "players must be a whole number"
+        if spec is not None and not spec.min_players <= data["players"] <= spec.max_players:
+            return (f"players must be {spec.min_players}" if spec.min_players == spec.max_players
+                    else f"players must be from {spec.min_players} to {spec.max_players}") \
+                + f" in {spec.title} (got {data['players']})"
         changes["players"] = data["players"]
     if "seed" in data:
         if data["seed"] is not None and not _whole(data["seed"]):
