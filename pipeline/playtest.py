@@ -532,7 +532,7 @@ def _declared(card_set: CardSet, base: Base | None, focus: Sequence[str]) -> set
 
 
 CARD_KINDS = ("sub_delta", "win_delta", "play_rate", "fights_won_rate", "win_rate_played",
-              "win_rate_not_played", "fight_rate", "fight_rate_kept")
+              "win_rate_not_played", "fight_rate", "fight_rate_kept", "fight_rate_gain")
 
 
 def _anchored(card_set: CardSet, base: Base, metrics: list[Metric], old: Mapping[str, Metric],
@@ -563,7 +563,7 @@ def _anchored(card_set: CardSet, base: Base, metrics: list[Metric], old: Mapping
         return {m.name: replace(m, value=m.value - was[m.name].value) for m in new if m.name in was}
 
     changes = jackknife_change(measure, len(new_games[1]), names)
-    out = []
+    out = _gained(base, metrics, changes)
     for m in metrics:
         if m.name in changes:
             d, lo, hi = changes[m.name]
@@ -575,6 +575,26 @@ def _anchored(card_set: CardSet, base: Base, metrics: list[Metric], old: Mapping
         else:
             out.append(m)
     return out + _kept(base, metrics, old)
+
+
+def _gained(base: Base, metrics: Sequence[Metric],
+            changes: Mapping[str, tuple[float, float, float]]) -> list[Metric]:
+    """``card.<id>.fight_rate_gain`` for each changed card: its fights fielded per player-game now
+    minus at the last pass, the paired change on the same deals (jackknife interval).
+
+    Why: an edit that makes a fighter win its slot every turn (a 3 that fights at 11, or at 15)
+    shows in the games first as play, not as wins: the skilled agent fields it twice as often,
+    yet in a game of 21 fights a player one fighter adds only a few points of win rate, inside
+    what ``sub_delta`` can resolve. Against its own old self the jump in use stands out."""
+    n = {m.name: m.n for m in metrics}
+    out = []
+    for cid in sorted(base.changed):
+        name = f"card.{cid}.fight_rate"
+        if name in changes:
+            d, lo, hi = changes[name]
+            out.append(Metric(f"card.{cid}.fight_rate_gain", d, lo, hi, n.get(name, 0), "card", cid,
+                              "fights"))
+    return out
 
 
 def _kept(base: Base, metrics: Sequence[Metric], old: Mapping[str, Metric]) -> list[Metric]:
