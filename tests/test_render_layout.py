@@ -603,8 +603,10 @@ def test_a_character_the_font_cannot_draw_is_an_error_not_an_empty_box():
     with pytest.raises(RenderError) as err:
         prepare(dotd_set((skull,)), rules_runs=rules_runs)
     msg = str(err.value)
-    assert "cards 'skull@double', 'skull@power_up', 'skull@unearth'" in msg
-    assert "element 'name': the font 'sans-bold' has no glyph for '\u2620' (U+2620)" in msg
+    assert len(msg.splitlines()) == 1, msg  # once for the card, not once for each of its faces
+    assert "card 'skull': name 'Caf\u00e9 \u2620': the font 'sans-bold' has no glyph for " \
+           "'\u2620' (U+2620)" in msg
+    assert "use it for layout 'front' element 'name' at " in msg
     assert "\u00e9" not in msg.split("glyph for")[1].split(" in ")[0]  # accents and quotes are fine
 
 

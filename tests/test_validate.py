@@ -400,9 +400,9 @@ def test_validate_lays_out_the_sets_own_template(tmp_path):
     assert check_set(folder).ok  # the card data itself is fine
     result = CliRunner().invoke(cli, ["validate", str(folder)])
     assert result.exit_code == 1
-    assert re.search(r"template\.yaml:\d+:\d+: cards 'nemesis@double', 'nemesis@power_up', "
-                     r"'nemesis@unearth': layout 'front' element 'name': the font 'sans-bold' has "
-                     r"no glyph for '\u2620'", result.output), result.output
+    line = chars.read_text().splitlines().index('  name: "Nemesis \u2620"') + 1
+    assert re.search(rf"characters\.yaml:{line}:9: card 'nemesis': name 'Nemesis \u2620': the "
+                     r"font 'sans-bold' has no glyph for '\u2620'", result.output), result.output
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))

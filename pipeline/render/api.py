@@ -23,7 +23,8 @@ from boneyard.paths import CARDS, OUTPUT
 
 from .colour import CmykProfile, find_cmyk_profile
 from .images import proof_sheet, save_png, write_face_pngs, write_tts
-from .layout import layout_elements, when_problems
+from .layout import GlyphError, layout_elements, when_problems
+from .locate import Glyph, glyph_messages, set_values
 from .ops import DrawOp
 from .preflight import Elements, preflight
 from .sheets import (
@@ -176,11 +177,20 @@ def _prepare(card_set: CardSet, options: RenderOptions, rules_runs: RulesRuns | 
     deck = build_deck(card_set, rules_runs)
     elements: dict[str, Elements] = {}
     errors = []
+    glyphs: list[Glyph] = []
+    font_names = {fid: name for name, fid in template.fonts.items()}
     for face in deck.faces:
         try:
             elements[face.id] = layout_elements(face, template, size)
+        except GlyphError as exc:
+            layout, line, col = exc.where
+            glyphs.append((face, font_names.get(exc.font, exc.font), exc.chars, exc.source,
+                           f"{template.file}:{line}:{col}" if line else template.file,
+                           f"layout '{layout}' element '{exc.element}'"))
         except RenderError as exc:
             errors.append(str(exc))
+    if glyphs:  # said at the card file's line that holds the character
+        errors += glyph_messages(glyphs, set_values(card_set))
     errors += when_problems(deck, template)
     found = preflight(deck, template, size, elements, PROFILES[options.profile])
     errors += found.errors
@@ -219,12 +229,16 @@ def _group_errors(errors: list[str]) -> str:
         card, rest = (m.group(1), m.group(2)) if m else ("", e)
         grouped.setdefault(rest, []).append(card)
     lines = []
-    for rest, cards in grouped.items():
+    for rest, named in grouped.items():
+        cards = [c for c in dict.fromkeys(named) if c]  # a value's line: said once, card or not
+        if not cards:
+            lines.append(rest)
+            continue
         # a template line leads, as in every other file:line:column message
         m = re.match(r"^(\S+:\d+:\d+): (.*)$", rest, re.S)
         where, what = (m.group(1) + ": ", m.group(2)) if m else ("", rest)
         if len(cards) == 1:
-            lines.append(f"{where}card '{cards[0]}': {what}" if cards[0] else rest)
+            lines.append(f"{where}card '{cards[0]}': {what}")
         else:
             shown = ", ".join(f"'{c}'" for c in cards[:4])
             more = f" and {len(cards) - 4} more" if len(cards) > 4 else ""

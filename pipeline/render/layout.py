@@ -11,6 +11,7 @@ from __future__ import annotations
 import colorsys
 import hashlib
 import math
+import string
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -235,6 +236,18 @@ def _matches(when: dict[str, Any] | None, face: Face) -> bool:
     return True
 
 
+class GlyphError(RenderError):
+    """Characters a face's text needs that its font cannot draw, with where the text came from
+    (``source``: ``field``, ``rules`` or ``template``, and the field's name and value), so the
+    message can point at the line that wrote the character, not at the template."""
+
+    def __init__(self, message: str, face: Face, where: tuple[str, int, int], element: str,
+                 font: str, chars: list[str], source: tuple[str, str, str]) -> None:
+        super().__init__(message)
+        self.face, self.where, self.element, self.font = face, where, element, font
+        self.chars, self.source = chars, source
+
+
 class _Ctx:
     """What one element's evaluation needs, and the card-naming error messages."""
 
@@ -344,10 +357,50 @@ def _paragraphs(el: dict[str, Any], ctx: _Ctx) -> list[_Para]:
         if upper:
             runs = [(t.upper(), f) for t, f in runs]
         runs = [(t, f) for t, f in runs if t]
+        _check_glyphs(runs, _sources(chunks, ctx.face), upper, ctx)
         if "".join(t for t, _ in runs).strip():
             colour = ctx.colour(spec.get("colour", base_colour)) or "#000000"
             out.append(_Para(runs, float(spec.get("scale", 1.0)), colour))
     return out
+
+
+def _sources(chunks: list[str], face: Face) -> list[tuple[str, str, str]]:
+    """(kind, name, text) of what a paragraph prints: the template's own words, each card
+    field it names, the generated rules text."""
+    out: list[tuple[str, str, str]] = []
+    if len(chunks) > 1:
+        out.append(("rules", "rules", "".join(t for t, _ in face.rules)))
+    for chunk in chunks:
+        try:
+            parts = list(string.Formatter().parse(chunk))
+        except ValueError:
+            continue  # ctx.format has said so already
+        for literal, field_name, _spec, _conv in parts:
+            if field_name:
+                out.append(("field", field_name, str(face.fields.get(field_name, ""))))
+            if literal:
+                out.append(("template", "", literal))
+    return out
+
+
+def _check_glyphs(runs: list[Piece], sources: list[tuple[str, str, str]], upper: bool,
+                  ctx: _Ctx) -> None:
+    for text, font in runs:
+        missing = fonts.missing_glyphs(text, font)
+        if not missing:
+            continue
+        c = missing[0]
+        source = next((s for s in sources if c in (s[2].upper() if upper else s[2])),
+                      ("template", "", text))
+        chars = [ch for ch in missing if ch in (source[2].upper() if upper else source[2])]
+        shown = ", ".join(f"{ch!r} (U+{ord(ch):04X})" for ch in chars)
+        plain = ctx.error(f"the font '{font}' has no glyph for {shown} in {text.strip()!r}, "
+                          "which would print as an empty box (use other characters, or "
+                          "declare a font that has them under 'fonts:')")
+        layout, line, col = ctx.template.origins.get((ctx.layout, ctx.element),
+                                                     (ctx.layout, 0, 0))
+        raise GlyphError(str(plain), ctx.face, (layout, line, col), ctx.element, font, chars,
+                         source)
 
 
 # a word is a list of pieces with no space between them; a line is a list of words
@@ -462,14 +515,6 @@ def _text_ops(el: dict[str, Any], box: Box, ctx: _Ctx, k: float = 1.0) -> list[D
     paras = _paragraphs(el, ctx)
     if not paras:
         return []
-    for para in paras:
-        for text, font in para.runs:
-            missing = fonts.missing_glyphs(text, font)
-            if missing:
-                shown = ", ".join(f"{c!r} (U+{ord(c):04X})" for c in missing)
-                raise ctx.error(f"the font '{font}' has no glyph for {shown} in {text.strip()!r}, "
-                                "which would print as an empty box (use other characters, or "
-                                "declare a font that has them under 'fonts:')")
     size, laid = _fit(paras, el, box, ctx, k)
     top, low = _sizes(el, ctx, k)
     leading = float(el.get("leading", 1.2))

@@ -1,0 +1,103 @@
+"""Bad render input as a designer sees it: one located message per problem, exit 1, no file."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from boneyard.pipeline.cli import main
+
+from boneyard.paths import CARDS
+
+
+class Result:
+    def __init__(self, code: int, out: str, err: str) -> None:
+        self.exit_code, self.output, self.stderr = code, out + err, err
+
+
+@pytest.fixture
+def run(capsys):
+    def invoke(*args):
+        with pytest.raises(SystemExit) as done:
+            main([str(a) for a in args])
+        cap = capsys.readouterr()
+        return Result(done.value.code, cap.out, cap.err)
+
+    return invoke
+
+
+@pytest.fixture
+def dotd(tmp_path) -> Path:
+    folder = tmp_path / "day-of-the-dead"
+    shutil.copytree(CARDS / "day-of-the-dead", folder)
+    return folder
+
+
+def edit(path: Path, old: str, new: str) -> str:
+    text = path.read_text()
+    assert old in text, old
+    path.write_text(text.replace(old, new, 1))
+    return path.read_text()
+
+
+def line_of(text: str, needle: str) -> int:
+    return next(i for i, t in enumerate(text.splitlines(), 1) if needle in t)
+
+
+def problems(res: Result) -> list[str]:
+    """The problem lines of validate or render (not the heading or the count)."""
+    return [t for t in res.stderr.splitlines() if re.match(r"^\S+:\d+:\d+: ", t)]
+
+
+def both(run, folder: Path, out: Path) -> list[Result]:
+    """validate and render --force: both must say the same, exit 1 and write nothing."""
+    results = [run("validate", folder),
+               run("render", folder, "--force", "--format", "pdf,png,proof", "--out", out)]
+    for res in results:
+        assert res.exit_code == 1, res.output
+        assert "Traceback" not in res.output
+    assert not out.exists() or not any(p.is_file() for p in out.rglob("*"))
+    return results
+
+
+def test_a_character_the_font_lacks_is_said_at_the_card_line_that_holds_it(run, dotd, tmp_path):
+    """Not at the template, not once per face: the card file's line, the character, the font."""
+    text = edit(dotd / "characters.yaml", "flavor: Finders keepers, losers sleepers.",
+                'flavor: "Finders keepers, losers sleepers \u2603."')
+    line = line_of(text, "\u2603")
+    tline = line_of((dotd / "template.yaml").read_text(), "- name: rules")
+    for res in both(run, dotd, tmp_path / "out"):
+        said = problems(res)
+        assert len(said) == 1, res.stderr
+        assert said[0].startswith(
+            f"{dotd / 'characters.yaml'}:{line}:11: card 'body_snatcher': flavor 'Finders "
+            "keepers, losers sleepers \u2603.': the font 'sans-italic' has no glyph for '\u2603' "
+            "(U+2603), so it would print as an empty box (write other characters, or declare a "
+            "TTF font that has it under 'fonts:' in template.yaml and use it for layout 'front' "
+            f"element 'rules' at {dotd / 'template.yaml'}:{tline}:9)"), said[0]
+
+
+def test_a_back_name_the_font_lacks_is_said_once_at_game_yaml(run, dotd, tmp_path):
+    """Printed by two elements on 37 faces (upper-cased on one): one message, both elements."""
+    text = edit(dotd / "game.yaml", "name: Power Up,", "name: Power Up \u2603,")
+    line = line_of(text, "\u2603")
+    for res in both(run, dotd, tmp_path / "out"):
+        said = problems(res)
+        assert len(said) == 1, res.stderr
+        assert said[0].startswith(f"{dotd / 'game.yaml'}:{line}:26: backs item 2 name 'Power Up "
+                                  "\u2603': the font 'sans-bold' has no glyph for '\u2603'")
+        assert "element 'back_label' at " in said[0] and "element 'title' at " in said[0]
+
+
+def test_a_character_the_font_lacks_in_the_templates_own_words_is_said_there_once(
+        run, dotd, tmp_path):
+    text = edit(dotd / "template.yaml", '"No effect."', '"No effect \u2603"')
+    line = line_of(text, "- name: rules")
+    for res in both(run, dotd, tmp_path / "out"):
+        said = problems(res)
+        assert said == [f"{dotd / 'template.yaml'}:{line}:9: layout 'front' element 'rules': the "
+                        "text 'No effect \u2603': the font 'sans-bold' has no glyph for '\u2603' "
+                        "(U+2603), so it would print as an empty box (write other characters, or "
+                        "declare a TTF font that has it under 'fonts:' and use it here)"], said
