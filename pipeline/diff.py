@@ -24,7 +24,7 @@ from typing import Any
 
 import click
 from boneyard.engine.cards import CardSet
-from boneyard.engine.games import spec_of
+from boneyard.engine.games import spec_of, specs
 from boneyard.engine.stats import Metric
 from boneyard.pipeline.build import _nan_back, config_for, read_record
 from boneyard.pipeline.playtest import default_jobs, playtest
@@ -277,6 +277,40 @@ def config_from_record(record: Mapping[str, Any], jobs: int) -> PlaytestConfig:
     return replace(resolved, profile=profile)
 
 
+def saved_record(path: Path, card_set: CardSet) -> dict[str, Any]:
+    """The record at ``path`` to diff ``card_set`` against; a damaged file, or a record of
+    another game, is one message saying so (never a traceback halfway through the run). Only
+    what a diff reads is checked: a record made on another machine is fine to compare with."""
+    from boneyard.pipeline.build import _unreadable
+
+    fix = "diff against a playtest.json that `boneyard build` wrote, or a git revision"
+    record = read_record(path)
+    if record is None:
+        raise BoneyardError(f"{path}: not a playtest record ({_unreadable(path)}); {fix}")
+    missing = [k for k in ("config", "content_hash", "runs", "gates", "gates_passed",
+                           "gates_total", "games", "seed") if k not in record]
+    if missing:
+        raise BoneyardError(f"{path}: not a playtest record (it has no "
+                            f"{', '.join(repr(k) for k in missing)}); {fix}")
+    try:
+        if not isinstance(record["config"], dict):
+            raise TypeError("'config' is not an object")
+        record = _nan_back(record)
+        compare(record, record)
+        gate_changes(record, record)
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise BoneyardError(f"{path}: a damaged playtest record (its runs or gates cannot be "
+                            f"read: {type(exc).__name__} {exc}); {fix}") from None
+    rules = record.get("rules")
+    if isinstance(rules, str) and rules != card_set.rules:
+        theirs = next((s.title for s in specs() if s.name == rules), rules)
+        raise BoneyardError(f"{path}: a playtest record of {theirs} (set '{record.get('set')}'), "
+                            f"not of {spec_of(card_set.rules).title}: diff '{card_set.slug}' "
+                            f"against a record of its own game (output/{card_set.slug}/"
+                            "playtest.json, or a git revision)")
+    return record
+
+
 def diff(card_set: CardSet, against: str, *, fast: bool = False, jobs: int | None = None,
          games: int | None = None, announce: Callable[[str], None] | None = None,
          ) -> tuple[dict[str, Any], dict[str, Any], list[Move]]:
@@ -286,11 +320,11 @@ def diff(card_set: CardSet, against: str, *, fast: bool = False, jobs: int | Non
     path = Path(against)
     if path.suffix == ".json" and not path.is_file():
         raise BoneyardError(f"--against {against}: no such file (a saved playtest.json, or a git revision)")
-    if path.suffix == ".json":
-        before = read_record(path)
-        if before is None or "config" not in before:
-            raise BoneyardError(f"{path}: not a playtest record (made by `boneyard build`)")
-        before = _nan_back(before)
+    if path.is_dir() and (path / "playtest.json").is_file():
+        raise BoneyardError(f"--against {against}: a folder; give the record in it, "
+                            f"--against {path / 'playtest.json'}")
+    if path.suffix == ".json" or path.is_file():
+        before = saved_record(path, card_set)
         cfg = bounded(config_from_record(before, jobs), games)
         if announce:
             announce(plan(cfg, card_set) + " (the new version only: the old one is the saved record)")

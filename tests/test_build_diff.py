@@ -171,3 +171,43 @@ def test_outside_git_and_unknown_revisions_say_what_to_do(tmp_path, capsys, monk
     assert "no revision 'nosuchref'" in err and "git log --oneline" in err
     code, _, err = run_main(["diff", str(folder), "--against", "gone.json", "--games", "5"], capsys)
     assert code == 1 and "--against gone.json: no such file" in err
+
+
+def _shaped_record(**fields):
+    """The least a playtest record holds (record.schema.json), with ``fields`` over it."""
+    record = {"format": 1, "tool": "boneyard 0", "content_hash": "0" * 16, "config_hash": "0" * 16,
+              "code_hash": "0" * 16, "profile": "default", "games": 5, "config": {"gates": []},
+              "runs": [{"label": "main", "metrics": [{"name": "x", "value": 1.0, "low": 0.5,
+                                                      "high": 1.5, "n": 5}]}],
+              "gates": [], "passed": True, "gates_passed": 0, "gates_total": 0,
+              "signature": "0" * 64, "rules": "day-of-the-dead", "set": "mine", "seed": 1}
+    record.update(fields)
+    return record
+
+
+def test_a_damaged_or_foreign_record_is_one_message_before_any_game(tmp_path, capsys):
+    import json
+
+    folder = tmp_path / "mine"
+    shutil.copytree(FIXTURES / "dotd-useless", folder)
+    cases = {
+        "cut.json": ('{"format": 1, "config": {"ga', "not a playtest record (not JSON: "),
+        "noruns.json": (json.dumps({"config": {}}), "it has no 'content_hash', 'runs'"),
+        "metric.json": (json.dumps(_shaped_record(runs=[{"label": "main", "metrics": [{"name": "x"}]}])),
+                        "a damaged playtest record (its runs or gates cannot be read"),
+        "feast.json": (json.dumps(_shaped_record(rules="grave-feast", set="grave-feast")),
+                       "a playtest record of Grave Feast (set 'grave-feast'), not of Day of the Dead"),
+        "cut.txt": ("{", "not a playtest record (not JSON: "),
+    }
+    for name, (text, said) in cases.items():
+        (tmp_path / name).write_text(text)
+        code, out, err = run_main(["diff", str(folder), "--against", str(tmp_path / name),
+                                   "--games", "2", "--jobs", "1"], capsys)
+        assert code == 1 and "Traceback" not in err, (name, err)
+        assert err.startswith(f"{tmp_path / name}: ") and said in err, (name, err)
+        assert err.count("\n") == 1 and "each version plays" not in err, (name, err)
+        assert "a playtest.json that `boneyard build` wrote" in err or "its own game" in err
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "playtest.json").write_text("{}")
+    code, _, err = run_main(["diff", str(folder), "--against", str(tmp_path / "out")], capsys)
+    assert code == 1 and f"--against {tmp_path / 'out' / 'playtest.json'}" in err
