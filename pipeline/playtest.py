@@ -532,7 +532,8 @@ def _declared(card_set: CardSet, base: Base | None, focus: Sequence[str]) -> set
 
 
 CARD_KINDS = ("sub_delta", "win_delta", "play_rate", "fights_won_rate", "win_rate_played",
-              "win_rate_not_played", "fight_rate", "fight_rate_kept", "fight_rate_gain")
+              "win_rate_not_played", "fight_rate", "fight_rate_kept", "fight_rate_gain",
+              "win_delta_gain")
 
 
 def _anchored(card_set: CardSet, base: Base, metrics: list[Metric], old: Mapping[str, Metric],
@@ -577,23 +578,32 @@ def _anchored(card_set: CardSet, base: Base, metrics: list[Metric], old: Mapping
     return out + _kept(base, metrics, old)
 
 
+GAINS = (("fight_rate", "fight_rate_gain", "fights"), ("win_delta", "win_delta_gain", "%"))
+"""(figure, its gain's name, unit): the changed cards' paired changes that ``_gained`` adds."""
+
+
 def _gained(base: Base, metrics: Sequence[Metric],
             changes: Mapping[str, tuple[float, float, float]]) -> list[Metric]:
-    """``card.<id>.fight_rate_gain`` for each changed card: its fights fielded per player-game now
-    minus at the last pass, the paired change on the same deals (jackknife interval).
+    """``card.<id>.fight_rate_gain`` and ``card.<id>.win_delta_gain`` for each changed card: its
+    fights fielded per player-game, and its ``win_delta``, now minus at the last pass, the paired
+    change on the same deals (jackknife interval).
 
     Why: an edit that makes a fighter win its slot every turn (a 3 that fights at 11, or at 15)
     shows in the games first as play, not as wins: the skilled agent fields it twice as often,
     yet in a game of 21 fights a player one fighter adds only a few points of win rate, inside
-    what ``sub_delta`` can resolve. Against its own old self the jump in use stands out."""
+    what ``sub_delta`` can resolve. And a card the agent plays no better than a stand-in (Hoard
+    at 8 VP: ``sub_delta`` about 0) can still lift its players' wins where it is played far
+    above its old self, while its ``win_delta`` stays inside the set-wide backstop, which is wide
+    because that figure is biased. Against its own old self, on the same deals, the bias cancels
+    and the jump stands out."""
     n = {m.name: m.n for m in metrics}
     out = []
     for cid in sorted(base.changed):
-        name = f"card.{cid}.fight_rate"
-        if name in changes:
-            d, lo, hi = changes[name]
-            out.append(Metric(f"card.{cid}.fight_rate_gain", d, lo, hi, n.get(name, 0), "card", cid,
-                              "fights"))
+        for figure, gain, unit in GAINS:
+            name = f"card.{cid}.{figure}"
+            if name in changes:
+                d, lo, hi = changes[name]
+                out.append(Metric(f"card.{cid}.{gain}", d, lo, hi, n.get(name, 0), "card", cid, unit))
     return out
 
 
