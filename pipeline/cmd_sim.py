@@ -428,6 +428,14 @@ def _replay(log_file: str, index: int, set_name: str | None) -> None:
         if set_name or not rec.get("root"):
             raise
         card_set = load_set(rec["root"])
+    logged = rec.get("rules")
+    if isinstance(logged, str) and logged != card_set.rules:  # before the engine trips on it
+        theirs = next((s.title for s in specs() if s.name == logged), logged)
+        given = f"--set {set_name}" if set_name else f"the set {where}"
+        raise ReplayError(f"{log_file}:{lineno}: game {index} is a game of {theirs} (set "
+                          f"{rec.get('slug') or rec.get('set')}), but {given} plays "
+                          f"{spec_of(card_set.rules).title}: replay it on a {theirs} set, or "
+                          "leave out --set to use the one the log names")
     try:
         lines = transcript(card_set, rec)
     except ReplayError as exc:  # said at the log line the game came from

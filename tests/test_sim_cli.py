@@ -141,3 +141,15 @@ def test_a_bad_boneyard_check_value_is_refused_not_read_as_off(monkeypatch):
     monkeypatch.setenv("BONEYARD_CHECK", "maybe")
     r = run("simulate", "day-of-the-dead", "-n", "2", "--agents", "random", "--quiet")
     assert r.exit_code == 1 and "BONEYARD_CHECK='maybe'" in r.output and "Traceback" not in r.output
+
+
+def test_a_replay_on_another_games_set_names_both_games(tmp_path):
+    log = tmp_path / "games.jsonl"
+    assert run("simulate", "day-of-the-dead", "-n", "2", "--agents", "random", "--log", str(log),
+               "--quiet").exit_code == 0
+    r = run("replay", str(log), "--game", "1", "--set", "grave-feast")
+    assert r.exit_code == 1 and "Traceback" not in r.output
+    assert r.output.count("\n") == 1, r.output
+    assert r.output.startswith(f"{log}:2: game 1 is a game of Day of the Dead (set "
+                               "day-of-the-dead), but --set grave-feast plays Grave Feast: ")
+    assert "replay it on a Day of the Dead set" in r.output and "switch(es)" not in r.output
