@@ -354,6 +354,19 @@ def _reusable(record: Mapping[str, Any] | None, card_set: CardSet, cfg: Playtest
     )
 
 
+REPORT_NAMES = ("report.html", "report.md")
+
+
+def _drop_reports(out_dir: Path) -> None:
+    """Remove the last build's reports before a new record replaces theirs.
+
+    Why: the record is written first and the reports from it; a build stopped between the two
+    (Ctrl-C, a killed job) would otherwise leave a report that contradicts the record beside it.
+    The next build finds the record reusable and writes its reports."""
+    for name in REPORT_NAMES:
+        (out_dir / name).unlink(missing_ok=True)
+
+
 def write_record(record: Mapping[str, Any], out_dir: Path) -> Path:
     """Sign and write the record (see pipeline/record.py)."""
     return rec.write(record, out_dir / RECORD_NAME)
@@ -433,6 +446,7 @@ def build_set(
         record["agent_reference"] = reference.for_report(card_set, record.get("agents") or [])
         if base is None:
             record["from_scratch"] = why
+        _drop_reports(out_dir)  # a stop before the new ones are written leaves none, not stale ones
         write_record(record, out_dir)
         record = load_record(out_dir / RECORD_NAME) or record
         if record.get("passed"):

@@ -368,3 +368,26 @@ def test_more_agents_than_seats_is_refused_before_any_game(tmp_path):
     (src / "game.yaml").write_text((src / "game.yaml").read_text().replace(
         "agents: [random, greedy, gate]", "agents: [random, greedy]"))
     assert CliRunner().invoke(cli, ["validate", str(src)]).exit_code == 0
+
+
+def test_a_build_stopped_after_its_record_leaves_no_stale_report(tmp_path, monkeypatch):
+    """Ctrl-C between the record and its reports: the last build's report, which would contradict
+    the new record, is gone; the next build reuses the record and writes the reports."""
+    import boneyard.pipeline.build as build
+
+    cs = small_passing_set()
+    build_set(cs, out=tmp_path, jobs=1, render=False)
+    report = next(tmp_path.rglob("report.md"))
+    old = report.read_text()
+
+    def stop(*_a, **_k):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(build, "write_reports", stop)
+    with pytest.raises(KeyboardInterrupt):
+        build_set(cs, out=tmp_path, jobs=1, seed=9, render=False)
+    assert not report.exists() and not report.with_suffix(".html").exists()
+    assert json.loads(next(tmp_path.rglob("playtest.json")).read_text())["seed"] == 9
+    monkeypatch.undo()
+    again = build_set(cs, out=tmp_path, jobs=1, seed=9, render=False)
+    assert again.reused and report.exists() and report.read_text() != old
