@@ -271,11 +271,12 @@ def _uneven(file: str, first: int, last: int, cells: int, width: int, sep: str) 
 _NUMBER = re.compile(r"[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?")
 
 
-def _bad_numbers(path: Path, part: str, label: str, sheet: str) -> list[str]:
+def _bad_cells(path: Path, part: str, label: str, sheet: str) -> list[str]:
     """Number cells that hold no finite number, read from the worksheet's XML: openpyxl writes
     infinity and NaN as an empty value (which it then reads back as a blank cell) and stops
-    with a bare ValueError on a value like ``inf``."""
-    out: list[str] = []
+    with a bare ValueError on a value like ``inf``. Also merged cells, which the read-only
+    reader does not see: a merge over a card's cells would silently empty all but one."""
+    out: list[tuple[int, int, str]] = []  # (row, column, message): said in the sheet's order
     row, col = 0, 0
     with zipfile.ZipFile(path) as zf, zf.open(part) as src:
         for event, el in ET.iterparse(src, events=("start", "end")):
@@ -287,6 +288,14 @@ def _bad_numbers(path: Path, part: str, label: str, sheet: str) -> list[str]:
                 continue
             if tag == "row":
                 el.clear()
+            if tag == "mergeCell":  # one value shows across them; the others read as empty
+                ref = el.get("ref") or "?"
+                first = ref.split(":", 1)[0]
+                digits = "".join(ch for ch in first if ch.isdigit())
+                out.append((int(digits) if digits else 0, _column_index(first),
+                            f"{label}:{sheet}!{ref}: these cells are merged, so all but the "
+                            "first read as empty (unmerge them and fill in each cell: one value "
+                            "a cell)"))
             if tag != "c":
                 continue
             ref = el.get("r") or ""
@@ -302,10 +311,10 @@ def _bad_numbers(path: Path, part: str, label: str, sheet: str) -> list[str]:
                 else:
                     why = ""
                 if why:
-                    out.append(f"{label}:{sheet}!{column_letter(col - 1)}{row}: the cell holds "
-                               f"{why}; type the number the card needs")
+                    out.append((row, col, f"{label}:{sheet}!{column_letter(col - 1)}{row}: the "
+                                f"cell holds {why}; type the number the card needs"))
             el.clear()
-    return out
+    return [line for _, _, line in sorted(out)]
 
 
 def _column_index(ref: str) -> int:
@@ -367,7 +376,7 @@ def _read_worksheet(wb: Any, path: Path, label: str, title: str) -> Grid:
     ws = wb[name]
     part = getattr(ws, "_worksheet_path", None)  # openpyxl's read-only sheet: its zip part
     if isinstance(part, str):
-        bad = _bad_numbers(path, part, label, name)
+        bad = _bad_cells(path, part, label, name)
         if bad:
             raise SheetReadError(*_capped(bad, label, "cells"))
     for r, row in enumerate(ws.iter_rows(max_col=MAX_COLUMNS + 1), start=1):

@@ -504,3 +504,26 @@ def test_new_takes_a_path_and_a_folder_it_cannot_make_is_one_message(tmp_path: P
     assert str(res.exception) == (f"{blocked / 'spooky'}: cannot make the set folder: "
                                   "Permission denied (choose another folder; nothing was made)")
     assert list(blocked.iterdir()) == []
+
+
+def test_merged_cells_are_refused_at_their_range_not_read_as_empty(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from boneyard.pipeline.cli import main
+
+    work = _copy(tmp_path, DOTD)
+    before = _bytes(work)
+    sheet, _ = export_set(work, tmp_path / "cards.xlsx")
+    wb = load_workbook(sheet)
+    wb["Characters"].merge_cells("F5:F9")
+    wb["Characters"].merge_cells("B2:C3")
+    wb.save(sheet)
+    with pytest.raises(SystemExit) as done:
+        main(["import", str(work), str(sheet)])
+    err = capsys.readouterr().err
+    assert done.value.code == 1 and "Traceback" not in err
+    merged = "these cells are merged, so all but the first read as empty (unmerge them and fill " \
+             "in each cell: one value a cell)"
+    assert _short(err.splitlines(), tmp_path) == [
+        f"cards.xlsx:Characters!B2:C3: {merged}", f"cards.xlsx:Characters!F5:F9: {merged}",
+        "2 problems; nothing was written"]
+    assert _bytes(work) == before
