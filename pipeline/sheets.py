@@ -274,7 +274,9 @@ def _filled(row: Sequence[Any]) -> bool:
 
 
 def _rows(grid: Grid, columns: dict[int, SheetColumn], files: list[CardFile],
-          problems: list[str]) -> list[_Row]:
+          problems: list[str], skipped: dict[str, int]) -> list[_Row]:
+    """The sheet's readable rows; ``skipped`` gets the id and row of each row refused whole
+    (its card is then validated as the file has it, so one mistake is one message)."""
     id_col = next(i for i, c in columns.items() if c.heading == "id")
     file_col = next((i for i, c in columns.items() if c is FILE_COLUMN), None)
     old_file = {c.get("id"): cf.rel for cf in files for c in cf.cards if isinstance(c, dict)}
@@ -301,6 +303,7 @@ def _rows(grid: Grid, columns: dict[int, SheetColumn], files: list[CardFile],
             if where not in rels:
                 problems.append(f"{grid.where(r, file_col)}: card '{cid}': '{where}' is not a "
                                 f"card file of the set (one of: {', '.join(rels)})")
+                skipped[cid] = r
                 continue
         row = _Row(r, {}, where)
         for c, col in columns.items():
@@ -426,7 +429,8 @@ def import_set(set_arg: str | Path, sheet_file: Path, *, dry_run: bool = False) 
                           "importing it would remove every card (fill in the rows, or export "
                           "the set to start from its cards)"])
     files = _card_files(root, card_set.rules)
-    rows = _rows(grid, columns, files, problems)
+    skipped: dict[str, int] = {}
+    rows = _rows(grid, columns, files, problems, skipped)
     old: dict[str, Mapping[str, Any]] = {c["id"]: c for cf in files for c in cf.cards if isinstance(c, dict) and "id" in c}
     _printed_edits(grid, columns, rows, old, sheet, card_set, problems)
     # the sheet's own problems and the validator's on what the readable rows make: all at once
@@ -442,6 +446,10 @@ def import_set(set_arg: str | Path, sheet_file: Path, *, dry_run: bool = False) 
         for i, card in enumerate(cf.cards):
             cid = card.get("id") if isinstance(card, dict) else None
             row = by_id.get(str(cid))
+            if row is None and str(cid) in skipped:  # refused above: not removed, kept as is
+                keep.append((i, card))
+                here.append(_Row(skipped[str(cid)], dict(card), cf.rel))
+                continue
             if row is None or row.file != cf.rel:
                 if row is None:
                     removed.append(str(cid))

@@ -527,3 +527,21 @@ def test_merged_cells_are_refused_at_their_range_not_read_as_empty(
         f"cards.xlsx:Characters!B2:C3: {merged}", f"cards.xlsx:Characters!F5:F9: {merged}",
         "2 problems; nothing was written"]
     assert _bytes(work) == before
+
+
+@pytest.mark.parametrize("where", ["../../elsewhere.yaml", "/tmp/cards.yaml", "game.yaml"])
+def test_a_row_naming_no_card_file_is_one_message_not_also_a_missing_card(
+        tmp_path: Path, where: str) -> None:
+    work = _copy(tmp_path, DOTD)
+    before = _bytes(work)
+    sheet, _ = export_set(work, tmp_path / "cards.csv")
+    rows = _rows(sheet)
+    card = rows[1][0]
+    rows[1][rows[0].index("file")] = where
+    _write_rows(sheet, rows)
+    with pytest.raises(SheetError) as err:
+        import_set(work, sheet)
+    assert _short(err.value.lines, tmp_path) == [
+        f"cards.csv:2:10: card '{card}': '{where}' is not a card file of the set (one of: "
+        "characters.yaml)"]  # the card stays where it is: no 'every back has 35 cards'
+    assert _bytes(work) == before
