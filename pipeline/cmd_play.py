@@ -7,6 +7,7 @@ and the table is served all the same). See docs/play.md.
 
 from __future__ import annotations
 
+import errno
 import ipaddress
 import socket
 import threading
@@ -32,7 +33,13 @@ def _free_port(host: str, port: int) -> int:
         with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as s:
             s.bind((host, port))
             return int(s.getsockname()[1])
+    except socket.gaierror:
+        raise click.UsageError(f"--host {host}: not an address or a name this computer knows "
+                               "(give an address such as 127.0.0.1, or leave --host out)") from None
     except OSError as exc:
+        if exc.errno == errno.EADDRNOTAVAIL:  # a real address, but not one of this computer's
+            raise click.UsageError(f"--host {host}: not an address of this computer (give one "
+                                   "of its own, such as 127.0.0.1 or 0.0.0.0)") from None
         raise click.UsageError(f"--port {port} on {host}: {exc.strerror or exc} "
                                "(choose another with --port, or 0 for any free port)") from None
 

@@ -266,6 +266,18 @@ def test_the_command_refuses_bad_options():
     assert res.exit_code == 2 and f"--port {port}" in res.output
 
 
+@pytest.mark.parametrize(("host", "said"), [
+    ("999.1.1.1", "not an address or a name this computer knows"),
+    ("name.invalid", "not an address or a name this computer knows"),
+    ("192.0.2.1", "not an address of this computer"),  # TEST-NET: never this computer's
+])
+def test_an_unusable_host_blames_host_not_port(host, said):
+    res = CliRunner().invoke(cli, ["play", "day-of-the-dead", "--no-open", "--port", "0",
+                                   "--host", host])
+    assert res.exit_code == 2 and "Traceback" not in res.output
+    assert f"Error: --host {host}: {said}" in res.output and "--port" not in res.output
+
+
 def test_session_refuses_moves_out_of_turn():
     session = Session(Setup("day-of-the-dead", seed=80))
     while not session.state.is_terminal():
