@@ -29,7 +29,12 @@ from boneyard.paths import CARDS
 def _schema_problems(doc: YamlDoc, spec: GameSpec) -> list[str]:
     """Schema problems worded and located as in card files; invented cards are checked against
     the game's card schema, positions kept."""
-    out = [str(p) for p in schema_problems(doc, "scenario", is_card_list=False)]
+    own = doc
+    if isinstance(doc.data, dict) and "game" not in doc.data:
+        # the schema tells the games apart by game: (or a bundled set's name); a set given as
+        # a folder's path plays its rules, so the file is checked as that game's scenario
+        own = YamlDoc(doc.file, {**doc.data, "game": spec.name}, doc.values, doc.keys)
+    out = [str(p) for p in schema_problems(own, "scenario", is_card_list=False)]
     out += [str(p) for p in schema_problems(doc, SETTINGS + spec.name, is_card_list=False)]
     key = spec.scenario_cards_key
     chars = doc.data.get(key) if key and isinstance(doc.data, dict) else None

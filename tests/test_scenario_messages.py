@@ -76,3 +76,25 @@ def test_a_grave_feast_family_not_written_right_says_how_to_write_one(tmp_path, 
     err = capsys.readouterr().err
     assert "'brains 3 4 +dragon' is not valid: a family is its food and its numbers" in err, err
     assert "pattern" not in err
+
+
+def test_a_grave_feast_set_named_by_its_folder_is_checked_as_grave_feast(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``set:`` as a folder's path plays that set's rules: the file is a Grave Feast scenario
+    (not refused key by key as a Day of the Dead one, 'unknown key steps')."""
+    folder = tmp_path / "my-feast"
+    folder.symlink_to(Path(__file__).parents[1] / "cards" / "grave-feast")
+    f = tmp_path / "s.yaml"
+    body = "players: [{hand: [zombie]}, {hand: []}]\nturn: 1\n"
+    f.write_text(f"set: my-feast\n{body}steps: ['P1: mash zombie']\n"
+                 "expect: {players: [{mash: [zombie]}]}\n")
+    with pytest.raises(SystemExit) as done:
+        main(["scenario", str(f)])
+    out = capsys.readouterr()
+    assert done.value.code in (0, None) and "Traceback" not in out.err, out.err
+    f.write_text(f"set: my-feast\n{body}steps: ['P1: fly away']\n")
+    with pytest.raises(SystemExit) as done:
+        main(["scenario", str(f)])
+    err = capsys.readouterr().err.replace(str(f), "s.yaml")
+    assert done.value.code == 1 and "unknown key" not in err and "character@back" not in err
+    assert err.startswith("s.yaml:4:9: steps[0]: 0 legal moves match 'fly away'"), err
