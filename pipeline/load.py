@@ -102,6 +102,13 @@ def check_set(path_or_name: str | Path) -> SetCheck:
     """
     root = resolve_set(path_or_name)
     result = SetCheck(root)
+    # the settings file is as untrusted as the card files: a link out of the folder is refused
+    _, why = v.inside_set(root, GAME_FILE)
+    if why is not None:
+        result.problems.append(Problem(display_path(root / GAME_FILE), 1, 1, f"{GAME_FILE} {why}",
+                                       hint=f"make {GAME_FILE} a file inside the set folder, "
+                                            "not a link to one elsewhere"))
+        return result
     game, problems, _ = _read(root / GAME_FILE, "game", is_card_list=False)
     result.problems += problems
     g = game.data if isinstance(game.data, dict) else None

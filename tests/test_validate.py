@@ -520,6 +520,27 @@ def test_a_card_file_outside_the_set_is_one_message(tmp_path, entry):
                     r"relative to the set folder$", problems[0]), problems
 
 
+def test_a_game_yaml_linked_from_outside_the_set_is_refused_like_a_card_file(tmp_path):
+    root = tmp_path / "set"
+    shutil.copytree(CARDS / "day-of-the-dead", root)
+    (root / "game.yaml").rename(tmp_path / "game.yaml")
+    (root / "game.yaml").symlink_to(tmp_path / "game.yaml")
+    problems = [_relative(p, root) for p in check_set(root).problems]
+    assert problems == ["game.yaml:1:1: game.yaml leaves the set folder through a symlink (make "
+                        "game.yaml a file inside the set folder, not a link to one elsewhere)"]
+    result = CliRunner().invoke(cli, ["validate", str(root)])
+    assert result.exit_code == 1 and "leaves the set folder through a symlink" in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+def test_a_game_yaml_linked_inside_the_set_is_read(tmp_path):
+    root = tmp_path / "set"
+    shutil.copytree(CARDS / "day-of-the-dead", root)
+    (root / "game.yaml").rename(root / "settings.yaml")
+    (root / "game.yaml").symlink_to("settings.yaml")
+    assert check_set(root).ok
+
+
 @pytest.mark.parametrize("game, file, old", [
     ("day-of-the-dead", "characters.yaml", "  name: Nemesis\n"),
     ("grave-feast", "deck.yaml", "  name: Vampire\n"),
