@@ -17,7 +17,6 @@ from typing import Any
 import click
 from boneyard.pipeline.cmd_sim import (
     Failed,
-    chosen_options,
     game_options,
     output_targets,
     parse_agents,
@@ -107,16 +106,15 @@ def _play(set_name: str, players: int | None, agents: tuple[str, ...], seed: int
           switches: tuple[str, ...], engine_options: dict[str, Any]) -> None:
     import uvicorn
     from boneyard.pipeline.play.app import create_app
-    from boneyard.pipeline.play.session import Session, Setup
+    from boneyard.pipeline.play.session import Session, Setup, check_setup
 
     specs = parse_agents(",".join(agents)) if agents else ["greedy"]
     output_targets(log=log_path)
     resolve_set(set_name)  # a set that is not there is a usage error; a broken one is shown
     options = {k: v for k, v in engine_options.items() if v is not None and v is not False}
-    session = Session(Setup(set_name, players, tuple(specs), seed, 0, options, switches, log_path,
-                            scenario))
-    if session.card_set is not None:
-        chosen_options(session.card_set, engine_options)  # another game's option: usage error
+    setup = Setup(set_name, players, tuple(specs), seed, 0, options, switches, log_path, scenario)
+    check_setup(setup)  # --players 5 for a 2-player game: a usage error, before any server
+    session = Session(setup)
     port = _free_port(host, port)
     url = f"http://{'[' + host + ']' if ':' in host else host}:{port}/"
     click.echo(f"Boneyard table for {set_name}: {url}  (Ctrl-C to stop)")

@@ -266,6 +266,37 @@ def test_the_command_refuses_bad_options():
     assert res.exit_code == 2 and f"--port {port}" in res.output
 
 
+@pytest.mark.parametrize(("args", "said"), [
+    (["day-of-the-dead", "--players", "5"],
+     "--players 5: Day of the Dead is a 2-player game (give --players 2,"),
+    (["grave-feast", "--players", "9"],
+     "--players 9: Grave Feast is for 2 to 8 players (give --players 2 to 8,"),
+    (["day-of-the-dead", "--scenario", str(CARDS.parent / "tests" / "scenarios" / "gf-deal.yaml")],
+     "the scenario plays Grave Feast, but the table plays Day of the Dead"),
+])
+def test_arguments_no_game_can_be_dealt_with_are_refused_before_the_server_starts(
+        monkeypatch, args, said):
+    import uvicorn
+
+    started = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: started.append(kw))
+    res = CliRunner().invoke(cli, ["play", *args, "--no-open", "--port", "0"])
+    assert res.exit_code == 2 and not started, res.output
+    assert said in " ".join(res.output.split()) and "does not load" not in res.output, res.output
+
+
+def test_a_set_that_does_not_load_is_still_served_with_its_problems(monkeypatch, tmp_path):
+    import uvicorn
+
+    root = tmp_path / "set"
+    shutil.copytree(CARDS / "day-of-the-dead", root)
+    (root / "characters.yaml").write_text("- id: 1\n")
+    started = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: started.append(kw))
+    res = CliRunner().invoke(cli, ["play", str(root), "--players", "5", "--no-open", "--port", "0"])
+    assert res.exit_code == 0 and started and "the set does not load" in res.output, res.output
+
+
 @pytest.mark.parametrize(("host", "said"), [
     ("999.1.1.1", "not an address or a name this computer knows"),
     ("name.invalid", "not an address or a name this computer knows"),

@@ -35,8 +35,9 @@ def scenario_start(path: str | Path, card_set: CardSet, spec: GameSpec, table: T
         raise ScenarioError(f"{doc.file}:1:1: a scenario is a mapping with at least 'players'")
     own = _game_of(doc)
     if own.name != spec.name:
-        raise ScenarioError(f"{doc.file}:1:1: the scenario plays {own.title}, the table "
-                            f"{spec.title} ({card_set.name})")
+        raise ScenarioError(f"{doc.file}:1:1: the scenario plays {own.title}, but the table "
+                            f"plays {spec.title} (give a {spec.title} scenario, or play a "
+                            f"{own.title} set)")
     msgs = _schema_problems(doc, spec) or _duplicate_ids(doc, spec.scenario_cards_key)
     if msgs:
         raise ScenarioError("\n".join(msgs))
