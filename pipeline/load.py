@@ -95,9 +95,12 @@ def _read(path: Path, schema_name: str, *,
     return doc, v.schema_problems(doc, schema_name, is_card_list=is_card_list), True
 
 
-def check_set(path_or_name: str | Path) -> SetCheck:
+def check_set(path_or_name: str | Path, *, counts: bool = True) -> SetCheck:
     """Validate a card set completely; build the CardSet only if nothing is wrong.
 
+    ``counts=False`` leaves out what counts the whole deck (cards per back, a deal): for a
+    caller that knows cards are missing because of a problem it has already said (an import's
+    row refused whole), so that one mistake stays one message.
     Raises :class:`SetNotFoundError` only when there is no set to check at all.
     """
     root = resolve_set(path_or_name)
@@ -127,7 +130,7 @@ def check_set(path_or_name: str | Path) -> SetCheck:
     docs: list[YamlDoc] = []
     listed = g.get("card_files")
     files: list[Any] = listed if isinstance(listed, list) else []
-    complete = bool(files)
+    complete = counts and bool(files)
     seen: dict[Path, tuple[Any, ...]] = {}
     for i, rel in enumerate(files):
         doc, whole = _open_card_file(root, game, ("card_files", i), rel, spec, result, seen)

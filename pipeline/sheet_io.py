@@ -80,6 +80,11 @@ class Grid:
             return f"{self.file}:{line}:{col + 1}"
         return f"{self.file}:{self.sheet}!{column_letter(col)}{line}"
 
+    def row_name(self, row: int) -> str:
+        """``row 12`` (XLSX) or ``line 12`` (CSV): a whole row, as the spreadsheet numbers it."""
+        line = self.lines[row] if row < len(self.lines) else row + 1
+        return f"{'line' if self.sheet is None else 'row'} {line}"
+
     def cell(self, row: int, col: int) -> Any:
         cells = self.rows[row]
         return cells[col] if col < len(cells) else None

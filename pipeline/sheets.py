@@ -274,9 +274,11 @@ def _filled(row: Sequence[Any]) -> bool:
 
 
 def _rows(grid: Grid, columns: dict[int, SheetColumn], files: list[CardFile],
-          problems: list[str], skipped: dict[str, int]) -> list[_Row]:
+          problems: list[str], skipped: dict[str, int], dropped: list[int]) -> list[_Row]:
     """The sheet's readable rows; ``skipped`` gets the id and row of each row refused whole
-    (its card is then validated as the file has it, so one mistake is one message)."""
+    (its card is then validated as the file has it, so one mistake is one message), and
+    ``dropped`` each row refused for its id (no id, or another row's): which card it stood for
+    is unknown, so the deck's counts would only repeat its message."""
     id_col = next(i for i, c in columns.items() if c.heading == "id")
     file_col = next((i for i, c in columns.items() if c is FILE_COLUMN), None)
     old_file = {c.get("id"): cf.rel for cf in files for c in cf.cards if isinstance(c, dict)}
@@ -291,10 +293,13 @@ def _rows(grid: Grid, columns: dict[int, SheetColumn], files: list[CardFile],
         if not cid:
             problems.append(f"{grid.where(r, id_col)}: this row has no id (give the card an "
                             "id, or clear the row)")
+            dropped.append(r)
             continue
         if cid in ids:
-            problems.append(f"{grid.where(r, id_col)}: id '{cid}' is also on line "
-                            f"{grid.lines[ids[cid]]} (give each card its own id)")
+            problems.append(f"{grid.where(r, id_col)}: id '{cid}' is also "
+                            f"{'on' if grid.sheet is None else 'in'} {grid.row_name(ids[cid])} "
+                            "(give each card its own id)")
+            dropped.append(r)
             continue
         ids[cid] = r
         where = old_file.get(cid, rels[0])
@@ -430,7 +435,8 @@ def import_set(set_arg: str | Path, sheet_file: Path, *, dry_run: bool = False) 
                           "the set to start from its cards)"])
     files = _card_files(root, card_set.rules)
     skipped: dict[str, int] = {}
-    rows = _rows(grid, columns, files, problems, skipped)
+    dropped: list[int] = []
+    rows = _rows(grid, columns, files, problems, skipped, dropped)
     old: dict[str, Mapping[str, Any]] = {c["id"]: c for cf in files for c in cf.cards if isinstance(c, dict) and "id" in c}
     _printed_edits(grid, columns, rows, old, sheet, card_set, problems)
     # the sheet's own problems and the validator's on what the readable rows make: all at once
@@ -476,7 +482,7 @@ def import_set(set_arg: str | Path, sheet_file: Path, *, dry_run: bool = False) 
         shutil.copytree(root, scratch, symlinks=True)
         for cf in changed:
             (scratch / cf.rel).write_text(texts[cf.rel], encoding="utf-8", newline="")
-        after = check_set(scratch)
+        after = check_set(scratch, counts=not dropped)  # a dropped row's card: said once
         docs = {cf.rel: read_yaml(scratch / cf.rel)[0] for cf in files}
         id_col = next(i for i, c in columns.items() if c.heading == "id")
         lines = [line for p in after.problems

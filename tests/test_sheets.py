@@ -545,3 +545,30 @@ def test_a_row_naming_no_card_file_is_one_message_not_also_a_missing_card(
         f"cards.csv:2:10: card '{card}': '{where}' is not a card file of the set (one of: "
         "characters.yaml)"]  # the card stays where it is: no 'every back has 35 cards'
     assert _bytes(work) == before
+
+
+@pytest.mark.parametrize("fmt", ["csv", "xlsx"])
+@pytest.mark.parametrize("mistake", ["duplicate", "no id"])
+def test_a_row_refused_for_its_id_is_one_message_not_also_the_deck_count(
+        tmp_path: Path, fmt: str, mistake: str) -> None:
+    work = _copy(tmp_path, DOTD)
+    before = _bytes(work)
+    sheet, _ = export_set(work, tmp_path / f"cards.{fmt}")
+    if fmt == "csv":
+        rows = _rows(sheet)
+        first = rows[1][0]
+        rows[2][0] = first if mistake == "duplicate" else ""
+        _write_rows(sheet, rows)
+    else:
+        wb = load_workbook(sheet)
+        first = wb["Characters"]["A2"].value
+        wb["Characters"]["A3"] = first if mistake == "duplicate" else None
+        wb.save(sheet)
+    with pytest.raises(SheetError) as err:
+        import_set(work, sheet)
+    at = "cards.csv:3:1" if fmt == "csv" else "cards.xlsx:Characters!A3"
+    said = (f"id '{first}' is also {'on line' if fmt == 'csv' else 'in row'} 2 (give each card "
+            "its own id)" if mistake == "duplicate"
+            else "this row has no id (give the card an id, or clear the row)")
+    assert _short(err.value.lines, tmp_path) == [f"{at}: {said}"]  # no 'every back has 35 cards'
+    assert _bytes(work) == before
