@@ -88,6 +88,40 @@ def _named(exc: OSError, target: Path) -> OSError:
     return exc
 
 
+_WHY = {errno.EACCES: "does not let you make files in it",
+        errno.EPERM: "does not let you make files in it",
+        errno.EROFS: "is on a read-only file system", errno.ENOSPC: "is on a full disk",
+        errno.ENOENT: "takes no new files"}  # /proc, /sys: the folder exists, new files do not
+
+
+def unwritable(path: str | Path) -> str | None:
+    """Why :func:`atomic_path` could not write ``path``, or None: asked before the work that
+    makes its content (a long simulation), so a bad name costs nothing. A temporary file is
+    made and removed where the real one would be (the nearest existing folder, when the
+    missing ones are to be made), so the answer is the file system's, not a guess."""
+    target = Path(path)
+    if target.exists() and not target.is_file() and not target.is_dir():
+        return None  # a device or a pipe: written in place
+    if target.is_symlink():
+        target = target.resolve()
+    if target.is_dir():
+        return f"{target} is a folder"
+    folder = target.parent
+    while not os.path.lexists(folder) and folder != folder.parent:
+        folder = folder.parent
+    if not folder.is_dir():
+        return f"{folder} is {'a file' if folder.exists() else 'a broken link'}, not a folder"
+    try:
+        fd, name = tempfile.mkstemp(prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp",
+                                    dir=folder)
+    except OSError as exc:
+        why = _WHY.get(exc.errno or 0) or f"takes no new file ({exc.strerror or exc})"
+        return f"the folder {folder} {why}"
+    os.close(fd)
+    os.unlink(name)
+    return None
+
+
 @contextmanager
 def atomic_path(path: str | Path) -> Iterator[Path]:
     """A temporary path beside ``path`` for a writer that wants a file name (PDF, PNG): what

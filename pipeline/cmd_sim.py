@@ -40,7 +40,7 @@ from rich.table import Table
 from rich.text import Text
 
 from boneyard.errors import BoneyardError
-from boneyard.files import write_atomic
+from boneyard.files import unwritable, write_atomic
 
 
 def _console() -> Console:
@@ -219,8 +219,9 @@ def progress_bar(console: Console) -> Progress:
 
 
 def output_targets(**paths: str | None) -> None:
-    """Refuse output paths that are empty, the same file twice, or not a regular file (a
-    device, a FIFO, a folder or a symlink would be replaced by, or block on, the write)."""
+    """Refuse output paths that are empty, the same file twice, not a regular file (a
+    device, a FIFO, a folder or a symlink would be replaced by, or block on, the write), or
+    that cannot be written (checked before the run, whose result would be lost)."""
     seen: dict[str, str] = {}
     for option, given in paths.items():
         if given is None:
@@ -235,6 +236,10 @@ def output_targets(**paths: str | None) -> None:
         if key in seen:
             raise click.UsageError(f"{flag} {given}: the same file as {seen[key]}; give each its own")
         seen[key] = flag
+        why = unwritable(target)  # before any game: not after an hour of them
+        if why:
+            raise click.UsageError(f"{flag} {given}: cannot be written, {why} (choose a file in "
+                                   "a folder you can write to)")
 
 
 def capped_jobs(jobs: int | None, scheduler: str | None = None) -> int | None:

@@ -5,6 +5,7 @@ regular files, each refused where it is written."""
 from __future__ import annotations
 
 import shutil
+from pathlib import Path
 
 import pytest
 from boneyard.engine.agents import AgentSpecError, parse_spec
@@ -81,3 +82,30 @@ def test_a_card_file_that_is_a_fifo_is_named_as_such(tmp_path):
     os.mkfifo(folder / "deck.yaml")
     problems = [str(p).removeprefix(f"{folder}/") for p in check_set(folder).problems]
     assert any("card file 'deck.yaml' is not a regular file" in p for p in problems), problems
+
+
+@pytest.mark.parametrize("target, says", [
+    ("/proc/version", "--json /proc/version: cannot be written, the folder /proc takes no new files"),
+    ("afile/report.json", "--json afile/report.json: cannot be written, afile is a file, not a folder"),
+])
+def test_a_report_that_cannot_be_written_is_refused_before_any_game(tmp_path, monkeypatch,
+                                                                     target, says):
+    from boneyard.pipeline import cmd_sim
+
+    if target.startswith("/proc") and not Path(target).is_file():
+        pytest.skip("no /proc here")
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "afile").write_text("x")
+    played = []
+    monkeypatch.setattr(cmd_sim, "simulate", lambda *a, **kw: played.append(1))
+    res = CliRunner().invoke(cli, ["simulate", "day-of-the-dead", "-n", "5", "--json", target])
+    assert res.exit_code == 2 and not played, res.output
+    assert says in " ".join(res.output.split()) and "No such file" not in res.output, res.output
+
+
+def test_a_report_in_a_folder_not_made_yet_is_still_written(tmp_path):
+    out = tmp_path / "new" / "report.json"
+    res = CliRunner().invoke(cli, ["simulate", "day-of-the-dead", "-n", "5", "-q", "--jobs", "1",
+                                   "--json", str(out)])
+    assert res.exit_code == 0 and out.is_file(), res.output
+    assert sorted(p.name for p in out.parent.iterdir()) == ["report.json"]
