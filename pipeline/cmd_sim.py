@@ -400,11 +400,20 @@ def find_record(path: str | Path, index: int) -> tuple[dict[str, Any], int]:
             problem = record_problem(rec)
             if problem is not None:
                 raise BoneyardError(f"{path}:{lineno}:1: not a game record ({problem})")
-            if rec.get("game") == index:
+            if "game" not in rec:
+                continue  # not a numbered game: never the one asked for
+            if rec["game"] < 0:  # simulate numbers games from 0: the line was edited
+                col = line.find('"game"') + 1 or 1
+                raise BoneyardError(f"{path}:{lineno}:{col}: a damaged game record: 'game' is "
+                                    f"{rec['game']}, but the games of a run are numbered from 0 "
+                                    "(use the line as simulate --log wrote it, or run the "
+                                    "simulation again)")
+            if rec["game"] == index:
                 return rec, lineno
-            seen.append(rec.get("game", -1))
+            seen.append(rec["game"])
     if not seen:
-        raise BoneyardError(f"{path}: holds no games")
+        raise BoneyardError(f"{path}: holds no numbered games (give the file simulate --log "
+                            "wrote)")
     raise click.UsageError(f"{path}: no game {index} (it holds games {min(seen)}..{max(seen)})")
 
 

@@ -153,3 +153,22 @@ def test_a_replay_on_another_games_set_names_both_games(tmp_path):
     assert r.output.startswith(f"{log}:2: game 1 is a game of Day of the Dead (set "
                                "day-of-the-dead), but --set grave-feast plays Grave Feast: ")
     assert "replay it on a Day of the Dead set" in r.output and "switch(es)" not in r.output
+
+
+def test_a_record_edited_to_a_negative_game_is_said_to_be_damaged(tmp_path):
+    log = tmp_path / "g.jsonl"
+    assert run("simulate", "day-of-the-dead", "-n", "2", "-q", "--log", str(log)).exit_code == 0
+    lines = log.read_text().splitlines()
+    rec = json.loads(lines[1])
+    rec["game"] = -1
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(lines[0] + "\n" + json.dumps(rec) + "\n")
+    r = run("replay", str(bad), "--game", "1")
+    assert r.exit_code == 1, r.output
+    assert f"{bad}:2:2: a damaged game record: 'game' is -1, but the games of a run are " \
+           "numbered from 0" in r.output, r.output
+    assert "holds games" not in r.output
+    rec.pop("game")
+    bad.write_text(json.dumps(rec) + "\n")
+    r = run("replay", str(bad))
+    assert r.exit_code == 1 and "holds no numbered games" in r.output, r.output
