@@ -167,9 +167,11 @@ def test_a_card_field_mistake_names_the_template_line(tmp_path):
 """)
     with pytest.raises(RenderError) as err:
         prepare(dotd_set(), template=load_template(path), rules_runs=rules_runs)
-    first = str(err.value).splitlines()[0]
-    assert first.startswith(f"{path}:4:9: cards ")
-    assert "layout 'front' element 'title': unknown field {nmae}" in first
+    said = str(err.value).splitlines()
+    assert len(said) == 1, said  # the template's mistake, once, not once a card
+    assert said[0].startswith(f"{path}:4:70: layout 'front' element 'title': '{{nmae}}' names "
+                              "the field {nmae}, which the cards it prints do not have (did you "
+                              "mean {name}?"), said
 
 
 def test_extends_loop_is_an_error(tmp_path):
@@ -252,8 +254,9 @@ def test_overflow_from_prepare_lists_each_card_once_grouped():
     # one line for the one box that is too small, placed where it is written (the three back
     # layouts inherit it from 'front'), not one per card or per layout; the line leads
     assert len(msg.splitlines()) == 1
-    assert re.match(r"\S+template\.yaml:\d+:\d+: cards 'c0@double', 'c1@double', 'c2@double', "
-                    r"'c0@power_up' and 5 more: layout 'front' element 'rules'", msg), msg
+    assert re.match(r"\S+template\.yaml:\d+:\d+: layout 'front' element 'rules': text does "
+                    r"not fit its box \(152 x 66 pt\) on any card that prints it, even at the "
+                    r"minimum size 6 pt \(e\.g\. card 'c0@double': ", msg), msg
 
 
 def test_missing_art_is_a_clear_error(tmp_path):
@@ -408,8 +411,9 @@ def test_unknown_field_names_the_card_and_the_element(tmp_path):
   back:
     elements: []
 """)
-    with pytest.raises(RenderError, match=r"card 'anger@double': .*element 'title': unknown "
-                                          r"field \{nmae\}"):
+    with pytest.raises(RenderError, match=r"card 'anger@double': .*element 'title': "
+                                          r"'\{nmae\}' names the field \{nmae\}, which the cards "
+                                          r"it prints do not have \(did you mean \{name\}\?"):
         _layout(dotd_set(), "anger@double", path)
 
 

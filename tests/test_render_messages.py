@@ -101,3 +101,30 @@ def test_a_character_the_font_lacks_in_the_templates_own_words_is_said_there_onc
                         "text 'No effect \u2603': the font 'sans-bold' has no glyph for '\u2603' "
                         "(U+2603), so it would print as an empty box (write other characters, or "
                         "declare a TTF font that has it under 'fonts:' and use it here)"], said
+
+
+@pytest.mark.parametrize(("old", "new", "at", "said"), [
+    ('text: "{power}"\n', 'text: "{powr}"\n', '"{powr}"',
+     "layout 'front' element 'power': '{powr}' names the field {powr}, which the cards it prints "
+     "do not have (did you mean {power}? fields are: "),
+    ("fill: parchment, radius: 7}", 'fill: "{name}", radius: 7}', '"{name}", radius',
+     "layout 'front' element 'panel': fill '{name}' gives no colour on any card that prints it "
+     "(e.g. 'Nemesis') (write #rrggbb, a name under 'colours:', or a field that holds a colour)"),
+    ('emblem: "{back}", x: 40', 'emblem: "{name}", x: 40', '"{name}", x: 40',
+     "layout 'back' element 'emblem': emblem '{name}' gives no emblem on any card that prints it "
+     "(e.g. 'Double'; emblems are: "),
+    ("h: 66\n", "h: 3\n", "name: rules",
+     "layout 'front' element 'rules': text does not fit its box (152 x 3 pt) on any card that "
+     "prints it, even at the minimum size 6 pt (e.g. card 'nemesis@double': "),
+])
+def test_one_bad_template_value_is_one_message_at_its_line(run, dotd, tmp_path, old, new, at,
+                                                           said):
+    """Not one message a card (36 of them for a fill that names the card's name): the line that
+    writes the value, once, what is wrong and how to fix it."""
+    text = edit(dotd / "template.yaml", old, new)
+    line = line_of(text, at)
+    col = text.splitlines()[line - 1].index(at) + 1
+    for res in both(run, dotd, tmp_path / "out"):
+        found = problems(res)
+        assert len(found) == 1, res.stderr
+        assert found[0].startswith(f"{dotd / 'template.yaml'}:{line}:{col}: {said}"), found[0]

@@ -23,7 +23,7 @@ from boneyard.paths import CARDS, OUTPUT
 
 from .colour import CmykProfile, find_cmyk_profile
 from .images import proof_sheet, save_png, write_face_pngs, write_tts
-from .layout import GlyphError, layout_elements, when_problems
+from .layout import ElementError, GlyphError, element_problems, layout_elements, when_problems
 from .locate import Glyph, glyph_messages, set_values
 from .ops import DrawOp
 from .preflight import Elements, preflight
@@ -178,17 +178,28 @@ def _prepare(card_set: CardSet, options: RenderOptions, rules_runs: RulesRuns | 
     elements: dict[str, Elements] = {}
     errors = []
     glyphs: list[Glyph] = []
+    failed: list[ElementError] = []
     font_names = {fid: name for name, fid in template.fonts.items()}
     for face in deck.faces:
+        face_errors: list[RenderError] = []
         try:
-            elements[face.id] = layout_elements(face, template, size)
-        except GlyphError as exc:
-            layout, line, col = exc.where
-            glyphs.append((face, font_names.get(exc.font, exc.font), exc.chars, exc.source,
-                           f"{template.file}:{line}:{col}" if line else template.file,
-                           f"layout '{layout}' element '{exc.element}'"))
-        except RenderError as exc:
-            errors.append(str(exc))
+            laid = layout_elements(face, template, size, face_errors)
+        except RenderError as no_layout:
+            face_errors.append(no_layout)
+        else:
+            if not face_errors:
+                elements[face.id] = laid
+        for err in face_errors:
+            if isinstance(err, GlyphError):
+                layout, line, col = err.where
+                glyphs.append((face, font_names.get(err.font, err.font), err.chars, err.source,
+                               f"{template.file}:{line}:{col}" if line else template.file,
+                               f"layout '{layout}' element '{err.element}'"))
+            elif isinstance(err, ElementError):
+                failed.append(err)
+            else:
+                errors.append(str(err))
+    errors += element_problems(deck, template, failed)
     if glyphs:  # said at the card file's line that holds the character
         errors += glyph_messages(glyphs, set_values(card_set))
     errors += when_problems(deck, template)

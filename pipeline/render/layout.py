@@ -9,6 +9,7 @@ paint, so the PDF and the PNG of a card show the same words on the same lines.
 from __future__ import annotations
 
 import colorsys
+import difflib
 import hashlib
 import math
 import string
@@ -72,9 +73,13 @@ def design_transform(design: CardSize, size: CardSize) -> tuple[float, float, fl
     return k, dx, dy
 
 
-def layout_elements(face: Face, template: Template, size: CardSize
+def layout_elements(face: Face, template: Template, size: CardSize,
+                    errors: list[RenderError] | None = None
                     ) -> list[tuple[dict[str, Any], tuple[DrawOp, ...]]]:
     """Each drawn element of one face with its operations (preflight names elements).
+
+    An element that cannot be drawn raises its RenderError; given ``errors``, it is added
+    there and the other elements are still laid out, so one pass finds every problem.
 
     A template is drawn for its own card size. For another size the layout is scaled as a
     whole (text keeps its line breaks) by :func:`design_transform`, while full-card boxes
@@ -92,38 +97,56 @@ def layout_elements(face: Face, template: Template, size: CardSize
     k, dx, dy = design_transform(design, size)
     out: list[tuple[dict[str, Any], tuple[DrawOp, ...]]] = []
     for el in template.layouts[lname]:
-        ctx.element = el["name"]
+        ctx.element, ctx.key = el["name"], ""
         if not _matches(el.get("when"), face):
             continue
-        fitted = not same and "box" in el and el["type"] in ("rect", "ellipse", "image")
-        if fitted:
-            ctx.size = size
-        el_ops = _element_ops(el, ctx)
-        ctx.size = design
-        if same:
-            ops = el_ops
-        elif fitted:
-            ops = [_scaled(op, 1.0, 0.0, 0.0, k) for op in el_ops]
-        else:
-            ops = [_scaled(op, k, dx, dy, k) for op in el_ops]
-            if el["type"] == "text" and any(isinstance(op, Text) and op.size < ctx.floor - 1e-6
-                                            for op in ops):
-                b = ctx.box(el)
-                ctx.hard_floor = ctx.floor
-                try:
-                    ops = _text_ops(el, Box(dx + b.x * k, dy + b.y * k, b.w * k, b.h * k), ctx,
-                                    k)
-                finally:
-                    ctx.hard_floor = 0.0
-        if el["type"] == "text":
-            small = min((op.size for op in ops if isinstance(op, Text)), default=ctx.floor)
-            if small < ctx.floor - 1e-6:
-                raise ctx.error(f"text at {small:g} pt is below the template's min_size "
-                                f"{ctx.floor:g} pt{ctx.at} (raise the size or scale, or lower "
-                                "the template's min_size)")
+        try:
+            ops = _element(el, ctx, size, same, (k, dx, dy))
+        except RenderError as exc:
+            if errors is None:
+                raise
+            errors.append(exc)
+            continue
         if ops:
             out.append((el, tuple(ops)))
     return out
+
+
+def _element(el: dict[str, Any], ctx: _Ctx, size: CardSize, same: bool,
+             move: tuple[float, float, float]) -> list[DrawOp]:
+    """One element's operations on the face, at the card size it is printed."""
+    k, dx, dy = move
+    design = ctx.size
+    fitted = not same and "box" in el and el["type"] in ("rect", "ellipse", "image")
+    if fitted:
+        ctx.size = size
+    try:
+        el_ops = _element_ops(el, ctx)
+    finally:
+        ctx.size = design
+    if same:
+        ops = el_ops
+    elif fitted:
+        ops = [_scaled(op, 1.0, 0.0, 0.0, k) for op in el_ops]
+    else:
+        ops = [_scaled(op, k, dx, dy, k) for op in el_ops]
+        if el["type"] == "text" and any(isinstance(op, Text) and op.size < ctx.floor - 1e-6
+                                        for op in ops):
+            b = ctx.box(el)
+            ctx.hard_floor = ctx.floor
+            try:
+                ops = _text_ops(el, Box(dx + b.x * k, dy + b.y * k, b.w * k, b.h * k), ctx,
+                                k)
+            finally:
+                ctx.hard_floor = 0.0
+    if el["type"] == "text":
+        small = min((op.size for op in ops if isinstance(op, Text)), default=ctx.floor)
+        if small < ctx.floor - 1e-6:
+            ctx.key = ""
+            raise ctx.error(f"text at {small:g} pt is below the template's min_size "
+                            f"{ctx.floor:g} pt{ctx.at} (raise the size or scale, or lower "
+                            "the template's min_size)", "floor")
+    return ops
 
 
 def _scaled(op: DrawOp, k: float, dx: float, dy: float, line_k: float) -> DrawOp:
@@ -153,27 +176,30 @@ def _element_ops(el: dict[str, Any], ctx: _Ctx) -> list[DrawOp]:
     etype = el["type"]
     box = ctx.box(el)
     if etype == "rect":
-        fill, stroke = ctx.colour(el.get("fill")), ctx.colour(el.get("stroke"))
+        fill, stroke = ctx.colour(el.get("fill"), "fill"), ctx.colour(el.get("stroke"), "stroke")
         if fill or stroke:
             return [Rect(box.x, box.y, box.w, box.h, fill, stroke,
                          ctx.length(el, "stroke_width", 1.0) if stroke else 0.0,
                          ctx.length(el, "radius", 0.0))]
     elif etype == "ellipse":
-        fill, stroke = ctx.colour(el.get("fill")), ctx.colour(el.get("stroke"))
+        fill, stroke = ctx.colour(el.get("fill"), "fill"), ctx.colour(el.get("stroke"), "stroke")
         if fill or stroke:
             return [Ellipse(box.x, box.y, box.w, box.h, fill, stroke,
                             ctx.length(el, "stroke_width", 1.0) if stroke else 0.0)]
     elif etype == "emblem":
-        name = ctx.format(el["emblem"])
+        name = ctx.format(el["emblem"], "emblem")
         if name:
             if name not in EMBLEMS:
                 raise ctx.error(f"unknown emblem {name!r} (emblems are: "
+                                f"{', '.join(sorted(EMBLEMS))})", "emblem",
+                                f"emblem {el['emblem']!r} gives no emblem on any card that "
+                                f"prints it (e.g. {name!r}; emblems are: "
                                 f"{', '.join(sorted(EMBLEMS))})")
             return emblem_ops(name, box.x, box.y, box.w, box.h,
-                              ctx.colour(el.get("colour", "#000000")),
-                              ctx.colour(el.get("accent", "none")), float(el.get("angle", 0)))
+                              ctx.colour(el.get("colour", "#000000"), "colour"),
+                              ctx.colour(el.get("accent", "none"), "accent"), float(el.get("angle", 0)))
     elif etype == "image":
-        path = ctx.format(el["art"])
+        path = ctx.format(el["art"], "art")
         if path:
             return [ImageOp(box.x, box.y, box.w, box.h, _image_path(path, ctx))]
         return placeholder_ops(ctx.face, box, ctx)
@@ -220,6 +246,45 @@ def when_problems(deck: Deck, template: Template) -> list[str]:
     return out
 
 
+def element_problems(deck: Deck, template: Template, failed: list[ElementError]) -> list[str]:
+    """The faces' element errors, each template mistake said once at its template line: a
+    ``{field}`` that cannot be filled, or a value no card that prints it can draw (a colour
+    field that is no colour, a box no text fits). A card's own problem keeps its card."""
+    users: dict[tuple[tuple[str, int, int], str], set[str]] = {}
+    for face in deck.faces:
+        try:
+            lname = pick_layout(face, template)
+        except RenderError:
+            continue
+        for el in template.layouts[lname]:
+            if not _matches(el.get("when"), face):
+                continue
+            ename = el["name"]
+            places = {template.origins.get((lname, ename), (lname, 0, 0))}
+            places.update(template.keys_at.get((lname, ename, key), (lname, 0, 0)) for key in el)
+            for where in places:
+                users.setdefault((where, ename), set()).add(face.id)
+    by: dict[tuple[tuple[str, int, int], str, str], list[ElementError]] = {}
+    for e in failed:
+        by.setdefault((e.where, e.element, e.kind), []).append(e)
+    out: list[str] = []
+    for (where, element, kind), errs in by.items():
+        faces = {e.face.id for e in errs}
+        if kind == "field" or (len(faces) > 1 and faces >= users.get((where, element), faces)):
+            layout, line, col = where
+            at = f"{template.file}:{line}:{col}" if line else template.file
+            first = errs[0]
+            said = first.shared or first.message
+            if kind != "field" and not first.shared:
+                said += f" (on all {len(faces)} cards that print it, e.g. '{first.face.id}')"
+            msg = f"{at}: layout '{layout}' element '{element}': {said}"
+            if msg not in out:
+                out.append(msg)
+        else:
+            out += [str(e) for e in errs]
+    return out
+
+
 def _matches(when: dict[str, Any] | None, face: Face) -> bool:
     if not when:
         return True
@@ -234,6 +299,19 @@ def _matches(when: dict[str, Any] | None, face: Face) -> bool:
         elif str(have) != str(want):
             return False
     return True
+
+
+class ElementError(RenderError):
+    """One element that cannot be drawn on one face, kept apart from its wording so that a
+    template mistake (every card that prints the element fails alike) is said once, at the
+    template's line, rather than once a card. ``kind``: ``field`` (a ``{field}`` that cannot be
+    filled: always the template's), or what failed; ``shared``: the words for every card."""
+
+    def __init__(self, text: str, face: Face, where: tuple[str, int, int], element: str,
+                 message: str, kind: str, shared: str) -> None:
+        super().__init__(text)
+        self.face, self.where, self.element = face, where, element
+        self.message, self.kind, self.shared = message, kind, shared
 
 
 class GlyphError(RenderError):
@@ -251,7 +329,7 @@ class GlyphError(RenderError):
 class _Ctx:
     """What one element's evaluation needs, and the card-naming error messages."""
 
-    __slots__ = ("at", "bleed", "element", "face", "floor", "hard_floor", "layout", "size",
+    __slots__ = ("at", "bleed", "element", "face", "floor", "hard_floor", "key", "layout", "size",
                  "template")
 
     def __init__(self, face: Face, template: Template, size: CardSize, layout: str) -> None:
@@ -260,36 +338,48 @@ class _Ctx:
         self.floor = template.min_size  # no text is printed smaller, at any card size
         self.hard_floor = 0.0  # text set again at another size is held at the floor
         self.element = ""
+        self.key = ""  # the element's key being evaluated: its problem is said where written
         self.at = ""  # " at mini (44.5 x 63.5 mm)" when drawn at another size than designed
 
-    def error(self, message: str) -> RenderError:
-        origin = self.template.origins.get((self.layout, self.element))
-        if origin is None:
-            return RenderError(f"card '{self.face.id}': {self.template.file}: layout "
-                               f"'{self.layout}' element '{self.element}': {message}")
-        layout, line, col = origin
-        return RenderError(f"card '{self.face.id}': {self.template.file}:{line}:{col}: layout "
-                           f"'{layout}' element '{self.element}': {message}")
+    def error(self, message: str, kind: str = "card", shared: str = "") -> ElementError:
+        origin = self.template.keys_at.get((self.layout, self.element, self.key)) or \
+            self.template.origins.get((self.layout, self.element))
+        layout, line, col = origin if origin is not None else (self.layout, 0, 0)
+        at = f"{self.template.file}:{line}:{col}" if line else self.template.file
+        return ElementError(f"card '{self.face.id}': {at}: layout '{layout}' element "
+                            f"'{self.element}': {message}", self.face, (layout, line, col),
+                            self.element, message, kind, shared)
 
-    def format(self, text: str) -> str:
+    def format(self, text: str, key: str) -> str:
         if "{" not in text:
             return text
+        self.key = key
         try:
             return text.format_map(_Fields(self.face.fields))
         except KeyError as exc:
-            raise self.error(f"unknown field {{{exc.args[0]}}} (this card has: "
-                             f"{', '.join(sorted(self.face.fields))})") from None
+            name = str(exc.args[0])
+            near = difflib.get_close_matches(name, list(self.face.fields), n=1)
+            meant = f"did you mean {{{near[0]}}}? " if near else ""
+            raise self.error(f"{text!r} names the field {{{name}}}, which the cards it prints "
+                             f"do not have ({meant}fields are: "
+                             f"{', '.join(sorted(self.face.fields))})", "field") from None
         except (ValueError, IndexError) as exc:
             what = "bad format spec" if "format code" in str(exc) else "bad braces"
-            raise self.error(f"{what} in {text!r} ({exc})") from None
+            raise self.error(f"{what} in {text!r} ({exc})", "field") from None
 
-    def colour(self, value: str | None) -> str | None:
+    def colour(self, value: str | None, key: str = "colour") -> str | None:
         if value is None:
             return None
-        value = self.format(value) if "{" in value else value
+        raw = value
+        value = self.format(value, key) if "{" in value else value
+        self.key = key
         resolved = resolve_colour(value, self.template.colours)
         if resolved is not None and not (resolved.startswith("#") and len(resolved) in (7, 9)):
-            raise self.error(f"colour {value!r} is not #rrggbb or a named colour")
+            raise self.error(f"colour {value!r} is not #rrggbb or a named colour", "colour",
+                             f"{'colour' if key == 'paragraphs' else key} {raw!r} gives no "
+                             "colour on any card that prints it (e.g. "
+                             f"{value!r}) (write #rrggbb, a name under 'colours:', or a field "
+                             "that holds a colour)")
         return resolved
 
     def length(self, el: dict[str, Any], key: str, default: float, of: float = 0.0) -> float:
@@ -353,13 +443,15 @@ def _paragraphs(el: dict[str, Any], ctx: _Ctx) -> list[_Para]:
                 runs.extend((t, kw_font if style == "keyword" else font)
                             for t, style in ctx.face.rules)
             if chunk:
-                runs.append((ctx.format(chunk), font))
+                runs.append((ctx.format(chunk, "paragraphs" if "paragraphs" in el else "text"),
+                             font))
         if upper:
             runs = [(t.upper(), f) for t, f in runs]
         runs = [(t, f) for t, f in runs if t]
         _check_glyphs(runs, _sources(chunks, ctx.face), upper, ctx)
         if "".join(t for t, _ in runs).strip():
-            colour = ctx.colour(spec.get("colour", base_colour)) or "#000000"
+            colour = ctx.colour(spec.get("colour", base_colour),
+                                "paragraphs" if "colour" in spec else "colour") or "#000000"
             out.append(_Para(runs, float(spec.get("scale", 1.0)), colour))
     return out
 
@@ -507,8 +599,13 @@ def _fit(paras: list[_Para], el: dict[str, Any], box: Box, ctx: _Ctx, k: float =
             why = (f"it needs {height:.1f} pt of height, the box has {box.h:.1f} pt "
                    f"({sum(len(x) for x in laid)} lines)")
         size = round(size - SIZE_STEP, 4)
+    ctx.key = ""
     raise ctx.error(f"text does not fit even at the minimum size {low:g} pt{ctx.at}: {why} "
-                    "(shorten the text, or enlarge the box or lower min_size in the template)")
+                    "(shorten the text, or enlarge the box or lower min_size in the template)",
+                    "fit", f"text does not fit its box ({box.w:g} x {box.h:g} pt){ctx.at} on "
+                    f"any card that prints it, even at the minimum size {low:g} pt (e.g. card "
+                    f"'{ctx.face.id}': {why}) (enlarge the box or lower min_size, or shorten "
+                    "the texts)")
 
 
 def _text_ops(el: dict[str, Any], box: Box, ctx: _Ctx, k: float = 1.0) -> list[DrawOp]:

@@ -66,6 +66,9 @@ class Template:
     warn_ppi: float = 300.0  # art printed at fewer pixels per inch is a warning ...
     fail_ppi: float = 150.0  # ... and at fewer than this, an error
     layouts_at: tuple[int, int] = (1, 1)  # line, column of ``layouts:``: a missing one is said there
+    #: (layout, element, key) -> (the layout that wrote the key, line, column): a value's
+    #: problem is said where it is written, once, however many layouts inherit it
+    keys_at: dict[tuple[str, str, str], tuple[str, int, int]] = field(default_factory=dict)
 
     @property
     def print_sizes(self) -> tuple[str, ...]:
@@ -165,9 +168,26 @@ def load_template(path: str | Path) -> Template:
     root = str(Path(path).resolve().parent)
     origins = {(lname, el["name"]): _origin(lname, el["name"], raw_layouts, doc)
                for lname, elements in layouts.items() for el in elements}
+    keys_at = {(lname, el["name"], key): _written(lname, el["name"], key, raw_layouts, doc)
+               for lname, elements in layouts.items() for el in elements for key in el}
     return Template(doc.file, root, str(data.get("size", "poker")), bleed, colours, font_ids,
                     layouts, origins, floor, tuple(str(x) for x in data.get("sizes", ())),
-                    warn_ppi, fail_ppi, doc.where(("layouts",), key=True))
+                    warn_ppi, fail_ppi, doc.where(("layouts",), key=True), keys_at)
+
+
+def _written(lname: str, ename: str, key: str, raw: dict[str, dict[str, Any]], doc: Any
+             ) -> tuple[str, int, int]:
+    """Where an element's key was last written: the nearest layout up the extends chain whose
+    element of that name gives the key."""
+    seen = set()
+    name: str | None = lname
+    while name is not None and name in raw and name not in seen:
+        seen.add(name)
+        for idx, el in enumerate(raw[name].get("elements", [])):
+            if el.get("name") == ename and key in el:
+                return (name, *doc.where(("layouts", name, "elements", idx, key)))
+        name = raw[name].get("extends")
+    return _origin(lname, ename, raw, doc)
 
 
 def _floor(data: dict[str, Any], raw: dict[str, dict[str, Any]], doc: Any,
