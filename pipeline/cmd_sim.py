@@ -12,7 +12,7 @@ import functools
 import json
 import math
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +23,7 @@ from boneyard.engine.cards import CardSet
 from boneyard.engine.games import spec_of, specs
 from boneyard.engine.sim import SimResult, default_jobs, scheduler_address, simulate, transcript
 from boneyard.engine.sim.replay import ReplayError, record_problem
-from boneyard.engine.spec import GameOption
+from boneyard.engine.spec import GameOption, GameSpec
 from boneyard.engine.stats import Metric
 from boneyard.pipeline.load import load_set
 from rich.console import Console
@@ -331,6 +331,31 @@ def simulate_cmd(set_name: str, n: int, agents: str, seed: int, players: int | N
         sys.exit(130)
 
 
+def player_range(card_set: CardSet, spec: GameSpec) -> tuple[int, int]:
+    """The player counts ``card_set`` can be dealt for: its game's range, narrowed by the set's
+    own ``players: {min, max}`` in game.yaml."""
+    low, high = spec.min_players, spec.max_players
+    limits = card_set.params.get("players")
+    if isinstance(limits, Mapping):
+        low, high = max(low, limits.get("min", low)), min(high, limits.get("max", high))
+    return low, high
+
+
+def check_players(card_set: CardSet, players: int | None) -> None:
+    """A ``--players`` the set cannot be dealt for is a usage error (exit 2) naming the range,
+    said before any game is played."""
+    if players is None:
+        return
+    spec = spec_of(card_set.rules)
+    low, high = player_range(card_set, spec)
+    if not low <= players <= high:
+        allowed = (f"{spec.title} is a {low}-player game" if low == high
+                   else f"{card_set.name} is for {low} to {high} players")
+        give = f"--players {low}" if low == high else f"--players {low} to {high}"
+        raise click.UsageError(f"--players {players}: {allowed} (give {give}, or leave "
+                               "--players out for the game's own count)")
+
+
 def _simulate(set_name: str, n: int, agents: str, seed: int, players: int | None,
               jobs: int | None, scheduler: str | None, json_path: str | None,
               log_path: str | None, show: int, switches: tuple[str, ...], quiet: bool,
@@ -338,6 +363,7 @@ def _simulate(set_name: str, n: int, agents: str, seed: int, players: int | None
     specs = parse_agents(agents)
     output_targets(json=json_path, log=log_path)
     card_set = apply_switches(load_set(set_name), switches)
+    check_players(card_set, players)
     options = chosen_options(card_set, engine_options)
     jobs = capped_jobs(jobs, scheduler)
     err = Console(stderr=True)

@@ -172,3 +172,13 @@ def test_a_record_edited_to_a_negative_game_is_said_to_be_damaged(tmp_path):
     bad.write_text(json.dumps(rec) + "\n")
     r = run("replay", str(bad))
     assert r.exit_code == 1 and "holds no numbered games" in r.output, r.output
+
+
+@pytest.mark.parametrize("game,players,says", [
+    ("day-of-the-dead", "5", "--players 5: Day of the Dead is a 2-player game (give --players 2"),
+    ("grave-feast", "9", "--players 9: Grave Feast is for 2 to 8 players (give --players 2 to 8"),
+])
+def test_a_player_count_the_game_cannot_seat_is_a_usage_error_before_any_game(tmp_path, game, players, says):
+    report = tmp_path / "r.json"
+    r = run("simulate", game, "-n", "5", "--players", players, "--json", str(report))
+    assert r.exit_code == 2 and says in r.output and not report.exists()

@@ -31,7 +31,7 @@ from boneyard.engine.sim.play import MAX_ACTIONS, make_record
 from boneyard.engine.sim.seeds import agent_seed
 from boneyard.engine.spec import GameSpec
 from boneyard.engine.table import TableView
-from boneyard.pipeline.cmd_sim import apply_switches, chosen_options
+from boneyard.pipeline.cmd_sim import apply_switches, check_players, chosen_options
 from boneyard.pipeline.load import check_set
 
 from boneyard.errors import BoneyardError
@@ -59,16 +59,6 @@ class Setup:
     scenario: str | None = None  # a scenario file: the games start from its position
 
 
-def player_range(card_set: CardSet, spec: GameSpec) -> tuple[int, int]:
-    """The player counts ``card_set`` can be dealt for: its game's range, narrowed by the set's
-    own ``players: {min, max}`` in game.yaml."""
-    low, high = spec.min_players, spec.max_players
-    limits = card_set.params.get("players")
-    if isinstance(limits, Mapping):
-        low, high = max(low, limits.get("min", low)), min(high, limits.get("max", high))
-    return low, high
-
-
 def check_setup(setup: Setup) -> None:
     """Refuse, as a usage error (exit 2), arguments no game at the table could be dealt with: a
     player count out of the game's range, another game's option or switch, a scenario that does
@@ -81,14 +71,7 @@ def check_setup(setup: Setup) -> None:
     card_set = apply_switches(checked.card_set, setup.switches)  # a wrong one: click.UsageError
     chosen_options(card_set, dict(setup.options))
     spec = spec_of(card_set.rules)
-    if setup.players is not None:
-        low, high = player_range(card_set, spec)
-        if not low <= setup.players <= high:
-            allowed = (f"{spec.title} is a {low}-player game" if low == high
-                       else f"{card_set.name} is for {low} to {high} players")
-            give = f"--players {low}" if low == high else f"--players {low} to {high}"
-            raise click.UsageError(f"--players {setup.players}: {allowed} (give {give}, or leave "
-                                   "--players out for the game's own count)")
+    check_players(card_set, setup.players)
     if setup.scenario and spec.table is not None:
         from .scenario import scenario_start
 
