@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import stat
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -120,6 +122,12 @@ def _mark(node: yaml.Node) -> tuple[int, int]:
     return node.start_mark.line + 1, node.start_mark.column + 1
 
 
+_BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
+"""Bidirectional embeddings, overrides and isolates: invisible, they make a name, a gate's why or
+a card's text read differently in the terminal, the report and on the printed card than in the
+file (the "Trojan Source" trick). Right-to-left letters need none of them."""
+
+
 class _Converter:
     """Turns a composed node graph into plain data, with marks, limits and duplicate checks."""
 
@@ -152,6 +160,15 @@ class _Converter:
                 self.fail(node, f"{node.value!r} is not a valid {_tag(node)} value",
                           "remove the tag")
                 return None
+            if isinstance(value, str):
+                hidden = _BIDI.search(value)
+                if hidden:
+                    ch = hidden.group()
+                    self.fail(node, f"the text holds U+{ord(ch):04X} {unicodedata.name(ch)} at "
+                                    f"character {hidden.start() + 1}, an invisible control that "
+                                    "reorders how the text around it is shown and printed",
+                              "delete it; right-to-left letters need no control characters")
+                    return None
             if isinstance(value, float) and not math.isfinite(value):
                 self.fail(node, f"{node.value!r} is not a number a card set can use",
                           "write a finite number such as 0.5")

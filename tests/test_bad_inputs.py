@@ -109,3 +109,16 @@ def test_a_report_in_a_folder_not_made_yet_is_still_written(tmp_path):
                                    "--json", str(out)])
     assert res.exit_code == 0 and out.is_file(), res.output
     assert sorted(p.name for p in out.parent.iterdir()) == ["report.json"]
+
+
+@pytest.mark.parametrize("file, old, new, where", [
+    ("characters.yaml", "name: Anger", "name: An\u202eger", "characters.yaml:92:9: "),
+    ("game.yaml", "why: six turns", "why: six \u2067turns", "game.yaml:80:12: "),
+])
+def test_an_invisible_bidi_control_is_refused_where_it_is_written(tmp_path, file, old, new, where):
+    """A right-to-left override makes a name or a gate's why read otherwise in the terminal,
+    the report and on the card than in the file."""
+    problems = _edited(tmp_path, "day-of-the-dead", file, old, new)
+    assert len(problems) == 1 and problems[0].startswith(where), problems
+    assert "U+202E RIGHT-TO-LEFT OVERRIDE at character 3" in problems[0] or "U+2067" in problems[0]
+    assert "delete it" in problems[0]
