@@ -128,3 +128,20 @@ def test_one_bad_template_value_is_one_message_at_its_line(run, dotd, tmp_path, 
         found = problems(res)
         assert len(found) == 1, res.stderr
         assert found[0].startswith(f"{dotd / 'template.yaml'}:{line}:{col}: {said}"), found[0]
+
+
+def test_art_too_coarse_to_print_is_said_at_the_cards_art_line(run, dotd, tmp_path):
+    """The card's picture is what to replace: its art: line, once for its three faces."""
+    from PIL import Image
+
+    Image.new("RGB", (20, 20), "#808080").save(dotd / "nemesis.png")
+    text = edit(dotd / "characters.yaml", "  name: Nemesis\n", "  name: Nemesis\n  art: nemesis.png\n")
+    line = line_of(text, "art: nemesis.png")
+    for res in both(run, dotd, tmp_path / "out"):
+        said = problems(res)
+        assert len(said) == 1, res.stderr
+        assert said[0].startswith(f"{dotd / 'characters.yaml'}:{line}:8: card 'nemesis': layout "
+                                  "'front' element 'art' ("), said[0]
+        assert said[0].endswith("art 'nemesis.png' (20 x 20 px) prints at 9 ppi in 56.4 x 35.3 "
+                                "mm, under 150 ppi: pixels would show (give at least 667 x 417 "
+                                "px, or lower preflight.fail_ppi in template.yaml)"), said[0]

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from boneyard.engine.cards import CardSet
-from boneyard.engine.faces import Deck, RulesRuns
+from boneyard.engine.faces import Deck, Face, RulesRuns
 from boneyard.engine.games import GAMES, build_deck, spec_of
 
 from boneyard.errors import RenderError
@@ -24,7 +24,7 @@ from boneyard.paths import CARDS, OUTPUT
 from .colour import CmykProfile, find_cmyk_profile
 from .images import proof_sheet, save_png, write_face_pngs, write_tts
 from .layout import ElementError, GlyphError, element_problems, layout_elements, when_problems
-from .locate import Glyph, glyph_messages, set_values
+from .locate import Glyph, Written, find, glyph_messages, set_values
 from .ops import DrawOp
 from .preflight import Elements, preflight
 from .sheets import (
@@ -203,7 +203,16 @@ def _prepare(card_set: CardSet, options: RenderOptions, rules_runs: RulesRuns | 
     if glyphs:  # said at the card file's line that holds the character
         errors += glyph_messages(glyphs, set_values(card_set))
     errors += when_problems(deck, template)
-    found = preflight(deck, template, size, elements, PROFILES[options.profile])
+    values: list[Written] = []
+
+    def art_at(face: Face) -> str | None:  # the card file line that names the face's art
+        if not values:
+            values.extend(set_values(card_set))
+        rel = os.path.relpath(str(face.fields.get("art")), card_set.root) if card_set.root else ""
+        w = find(values, face, rel, rel[:1]) if rel else None
+        return f"{w.file}:{w.line}:{w.column}: card '{w.card}'" if w and w.card else None
+
+    found = preflight(deck, template, size, elements, PROFILES[options.profile], art_at)
     errors += found.errors
     warnings = _group_errors(found.warnings).splitlines() if found.warnings else []
     if errors:

@@ -15,11 +15,12 @@ Every problem names the card, the template line and the element.
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from boneyard.engine.faces import Deck
+from boneyard.engine.faces import Deck, Face
 
 from . import fonts
 from .layout import pick_layout
@@ -41,7 +42,10 @@ class Findings:
 
 
 def preflight(deck: Deck, template: Template, size: CardSize,
-              elements: dict[str, Elements], profile: ImageProfile) -> Findings:
+              elements: dict[str, Elements], profile: ImageProfile,
+              art_at: Callable[[Face], str | None] | None = None) -> Findings:
+    """What a print shop would refuse or warn about. ``art_at``: where a face's own art is
+    named (``file:line:column: card 'id'``): a picture's problem is said there, once a card."""
     out = Findings()
     shop = profile.description.split(":")[0]
     for face in deck.faces:
@@ -56,7 +60,9 @@ def preflight(deck: Deck, template: Template, size: CardSize,
                     f"element '{el['name']}'"
             for op in ops:
                 if isinstance(op, ImageOp):
-                    _art(op, template, label, out)
+                    own = art_at(face) if art_at and op.path == face.fields.get("art") else None
+                    _art(op, template, f"{own}: layout '{origin[0] if origin else lname}' "
+                         f"element '{el['name']}' ({where.rstrip(': ')})" if own else label, out)
             if el.get("safe", el["type"] in SAFE_BY_DEFAULT) and profile.safe > 0:
                 why = _outside_safe(ops, size, profile.safe)
                 if why:
