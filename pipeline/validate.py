@@ -157,6 +157,10 @@ def _schema_problem(doc: YamlDoc, error: ValidationError, card_of: CardOf) -> li
             type_hint = "remove the quotes"
         elif "integer" in types and isinstance(inst, float) and inst.is_integer():
             type_hint = f"write {int(inst)}"
+        elif not path and inst is None:
+            needs = [str(k) for k in sch.get("required", [])]
+            return one("file is empty", (f"it needs at least {', '.join(k + ':' for k in needs)}; "
+                                         if needs else "") + "a bundled set's file of that name shows one")
         return one(f"{what} must be {want}, got {_show(inst)}", type_hint)
     if kind in ("enum", "const"):
         options = value if kind == "enum" else [value]

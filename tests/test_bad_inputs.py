@@ -122,3 +122,13 @@ def test_an_invisible_bidi_control_is_refused_where_it_is_written(tmp_path, file
     assert len(problems) == 1 and problems[0].startswith(where), problems
     assert "U+202E RIGHT-TO-LEFT OVERRIDE at character 3" in problems[0] or "U+2067" in problems[0]
     assert "delete it" in problems[0]
+
+
+def test_an_empty_template_says_what_it_needs(tmp_path):
+    folder = tmp_path / "day-of-the-dead"
+    shutil.copytree(CARDS / "day-of-the-dead", folder)
+    (folder / "template.yaml").write_text("")
+    r = CliRunner().invoke(cli, ["validate", str(folder)])
+    assert r.exit_code == 1
+    assert f"{folder}/template.yaml:1:1: file is empty (it needs at least layouts:; a bundled " \
+        "set's file of that name shows one)" in r.output

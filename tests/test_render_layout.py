@@ -717,3 +717,30 @@ def test_a_bad_format_spec_is_called_one_not_bad_braces(tmp_path):
         prepare(dotd_set(), template=load_template(path), rules_runs=rules_runs)
     assert "element 'title': bad format spec in '{name:q}' (Unknown format code 'q'" in \
         str(err.value)
+
+
+@pytest.mark.parametrize("body, says", [
+    (None, "font 'display': file not found: {font} (check the path under 'fonts:' in template.yaml"),
+    (b"not a font", "is not a usable TrueType font ("),
+])
+def test_a_missing_or_broken_font_says_how_to_fix_it(tmp_path, body, says):
+    font = tmp_path / "display.ttf"
+    if body is not None:
+        font.write_bytes(body)
+    path = write(tmp_path, "fonts: {display: display.ttf}\nlayouts:\n  front:\n    elements: []\n")
+    with pytest.raises(RenderError) as err:
+        load_template(path)
+    assert says.format(font=font) in str(err.value)
+    assert "give a .ttf file" in str(err.value) or "paths are from the set folder" in str(err.value)
+
+
+def test_a_missing_fixed_image_says_how_to_fix_it(tmp_path):
+    body = """layouts:
+  front:
+    elements:
+      - {name: logo, type: image, x: 0, y: 0, w: 20, h: 20, art: "nope.png"}
+  back:
+    elements: []
+"""
+    with pytest.raises(RenderError, match="not found in .*check the file name, or add the image to the set folder"):
+        _layout(dotd_set(), "anger@double", write(tmp_path, body))

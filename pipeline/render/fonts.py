@@ -45,14 +45,16 @@ def register(name: str, path: Path) -> str:
     if font_id in _registered:
         return font_id
     if not path.exists():
-        raise RenderError(f"font {name!r}: file not found: {path}")
+        raise RenderError(f"font {name!r}: file not found: {path} (check the path under 'fonts:' "
+                          "in template.yaml; paths are from the set folder)")
     if not path.is_file():  # a folder, a FIFO (reading it would hang), a device
         raise RenderError(f"font {name!r}: {path} is not a regular file (give a .ttf file)")
     rl = "by-" + font_id
     try:
         pdfmetrics.registerFont(TTFont(rl, str(path)))
     except (TTFError, OSError) as exc:
-        raise RenderError(f"font {name!r}: {path} is not a usable TrueType font ({exc})") from None
+        raise RenderError(f"font {name!r}: {path} is not a usable TrueType font ({exc}; give a "
+                          ".ttf file, or leave the font out to use a built-in one)") from None
     _registered[font_id] = rl
     _paths[font_id] = path
     return font_id

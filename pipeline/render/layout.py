@@ -216,9 +216,11 @@ def _image_path(path: str, ctx: _Ctx) -> str:
     root = Path(ctx.template.root)
     target = (root / path).resolve()
     if not target.is_relative_to(root):
-        raise ctx.error(f"image {path!r} lies outside the set folder {root}")
+        raise ctx.error(f"image {path!r} lies outside the set folder {root} (put the image in "
+                        "the set folder and give its path from there)")
     if not target.is_file():
-        raise ctx.error(f"image file {path!r} not found in {root}")
+        raise ctx.error(f"image file {path!r} not found in {root} (check the file name, or add "
+                        "the image to the set folder; paths are from the set folder)")
     return str(target)
 
 

@@ -121,7 +121,8 @@ def load_template(path: str | Path) -> Template:
             if isinstance(art, str) and art and "{" not in art:
                 why = art_problem(base, art)
                 if why is not None and why.endswith("does not exist"):
-                    why = f"image file {art!r} not found"  # as the renderer words it
+                    why = (f"image file {art!r} not found in the set folder (check the file "
+                           "name, or add the image to the set folder; paths are from there)")
                 if why is not None:
                     problems.append(doc.problem(("layouts", lname, "elements", idx, "art"),
                                                 f"layout {lname!r} element {el.get('name')!r}: "
