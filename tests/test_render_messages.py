@@ -62,15 +62,24 @@ def both(run, folder: Path, out: Path) -> list[Result]:
     return results
 
 
+def the_one_problem(run, folder: Path, out: Path) -> list[str]:
+    """The one problem line each of validate and render --force gives (see ``both``)."""
+    out_lines = []
+    for res in both(run, folder, out):
+        said = problems(res)
+        assert len(said) == 1, res.stderr
+        out_lines.append(said[0])
+    return out_lines
+
+
 def test_a_character_the_font_lacks_is_said_at_the_card_line_that_holds_it(run, dotd, tmp_path):
     """Not at the template, not once per face: the card file's line, the character, the font."""
     text = edit(dotd / "characters.yaml", "flavor: Finders keepers, losers sleepers.",
                 'flavor: "Finders keepers, losers sleepers \u2603."')
     line = line_of(text, "\u2603")
     tline = line_of((dotd / "template.yaml").read_text(), "- name: rules")
-    for res in both(run, dotd, tmp_path / "out"):
-        said = problems(res)
-        assert len(said) == 1, res.stderr
+    for one in the_one_problem(run, dotd, tmp_path / "out"):
+        said = [one]
         assert said[0].startswith(
             f"{dotd / 'characters.yaml'}:{line}:11: card 'body_snatcher': flavor 'Finders "
             "keepers, losers sleepers \u2603.': the font 'sans-italic' has no glyph for '\u2603' "
@@ -83,9 +92,8 @@ def test_a_back_name_the_font_lacks_is_said_once_at_game_yaml(run, dotd, tmp_pat
     """Printed by two elements on 37 faces (upper-cased on one): one message, both elements."""
     text = edit(dotd / "game.yaml", "name: Power Up,", "name: Power Up \u2603,")
     line = line_of(text, "\u2603")
-    for res in both(run, dotd, tmp_path / "out"):
-        said = problems(res)
-        assert len(said) == 1, res.stderr
+    for one in the_one_problem(run, dotd, tmp_path / "out"):
+        said = [one]
         assert said[0].startswith(f"{dotd / 'game.yaml'}:{line}:26: backs item 2 name 'Power Up "
                                   "\u2603': the font 'sans-bold' has no glyph for '\u2603'")
         assert "element 'back_label' at " in said[0] and "element 'title' at " in said[0]
@@ -137,9 +145,8 @@ def test_art_too_coarse_to_print_is_said_at_the_cards_art_line(run, dotd, tmp_pa
     Image.new("RGB", (20, 20), "#808080").save(dotd / "nemesis.png")
     text = edit(dotd / "characters.yaml", "  name: Nemesis\n", "  name: Nemesis\n  art: nemesis.png\n")
     line = line_of(text, "art: nemesis.png")
-    for res in both(run, dotd, tmp_path / "out"):
-        said = problems(res)
-        assert len(said) == 1, res.stderr
+    for one in the_one_problem(run, dotd, tmp_path / "out"):
+        said = [one]
         assert said[0].startswith(f"{dotd / 'characters.yaml'}:{line}:8: card 'nemesis': layout "
                                   "'front' element 'art' ("), said[0]
         assert said[0].endswith("art 'nemesis.png' (20 x 20 px) prints at 9 ppi in 56.4 x 35.3 "
