@@ -146,6 +146,10 @@ def parse_gates(raw: Any, where: str = "playtest.gates", *, kinds: bool = False)
         if lo is not None and hi is not None and lo > hi:
             problems.append(f"{here}: min {lo} is above max {hi} (swap them)")
             continue
+        if lo is not None and hi is not None and lo == hi and not (kinds and item.get("count")):
+            problems.append(f"{here}: min and max are both {lo}: no measured interval lies inside "
+                            "a single value, so the gate could never pass (give a range around it)")
+            continue
         gates.append(
             Gate(
                 item["metric"],

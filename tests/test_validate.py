@@ -390,6 +390,19 @@ def test_validate_also_checks_the_playtest_section_build_would_refuse(tmp_path):
     assert f"game.yaml:{line - 1}:7: playtest.gates[0]: min 0.7 is above max 0.55 (swap them)" in err
 
 
+def test_a_gate_whose_min_equals_its_max_is_refused_as_one_that_can_never_pass(tmp_path):
+    folder = tmp_path / "dotd"
+    shutil.copytree(CARDS / "day-of-the-dead", folder)
+    game = folder / "game.yaml"
+    game.write_text(game.read_text().replace("      max: 0.55\n", "      max: 0.45\n", 1))
+    line = game.read_text().splitlines().index("    - metric: first_priority_win_rate") + 1
+    res = CliRunner().invoke(cli, ["validate", str(folder)])
+    assert res.exit_code == 1
+    assert (f"game.yaml:{line}:7: playtest.gates[0]: min and max are both 0.45: no measured "
+            "interval lies inside a single value, so the gate could never pass (give a range "
+            "around it)") in res.output
+
+
 def test_validate_lays_out_the_sets_own_template(tmp_path):
     """A card the template cannot print (here: a character the font has no glyph for) is found
     by validate, before a build spends minutes playtesting."""
