@@ -744,3 +744,16 @@ def test_a_missing_fixed_image_says_how_to_fix_it(tmp_path):
 """
     with pytest.raises(RenderError, match="not found in .*check the file name, or add the image to the set folder"):
         _layout(dotd_set(), "anger@double", write(tmp_path, body))
+
+
+@pytest.mark.parametrize("key, side", [("w", "width"), ("h", "height")])
+def test_a_text_box_with_no_width_or_height_is_refused_where_it_is_written(tmp_path, key, side):
+    box = "w: 0, h: 20" if key == "w" else "w: 120, h: 0"
+    line = f"      - {{name: t, type: text, x: 10, y: 10, {box}, text: '{{name}}'}}"
+    path = write(tmp_path, f"layouts:\n  front:\n    elements:\n{line}\n  back:\n    elements: []\n")
+    with pytest.raises(RenderError) as err:
+        load_template(path)
+    col = line.index(f"{key}: 0") + len(f"{key}: ") + 1  # at the value
+    assert str(err.value).splitlines() == [
+        f"{path}:4:{col}: layout 'front' element 't': the text box has no {side} ({key}: 0), so "
+        f"no text fits in it (give '{key}' a length such as 20 or 10%)"]

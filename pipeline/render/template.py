@@ -454,6 +454,13 @@ def _check_shape(
     bw, bh = _length_or_none(el, "w", w), _length_or_none(el, "h", h)
     if None in (x, y, bw, bh):
         return
+    empty = [k for k, v in (("w", bw), ("h", bh)) if v is not None and v <= 0]
+    if empty:
+        side = "width" if empty[0] == "w" else "height"
+        bad(empty[0], f"the text box has no {side} ({empty[0]}: {el.get(empty[0])}), so no text "
+                          "fits in it",
+            hint=f"give '{empty[0]}' a length such as 20 or 10%")
+        return
     eps = 0.5
     if x < -eps or y < -eps or x + bw > w + eps or y + bh > h + eps:  # type: ignore[operator]
         bad("x", f"the text box ({x:g}, {y:g}, {bw:g} x {bh:g} pt) reaches past the card's cut "
