@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -17,3 +18,45 @@ os.environ.setdefault("BONEYARD_CHECK", "1")
 @pytest.fixture(scope="session")
 def root() -> Path:
     return ROOT
+
+
+class FastBuilds:
+    """Each bundled set built once a session from scratch with the fast profile at seed 1 (no
+    render): the from-scratch build that test_mistakes, test_record and test_render_cli all start
+    from, so the suite pays for it once per set instead of once per module (25-45 s each).
+
+    ``get(game)`` gives (the set's source copy, the output folder, whether it passed, its failed
+    gates). Callers that change files copy the output folder first (``copy_out``): it is shared.
+    """
+
+    def __init__(self, tmp: pytest.TempPathFactory) -> None:
+        self._tmp = tmp
+        self._built: dict[str, tuple[Path, Path, bool, list[tuple[str, str]]]] = {}
+
+    def get(self, game: str) -> tuple[Path, Path, bool, list[tuple[str, str]]]:
+        if game not in self._built:
+            from boneyard.pipeline.build import build_set
+            from boneyard.pipeline.load import load_set
+
+            from boneyard.paths import CARDS
+
+            root = self._tmp.mktemp(f"fast-{game}")
+            src = root / "src" / game  # the folder name is the set's slug, as in the bundle
+            shutil.copytree(CARDS / game, src)
+            out = root / "out"
+            outcome = build_set(load_set(src), out=out, fast=True, seed=1, jobs=2, render=False)
+            bad = [(r.metric.name if r.metric else r.gate.metric, r.status) for r in outcome.failed_gates()]
+            self._built[game] = (src, out, outcome.passed, bad)
+        return self._built[game]
+
+    def copy_out(self, game: str, into: Path) -> Path:
+        """A private copy of the set's output folder (``into/<game>``), asserting the build passed."""
+        _src, out, passed, bad = self.get(game)
+        assert passed, f"the unmodified {game} fails its gates from scratch: {bad}"
+        shutil.copytree(out / game, into / game)
+        return into
+
+
+@pytest.fixture(scope="session")
+def fast_builds(tmp_path_factory: pytest.TempPathFactory) -> FastBuilds:
+    return FastBuilds(tmp_path_factory)

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import FastBuilds
 from mistakes_support import Fixture, baseline, fixtures, judge
 
 # `make test` judges at seed 1 (each from-scratch baseline of the 36 characters under the gate
@@ -31,8 +32,14 @@ def bases(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, int], Any
     return {}
 
 
-def base_for(bases: dict[tuple[str, int], Any], game: str, seed: int, tmp: Path) -> Path:
-    """The unmodified set's output folder at ``seed`` (built once per module), asserting it passed."""
+def base_for(bases: dict[tuple[str, int], Any], game: str, seed: int, tmp: Path,
+             shared: FastBuilds) -> Path:
+    """The unmodified set's output folder at ``seed`` (built once per module; seed 1 is the
+    session's shared from-scratch build), asserting it passed. ``judge`` copies it before use."""
+    if seed == 1:
+        _src, out, passed, bad = shared.get(game)
+        assert passed, f"the unmodified {game} fails its gates at seed 1: {bad}"
+        return out
     if (game, seed) not in bases:
         out, outcome = baseline(game, tmp / f"base-{game}-{seed}", seed=seed, fast=True, jobs=2)
         bad = [(r.metric.name if r.metric else r.gate.metric, r.status) for r in outcome.failed_gates()]
@@ -53,16 +60,17 @@ def test_there_are_enough_fixtures_of_each_kind():
 
 @pytest.mark.parametrize("seed", SEEDS)
 @pytest.mark.parametrize("game", ["day-of-the-dead", "grave-feast"])
-def test_the_unmodified_sets_pass_from_scratch(game, seed, bases, tmp_path_factory):
-    base_for(bases, game, seed, tmp_path_factory.mktemp("base"))
+def test_the_unmodified_sets_pass_from_scratch(game, seed, bases, tmp_path_factory, fast_builds):
+    base_for(bases, game, seed, tmp_path_factory.mktemp("base"), fast_builds)
 
 
 @pytest.mark.parametrize("fx", ALL, ids=[f.name for f in ALL])
-def test_the_build_refuses_each_mistake_and_passes_each_harmless_edit(fx: Fixture, bases, tmp_path_factory):
+def test_the_build_refuses_each_mistake_and_passes_each_harmless_edit(fx: Fixture, bases, tmp_path_factory,
+                                                                     fast_builds):
     if fx.known_miss and SWEEP is None:
         pytest.skip(f"known miss, judged by the sweep and bench/detection.py: {fx.known_miss}")
     seed = SEEDS[ALL.index(fx) % len(SEEDS)]
-    out = base_for(bases, fx.game, seed, tmp_path_factory.mktemp("base"))
+    out = base_for(bases, fx.game, seed, tmp_path_factory.mktemp("base"), fast_builds)
     v = judge(fx, out, tmp_path_factory.mktemp(fx.name), seed=seed, fast=True, jobs=2)
     assert v.change is not None, "the build did not find the last pass: it was not change-aware"
     if fx.kind == "mistake":

@@ -13,24 +13,21 @@ from boneyard.pipeline.build import RECORD_NAME, build_set, record_doubts, rende
 from boneyard.pipeline.load import load_set
 
 from boneyard.errors import GateError
-from boneyard.paths import CARDS
+
+SLUG = "grave-feast"
 
 
 @pytest.fixture(scope="module")
-def made(tmp_path_factory):
-    """A Grave Feast set in its own folder with a real, passing fast-profile record."""
-    root = tmp_path_factory.mktemp("made")
-    folder = root / "gf"
-    shutil.copytree(CARDS / "grave-feast", folder)
-    out = root / "out"
-    outcome = build_set(load_set(folder), out=out, fast=True, render=False, jobs=2)
-    assert outcome.passed
-    return folder, out
+def made(tmp_path_factory, fast_builds):
+    """A Grave Feast set in its own folder with a real, passing fast-profile record (the session's
+    from-scratch build; the output is this module's copy, so its edits stay here)."""
+    folder = fast_builds.get(SLUG)[0]
+    return folder, fast_builds.copy_out(SLUG, tmp_path_factory.mktemp("made"))
 
 
 def _record(made) -> tuple[Path, dict]:
     folder, out = made
-    path = out / "gf" / RECORD_NAME
+    path = out / SLUG / RECORD_NAME
     return path, json.loads(path.read_text())
 
 
@@ -77,7 +74,7 @@ def test_passed_no_and_records_of_another_tool_are_refused(made):
 
 @pytest.mark.parametrize("edit", ["template", "art", "name", "playtest"])
 def test_what_is_printed_or_gated_moves_the_content_hash(made, tmp_path, edit):
-    folder = tmp_path / "gf"
+    folder = tmp_path / SLUG
     shutil.copytree(made[0], folder)
     before = load_set(folder).content_hash
     if edit == "template":
@@ -99,15 +96,15 @@ def test_what_is_printed_or_gated_moves_the_content_hash(made, tmp_path, edit):
         (folder / "game.yaml").write_text(game.replace("max: 0.12", "max: 0.5"))
     after = load_set(folder)
     assert after.content_hash != before
-    shutil.copytree(made[1] / "gf", tmp_path / "out" / "gf")
-    doubt = record_doubts(json.loads((tmp_path / "out" / "gf" / RECORD_NAME).read_text()), after)
+    shutil.copytree(made[1] / SLUG, tmp_path / "out" / SLUG)
+    doubt = record_doubts(json.loads((tmp_path / "out" / SLUG / RECORD_NAME).read_text()), after)
     assert doubt is not None and "the playtest record is for content" in doubt
 
 
 def test_build_does_not_reuse_an_edited_record(made, tmp_path):
     folder, out = made
-    shutil.copytree(out / "gf", tmp_path / "gf")
-    path = tmp_path / "gf" / RECORD_NAME
+    shutil.copytree(out / SLUG, tmp_path / SLUG)
+    path = tmp_path / SLUG / RECORD_NAME
     record = json.loads(path.read_text())
     record["seconds"] = 0.0  # any edit at all
     path.write_text(json.dumps(record))
