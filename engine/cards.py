@@ -28,6 +28,9 @@ class BackDef:
 
 
 _NOT_CONTENT = {"content": False}  # the folder and the hash itself: not content (engine/hashing.py)
+PRINT_ONLY = {"play": False}
+"""Metadata of a card field only the printer reads (flavor text, an art path): it counts in the
+content hash but not in the play hash, so editing it replays no game (engine/hashing.py)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,14 +15,22 @@ from collections.abc import Mapping
 from typing import Any
 
 
-def _plain(value: Any) -> Any:
+def _plain(value: Any, play: bool = False) -> Any:
+    """``value`` as plain data; ``play``: without the fields only the printer reads."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {f.name: _plain(getattr(value, f.name), play) for f in dataclasses.fields(value)
+                if not play or f.metadata.get("play", True)}
     if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))}
+        return {str(k): _plain(v, play) for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))}
     if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
+        return [_plain(v, play) for v in value]
     return value
+
+
+def play_content(value: Any) -> Any:
+    """A card (or any part of a set) as the engine reads it: without the fields declared
+    ``PRINT_ONLY`` (flavor text, art paths), so two values equal here play the same games."""
+    return _plain(value, play=True)
 
 
 def content_hash(card_set: Any) -> str:
@@ -36,6 +44,18 @@ def content_hash(card_set: Any) -> str:
     data = {f.name: _plain(getattr(card_set, f.name)) for f in dataclasses.fields(card_set)
             if f.metadata.get("content", True)}
     for name in getattr(card_set, "HASH_AS_EMPTY", ()):  # card fields the set once had, empty
+        data.setdefault(name, [])
+    blob = json.dumps(data, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
+def play_hash(card_set: Any) -> str:
+    """The content hash of what the engine reads: without the template and art files, the
+    playtest section (its settings are compared by the config hash) and the print-only card
+    fields. Equal play hashes, same games: an edit of the flavor text replays nothing."""
+    data = {f.name: play_content(getattr(card_set, f.name)) for f in dataclasses.fields(card_set)
+            if f.metadata.get("content", True) and f.name not in ("files", "playtest")}
+    for name in getattr(card_set, "HASH_AS_EMPTY", ()):
         data.setdefault(name, [])
     blob = json.dumps(data, sort_keys=True, separators=(",", ":"), default=str)
     return hashlib.sha256(blob.encode()).hexdigest()[:16]

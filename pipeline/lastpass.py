@@ -23,6 +23,7 @@ from typing import Any
 
 from boneyard.engine.cards import CardSet
 from boneyard.engine.games import spec_of
+from boneyard.engine.hashing import play_content, play_hash
 from boneyard.engine.stats import Metric
 from boneyard.pipeline import record as rec
 
@@ -141,7 +142,8 @@ def base_for(card_set: CardSet, old: CardSet, record: Mapping[str, Any]) -> Base
     units, params and switches differ."""
     spec = spec_of(card_set.rules)
     new_units, old_units = spec.unit_content(card_set), spec.unit_content(old)
-    changed = tuple(cid for cid in new_units if old_units.get(cid) != new_units[cid])
+    changed = tuple(cid for cid in new_units
+                    if cid not in old_units or play_content(old_units[cid]) != play_content(new_units[cid]))
     removed = tuple(cid for cid in old_units if cid not in new_units)
     params = tuple(sorted(
         [f"params.{k}" for k in set(card_set.params) | set(old.params)
@@ -152,12 +154,3 @@ def base_for(card_set: CardSet, old: CardSet, record: Mapping[str, Any]) -> Base
                 same_play=play_hash(card_set) == play_hash(old))
 
 
-def play_hash(card_set: CardSet) -> str:
-    """The content hash without what only the printer reads (template, art) and without the
-    playtest section (its settings are compared by the config hash): equal hashes, same games."""
-    from dataclasses import replace
-
-    from boneyard.engine.cards import freeze
-    from boneyard.engine.hashing import content_hash
-
-    return content_hash(replace(card_set, files=(), playtest=freeze({})))

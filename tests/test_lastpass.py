@@ -7,11 +7,12 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
 import yaml
 from boneyard.pipeline import record as rec
 from boneyard.pipeline.build import build_set
 from boneyard.pipeline.gates import UNDECIDED
-from boneyard.pipeline.lastpass import LAST_PASS
+from boneyard.pipeline.lastpass import LAST_PASS, base_for, folder
 from boneyard.pipeline.load import load_set
 
 from boneyard.paths import CARDS
@@ -128,3 +129,37 @@ def test_focus_and_accept_undecided(tmp_path):
     focused = build_set(load_set(make_set(tmp_path / "f")), out=tmp_path / "fo", jobs=1, render=False,
                         focus=("oaf",))
     assert "card.oaf.sub_delta" in focused.record["declared"]
+
+
+@pytest.mark.parametrize(("game", "file", "old", "new"), [
+    ("day-of-the-dead", "characters.yaml", "  flavor: Nobody knows how it wins. Nobody is brave enough to ask.\n",
+     "  flavor: Nobody knows how it wins.\n  art: nemesis.png\n"),
+    ("grave-feast", "deck.yaml", "  flavor: Eats only blood families. Insists on a tablecloth.\n",
+     "  flavor: Eats only blood families.\n  art: vampire.png\n"),
+])
+def test_flavor_text_and_art_replay_no_game(game, file, old, new, tmp_path, fast_builds):
+    """Only the printer reads flavor text and art: the next build plays nothing and carries every
+    figure (in seconds, not a rebuild), while the record vouches for the new content."""
+    from PIL import Image
+
+    src = tmp_path / "src" / game
+    shutil.copytree(fast_builds.get(game)[0], src)
+    out = fast_builds.copy_out(game, tmp_path / "out")
+    before = json.loads((out / game / "playtest.json").read_text())
+    edit(src, old, new, file)
+    Image.new("RGB", (300, 300), "red").save(src / new.split("art: ")[1].strip())
+    after = build_set(load_set(src), out=out, fast=True, seed=1, jobs=2, render=False)
+    assert after.passed
+    change = after.record["change"]
+    assert change.get("same_games") and change["changed"] == [] and change["params"] == []
+    assert all(r.get("same_games_as_last_pass") for r in after.record["runs"])
+    assert after.record["content_hash"] != before["content_hash"]
+    # an edit of play beside it is not taken for one of print
+    if game == "grave-feast":
+        edit(src, "  copies: 4\n  flavor: Eats only blood", "  copies: 5\n  flavor: Eats only blood", file)
+    else:
+        edit(src, "  power: 0\n  effect:\n    - auto_win: self\n", "  power: 1\n  effect:\n    - auto_win: self\n", file)
+    last = folder(out / game)
+    base = base_for(load_set(src), load_set(last / "set"), json.loads((last / "playtest.json").read_text()))
+    assert not base.same_play
+    assert base.changed == (() if game == "grave-feast" else ("nemesis",))  # Grave Feast has no per-card units

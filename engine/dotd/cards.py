@@ -11,10 +11,10 @@ defined once, in ``effects.py``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from boneyard.engine.cards import BackDef, CardSet
+from boneyard.engine.cards import PRINT_ONLY, BackDef, CardSet
 
 from boneyard.errors import RulesError
 
@@ -59,8 +59,9 @@ class Character:
     name: str
     power: int
     effect: tuple[Step, ...] = ()
-    flavor: str | None = None
-    art: str | None = None  # path relative to the set folder, already checked to stay inside
+    flavor: str | None = field(default=None, metadata=PRINT_ONLY)
+    # a path relative to the set folder, already checked to stay inside
+    art: str | None = field(default=None, metadata=PRINT_ONLY)
     backs: tuple[str, ...] = BACKS
     copies: int = 1  # physical copies per back
 

@@ -6,10 +6,10 @@ shared :class:`~boneyard.engine.cards.CardSet` it extends holds only what every 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar
 
-from boneyard.engine.cards import CardSet
+from boneyard.engine.cards import PRINT_ONLY, CardSet
 
 from boneyard.errors import RulesError
 
@@ -36,8 +36,8 @@ class FeastCard:
     number: int | None = None  # humans only, 1..9
     copies: int = 1
     rare: bool = False
-    flavor: str | None = None
-    art: str | None = None
+    flavor: str | None = field(default=None, metadata=PRINT_ONLY)
+    art: str | None = field(default=None, metadata=PRINT_ONLY)
 
 
 @dataclass(frozen=True, slots=True)
