@@ -533,7 +533,7 @@ def _declared(card_set: CardSet, base: Base | None, focus: Sequence[str]) -> set
 
 CARD_KINDS = ("sub_delta", "win_delta", "play_rate", "fights_won_rate", "win_rate_played",
               "win_rate_not_played", "fight_rate", "fight_rate_kept", "fight_rate_gain",
-              "win_delta_gain")
+              "win_delta_gain", "fights_won_gain")
 
 
 def _anchored(card_set: CardSet, base: Base, metrics: list[Metric], old: Mapping[str, Metric],
@@ -578,15 +578,17 @@ def _anchored(card_set: CardSet, base: Base, metrics: list[Metric], old: Mapping
     return out + _kept(base, metrics, old)
 
 
-GAINS = (("fight_rate", "fight_rate_gain", "fights"), ("win_delta", "win_delta_gain", "%"))
+GAINS = (("fight_rate", "fight_rate_gain", "fights"), ("win_delta", "win_delta_gain", "%"),
+         ("fights_won_rate", "fights_won_gain", "%"))
 """(figure, its gain's name, unit): the changed cards' paired changes that ``_gained`` adds."""
 
 
 def _gained(base: Base, metrics: Sequence[Metric],
             changes: Mapping[str, tuple[float, float, float]]) -> list[Metric]:
-    """``card.<id>.fight_rate_gain`` and ``card.<id>.win_delta_gain`` for each changed card: its
-    fights fielded per player-game, and its ``win_delta``, now minus at the last pass, the paired
-    change on the same deals (jackknife interval).
+    """``card.<id>.fight_rate_gain``, ``card.<id>.win_delta_gain`` and ``card.<id>.fights_won_gain``
+    for each changed card: its fights fielded per player-game, its ``win_delta`` and the share of
+    its fights it wins, now minus at the last pass, the paired change on the same deals (jackknife
+    interval).
 
     Why: an edit that makes a fighter win its slot every turn (a 3 that fights at 11, or at 15)
     shows in the games first as play, not as wins: the skilled agent fields it twice as often,
@@ -595,7 +597,10 @@ def _gained(base: Base, metrics: Sequence[Metric],
     at 8 VP: ``sub_delta`` about 0) can still lift its players' wins where it is played far
     above its old self, while its ``win_delta`` stays inside the set-wide backstop, which is wide
     because that figure is biased. Against its own old self, on the same deals, the bias cancels
-    and the jump stands out."""
+    and the jump stands out. The other way, an edit that turns a fighter against itself (Jinx
+    setting its own power to 0) leaves it fielded a third as often, since every card played as a
+    spirit enters the line, so its use does not fall below ``fight_rate_kept``'s bound; but it
+    now wins 6% of its fights where it won 63%."""
     n = {m.name: m.n for m in metrics}
     out = []
     for cid in sorted(base.changed):
