@@ -43,10 +43,7 @@ def content_hash(card_set: Any) -> str:
     """
     data = {f.name: _plain(getattr(card_set, f.name)) for f in dataclasses.fields(card_set)
             if f.metadata.get("content", True)}
-    for name in getattr(card_set, "HASH_AS_EMPTY", ()):  # card fields the set once had, empty
-        data.setdefault(name, [])
-    blob = json.dumps(data, sort_keys=True, separators=(",", ":"), default=str)
-    return hashlib.sha256(blob.encode()).hexdigest()[:16]
+    return _digest(card_set, data)
 
 
 def play_hash(card_set: Any) -> str:
@@ -55,7 +52,11 @@ def play_hash(card_set: Any) -> str:
     fields. Equal play hashes, same games: an edit of the flavor text replays nothing."""
     data = {f.name: play_content(getattr(card_set, f.name)) for f in dataclasses.fields(card_set)
             if f.metadata.get("content", True) and f.name not in ("files", "playtest")}
-    for name in getattr(card_set, "HASH_AS_EMPTY", ()):
+    return _digest(card_set, data)
+
+
+def _digest(card_set: Any, data: dict[str, Any]) -> str:
+    for name in getattr(card_set, "HASH_AS_EMPTY", ()):  # card fields the set once had, empty
         data.setdefault(name, [])
     blob = json.dumps(data, sort_keys=True, separators=(",", ":"), default=str)
     return hashlib.sha256(blob.encode()).hexdigest()[:16]
