@@ -35,18 +35,11 @@ class FastBuilds:
 
     def get(self, game: str) -> tuple[Path, Path, bool, list[tuple[str, str]]]:
         if game not in self._built:
-            from boneyard.pipeline.build import build_set
-            from boneyard.pipeline.load import load_set
+            from mistakes_support import baseline, failed_gates
 
-            from boneyard.paths import CARDS
-
-            root = self._tmp.mktemp(f"fast-{game}")
-            src = root / "src" / game  # the folder name is the set's slug, as in the bundle
-            shutil.copytree(CARDS / game, src)
-            out = root / "out"
-            outcome = build_set(load_set(src), out=out, fast=True, seed=1, jobs=2, render=False)
-            bad = [(r.metric.name if r.metric else r.gate.metric, r.status) for r in outcome.failed_gates()]
-            self._built[game] = (src, out, outcome.passed, bad)
+            work = self._tmp.mktemp(f"fast-{game}")
+            out, outcome = baseline(game, work, seed=1, fast=True, jobs=2)
+            self._built[game] = (work / "base-src" / game, out, outcome.passed, failed_gates(outcome))
         return self._built[game]
 
     def copy_out(self, game: str, into: Path) -> Path:

@@ -66,6 +66,11 @@ def apply(fixture: Fixture, into: Path) -> Path:
     return root
 
 
+def failed_gates(outcome: Any) -> list[tuple[str, str]]:
+    """(metric, status) of each gate a build's outcome failed: what an assertion message names."""
+    return [(r.metric.name if r.metric else r.gate.metric, r.status) for r in outcome.failed_gates()]
+
+
 def baseline(game: str, work: Path, *, seed: int, fast: bool, jobs: int) -> tuple[Path, Any]:
     """Build the unmodified set from scratch into ``work/base-out``; (output folder, outcome)."""
     src = work / "base-src"

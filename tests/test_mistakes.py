@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from conftest import FastBuilds
-from mistakes_support import Fixture, baseline, fixtures, judge
+from mistakes_support import Fixture, baseline, failed_gates, fixtures, judge
 
 # `make test` judges at seed 1 (each from-scratch baseline of the 36 characters under the gate
 # agent costs 70-90 s); BONEYARD_MISTAKE_SEEDS=1,2,3 gives the three-seed sweep, and
@@ -42,8 +42,7 @@ def base_for(bases: dict[tuple[str, int], Any], game: str, seed: int, tmp: Path,
         return out
     if (game, seed) not in bases:
         out, outcome = baseline(game, tmp / f"base-{game}-{seed}", seed=seed, fast=True, jobs=2)
-        bad = [(r.metric.name if r.metric else r.gate.metric, r.status) for r in outcome.failed_gates()]
-        bases[(game, seed)] = (out, outcome.passed, bad)
+        bases[(game, seed)] = (out, outcome.passed, failed_gates(outcome))
     out, passed, bad = bases[(game, seed)]
     assert passed, f"the unmodified {game} fails its gates at seed {seed}: {bad}"
     return out
