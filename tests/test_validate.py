@@ -87,7 +87,7 @@ EXPECTED: dict[str, list[str]] = {
         "game.yaml:5:14: card file '../duplicate-id/characters.yaml' goes outside the set folder with '..'",
     ],
     "condition-never-holds": [
-        "characters.yaml:10:20: card 'anger': effect step 1: condition on the turn can never hold (the game has turns 1 to 6) (check the comparison)",
+        "characters.yaml:10:20: card 'anger': effect step 1: condition on the turn can never hold (the game has turns 1 to 2) (check the comparison)",
     ],
     "copies-break-back-count": [
         "game.yaml:10:17: every back has 3 cards but cards_per_back is 2 (remove 1 of each back using backs: or copies: on a character, or write cards_per_back: 3)",
@@ -576,6 +576,26 @@ def test_a_turn_count_the_game_cannot_have_is_one_message_not_every_turn_bound_c
                    ("  turns: 6                  #", "  turns: 0                  #"))
     problems = [_relative(p, root) for p in check_set(root).problems]
     assert problems == ["game.yaml:16:10: params.turns must be at least 1, got 0"], problems
+
+
+@pytest.mark.parametrize("old, new, expected", [
+    ("turns: 6 ", "turns: 10 ",
+     "game.yaml:16:10: a game of 10 turns plays 11 cards from each hand (two on turn 1, one a "
+     "turn after), but a hand holds 9 (hand_per_back 3 x 3 backs): the players would run out of "
+     "cards on turn 9 (lower turns to at most 8 or raise hand_per_back to 4)"),
+    ("hand_per_back: 3 ", "hand_per_back: 2 ",
+     "game.yaml:17:18: a game of 6 turns plays 7 cards from each hand (two on turn 1, one a "
+     "turn after), but a hand holds 6 (hand_per_back 2 x 3 backs): the players would run out of "
+     "cards on turn 6 (lower turns to at most 5 or raise hand_per_back to 3)"),
+])
+def test_a_hand_too_small_for_the_game_is_refused_before_any_game(tmp_path, old, new, expected):
+    """The rulebook plays two cards on turn 1 and one a turn after, so 9 cards last 8 turns; a
+    longer game used to pass validation and stop the build mid-simulation with no location."""
+    root = _edited(tmp_path, "day-of-the-dead", "game.yaml", (old, new))
+    problems = [_relative(p, root) for p in check_set(root).problems]
+    assert problems == [expected], problems
+    ok = _edited(tmp_path / "ok", "day-of-the-dead", "game.yaml", ("turns: 6 ", "turns: 8 "))
+    assert check_set(ok).problems == []
 
 
 @pytest.mark.parametrize("game, old, new, expected", [

@@ -147,6 +147,22 @@ def check(files: SetFiles) -> list[Problem]:
                                         f"back '{b}' has {cards(per_back[b])}, too few to deal "
                                         f"{hand} to each of {players} players",
                                         hint="add cards or lower hand_per_back"))
+    # the hand must last the game: two cards on turn 1 (the first fallen fighter and a spirit),
+    # one a turn after; Unearth and Dig only swap cards, so a short hand runs dry mid-game
+    if isinstance(hand, int) and not isinstance(hand, bool) and isinstance(turns, int):
+        dealt = hand * len(BACKS)
+        if turns + 1 > dealt:
+            # at the value the designer changed (the rulebook's 6 turns of 3 cards a back)
+            written = [k for k in ("turns", "hand_per_back") if k in params]
+            edited = next((k for k in written if params[k] != {"turns": 6, "hand_per_back": 3}[k]),
+                          written[0] if written else None)
+            out.append(game.problem(
+                ("params", edited) if edited else ("params",),
+                f"a game of {turns} turns plays {turns + 1} cards from each hand (two on turn 1, "
+                f"one a turn after), but a hand holds {dealt} (hand_per_back {hand} x "
+                f"{len(BACKS)} backs): the players would run out of cards on turn {dealt}",
+                hint=f"lower turns to at most {dealt - 1} or raise hand_per_back to "
+                     f"{-(-(turns + 1) // len(BACKS))}"))
     return out
 
 
