@@ -11,11 +11,12 @@ record (``output/<set>/playtest.json``) that the report, the render footer and `
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import math
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -25,6 +26,7 @@ from boneyard.engine.cards import CardSet
 from boneyard.engine.games import make_game, spec_of
 from boneyard.engine.sim import (
     STUCK_LISTED,
+    BrokenInvariant,
     game_metrics,
     hash_seed,
     simulate,
@@ -54,7 +56,7 @@ from boneyard.pipeline.playtest_config import PlaytestConfig, Run
 from boneyard.pipeline.sensitivity import sensitivity_metrics
 
 from boneyard import __version__
-from boneyard.errors import GateError
+from boneyard.errors import GateError, RulesError
 
 RECORD_FORMAT = 1
 CHECKED_PROFILE = "fast"
@@ -355,6 +357,18 @@ def strength_metrics(card_set: CardSet, run: Run, specs: Sequence[str], seed: in
 
 def _fair_share(players: int) -> float:
     return 1.0 / players
+
+
+@contextlib.contextmanager
+def _said_where(where: str) -> Iterator[None]:
+    """A game the rules cannot play on, said with the set and run it stopped in (the engine
+    names the game and its seed, not the set)."""
+    try:
+        yield
+    except BrokenInvariant:
+        raise
+    except RulesError as exc:
+        raise RulesError(f"{where}: {exc}") from exc
 
 
 def run_one(card_set: CardSet, run: Run, cfg: PlaytestConfig, progress: Progress | None = None,
@@ -697,10 +711,14 @@ def playtest(card_set: CardSet, cfg: PlaytestConfig, progress: Progress | None =
         runs = []
         for planned in cfg.runs:
             by = next((x["label"] for x in runs if x.get("refused")), None)
-            runs.append(run_one(card_set, planned, cfg, progress, base=base, focus=focus, refused_by=by))
+            with _said_where(f"{card_set.name}, run '{planned.label}'"):
+                runs.append(run_one(card_set, planned, cfg, progress, base=base, focus=focus,
+                                    refused_by=by))
     extra: list[Gate] = []
     for check in EXTRA_CHECKS:
-        for label, metrics, gates in check(card_set, cfg, runs):
+        with _said_where(card_set.name):
+            found = check(card_set, cfg, runs)
+        for label, metrics, gates in found:
             for r in runs:
                 if r["label"] == label:
                     r["metrics"] = r["metrics"] + [m.to_json() for m in metrics]

@@ -7,6 +7,7 @@ import contextlib
 import io
 import json
 import random
+import re
 import socket
 import sys
 import time
@@ -29,7 +30,7 @@ from boneyard.engine.sim import (
 from boneyard.engine.sim import cluster as sim_cluster
 from boneyard.engine.sim import play as sim_play
 from boneyard.engine.sim.replay import record_problem
-from boneyard.pipeline.cli import cli
+from boneyard.pipeline.cli import cli, main
 from boneyard.pipeline.cmd_sim import read_record
 from boneyard.pipeline.gates import FAIL, STUCK_METRIC, Gate, evaluate, stuck_metric
 from boneyard.pipeline.load import load_set
@@ -180,6 +181,30 @@ def test_a_build_with_a_looping_game_fails_its_gates(toy_registered, tmp_path, m
     run = record["runs"][0]
     assert run["stuck"]["games"] == stuck[0]["metric"]["value"] > 0
     assert all("seed" in s for s in run["stuck"]["listed"])
+
+
+def test_a_position_the_rules_cannot_play_on_names_the_set_and_the_game(toy_registered, tmp_path,
+                                                                       monkeypatch, capsys):
+    """A rules error mid-playtest (cards and rules the validator let through into a dead end)
+    is one message naming the set, the game and its seed, with exit 1 and no record written."""
+    original = ToyState.apply_action
+
+    def dead_end(self: ToyState, action: int) -> None:
+        if self.round == 1 and self.prize == 9:
+            raise RulesError("player 0 has no card to play")
+        original(self, action)
+
+    monkeypatch.setattr(ToyState, "apply_action", dead_end)
+    out = tmp_path / "out"
+    with pytest.raises(SystemExit) as exit_:
+        main(["build", str(TOY_SET), "--fast", "--jobs", "1", "--out", str(out)])
+    assert exit_.value.code == 1
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    assert re.fullmatch(r"Prize Duel, run '\w+': game \d+ \(game seed \d+, [^)]+\) stopped: player 0 "
+                        r"has no card to play; the set's cards and rules lead to a position the "
+                        r"rules engine cannot play on\n", err), err
+    assert not (out / "set" / "playtest.json").exists()
 
 
 # --- invariants ------------------------------------------------------------------------------

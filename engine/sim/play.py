@@ -267,6 +267,12 @@ def play_block(game: Game, spec: RunSpec, start: int, stop: int) -> dict[str, An
             if spec.log:
                 records.append(stuck_record(game, i, seed, seats, exc.actions, spec.options))
             continue
+        except BrokenInvariant:
+            raise  # it names its seed and step already
+        except RulesError as exc:  # a position the rules cannot go on from: say which game
+            raise RulesError(f"game {i} (game seed {seed}, {' / '.join(seats)}) "
+                             f"stopped: {exc}; the set's cards and rules lead to a position the "
+                             "rules engine cannot play on") from exc
         returns = list(state.returns())
         if counter is not None:
             first, scores, turns = counter.add(state)
