@@ -598,6 +598,26 @@ def test_a_hand_too_small_for_the_game_is_refused_before_any_game(tmp_path, old,
     assert check_set(ok).problems == []
 
 
+@pytest.mark.parametrize("edits, expected", [
+    ([("win_score: 9 ", "win_score: 37 ")],
+     "game.yaml:13:14: win_score 37 is more humans than the deck holds (36): at 2 players no one "
+     "can ever win, and every game would end at the turn cap (lower win_score to at most 36 or "
+     "add humans)"),
+    ([("win_score: 9 ", "win_score: 73 "), ("players: {min: 2, max: 8}", "players: {min: 5, max: 8}")],
+     "game.yaml:13:14: win_score 73 is more humans than the two decks hold (72): at 5 players no "
+     "one can ever win, and every game would end at the turn cap (lower win_score to at most 72 "
+     "or add humans)"),
+])
+def test_a_win_score_above_every_human_in_the_deck_is_refused(tmp_path, edits, expected):
+    """Humans taken to the graveyard never come back, so no one could win: every game would
+    run to the turn cap, which the build would only say after its games."""
+    root = _edited(tmp_path, "grave-feast", "game.yaml", *edits)
+    problems = [_relative(p, root) for p in check_set(root).problems]
+    assert problems == [expected], problems
+    ok = _edited(tmp_path / "ok", "grave-feast", "game.yaml", ("win_score: 9 ", "win_score: 36 "))
+    assert check_set(ok).problems == []
+
+
 @pytest.mark.parametrize("game, old, new, expected", [
     ("day-of-the-dead", "hand_per_back: 3 ", "hand_per_back: 99 ",
      "game.yaml:17:18: params.hand_per_back must be at most 12, got 99"),
