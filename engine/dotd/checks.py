@@ -27,6 +27,7 @@ from boneyard.errors import Problem
 #: a card with one of the same back, and the rest never move cards between zones. Each primitive
 #: says so in its definition (``keeps_hand`` in effects.py, no default): a new one must be
 #: reviewed before any card may use it.
+SCHEMA = Path(__file__).with_name("game.schema.json")  # the params' bounds and defaults
 HAND_SAFE: frozenset[str] = frozenset(p.name for p in PRIMITIVE_DEFS if p.keeps_hand)
 
 
@@ -42,7 +43,7 @@ def check(files: SetFiles) -> list[Problem]:
     raw_params = g.get("params")
     params: dict[str, Any] = raw_params if isinstance(raw_params, dict) else {}
     # the cards are judged against a game the set can have (a bad value is the schema's problem)
-    sound = sound_params(Path(__file__).with_name("game.schema.json"), "dotd_params", raw_params)
+    sound = sound_params(SCHEMA, "dotd_params", raw_params)
     turns = sound["turns"]
     raw_backs = g.get("backs")
     backs_def: list[Any] = raw_backs if isinstance(raw_backs, list) else []
@@ -152,9 +153,10 @@ def check(files: SetFiles) -> list[Problem]:
     if isinstance(hand, int) and not isinstance(hand, bool) and isinstance(turns, int):
         dealt = hand * len(BACKS)
         if turns + 1 > dealt:
-            # at the value the designer changed (the rulebook's 6 turns of 3 cards a back)
+            # at the value the designer changed from the schema's default (the rulebook's)
+            default = sound_params(SCHEMA, "dotd_params", {})
             written = [k for k in ("turns", "hand_per_back") if k in params]
-            edited = next((k for k in written if params[k] != {"turns": 6, "hand_per_back": 3}[k]),
+            edited = next((k for k in written if params[k] != default[k]),
                           written[0] if written else None)
             out.append(game.problem(
                 ("params", edited) if edited else ("params",),
