@@ -18,8 +18,10 @@ $(STAMP): pyproject.toml setup.py $(COMPILED)
 build: $(STAMP)
 	$(BIN)/boneyard build
 
+# The suite on up to 2 processes (CI has 2 cores; each process builds the session's baselines once,
+# so more would repeat them); `.venv/bin/python -m pytest` alone runs it in one.
 test: lint typecheck
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n logical --maxprocesses 2
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
