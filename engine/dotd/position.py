@@ -187,10 +187,7 @@ class Position:
         legal = [c for c in hand if counts[back[c]] < lim]
         if not legal:
             if not hand:
-                raise RulesError(
-                    f"player {p} has no card to play on turn {self.turn} "
-                    "(a scenario can end earlier with end_turn)"
-                )
+                raise RulesError(f"player {p} has no card to play on turn {self.turn}")
             if count:
                 self.fired[A_NO_LEGAL] += 1
             return hand  # no_legal_card = play_any
