@@ -130,14 +130,24 @@ def fmt(m: Metric) -> str:
     """``52.3% (50.1-54.5)`` or ``3.21 (3.05-3.37)``: value with its 95% interval."""
     if m.value is None or (isinstance(m.value, float) and math.isnan(m.value)):
         return "-"
+    if m.unit == "times" and m.low == m.high == m.value:  # an exact count (coverage): no interval
+        return f"{m.value:,.0f}" if float(m.value).is_integer() else f"{m.value:,.2f}"
     if m.unit == "%":
         return f"{100 * m.value:.1f}% ({100 * m.low:.1f}-{100 * m.high:.1f})"
     return f"{m.value:.2f} ({m.low:.2f}-{m.high:.2f})"
 
 
 def _column(m: Metric) -> str:
-    prefix = f"{m.group}.{m.subject}."
-    return m.name[len(prefix):] if m.name.startswith(prefix) else m.name.rsplit(".", 1)[-1]
+    """A pivot table's column for ``m``: its name without the subject (``card.hoard.win_delta``
+    -> ``win_delta``, ``feast.blood.in_winning_feast_rate`` -> ``in_winning_feast_rate``,
+    ``fired.ability.dig`` -> ``fired``), so a group's subjects share their columns."""
+    parts = m.name.split(".")
+    subject = (m.subject or "").split(".")
+    for i in range(len(parts) - len(subject) + 1):
+        if parts[i:i + len(subject)] == subject:
+            after = parts[i + len(subject):]
+            return ".".join(after or parts[:i]) or m.name
+    return parts[-1]
 
 
 def metric_tables(metrics: list[Metric], title_prefix: str = "") -> list[Table]:
@@ -356,6 +366,28 @@ def check_players(card_set: CardSet, players: int | None) -> None:
                                "--players out for the game's own count)")
 
 
+def seats_of(card_set: CardSet, specs: list[str], players: int | None) -> int | None:
+    """The table size: ``--players``, else one seat for each of several ``--agents`` (a
+    designer who names three agents means a three-player game), else the game's own count.
+    A count the set cannot be dealt for, or agents that do not fill the seats, is a usage error
+    (exit 2) said before any game."""
+    if players is None and len(specs) > 1:
+        low, high = player_range(card_set, spec_of(card_set.rules))
+        if not low <= len(specs) <= high:
+            seats = f"{low}" if low == high else f"{low} to {high}"
+            raise click.UsageError(
+                f"--agents {','.join(specs)}: {len(specs)} agents, one for each seat, but "
+                f"{card_set.name} is played by {seats} players (give {seats} agents, or one "
+                "agent for every seat)")
+        players = len(specs)
+    check_players(card_set, players)
+    if players is not None and len(specs) not in (1, players):
+        raise click.UsageError(
+            f"--agents {','.join(specs)}: {len(specs)} agents for --players {players} (give "
+            f"{players} agents, one for each seat, or a single agent for every seat)")
+    return players
+
+
 def _simulate(set_name: str, n: int, agents: str, seed: int, players: int | None,
               jobs: int | None, scheduler: str | None, json_path: str | None,
               log_path: str | None, show: int, switches: tuple[str, ...], quiet: bool,
@@ -363,7 +395,7 @@ def _simulate(set_name: str, n: int, agents: str, seed: int, players: int | None
     specs = parse_agents(agents)
     output_targets(json=json_path, log=log_path)
     card_set = apply_switches(load_set(set_name), switches)
-    check_players(card_set, players)
+    players = seats_of(card_set, specs, players)
     options = chosen_options(card_set, engine_options)
     jobs = capped_jobs(jobs, scheduler)
     err = Console(stderr=True)

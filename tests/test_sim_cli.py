@@ -101,7 +101,7 @@ def test_switches_change_the_content_hash_and_replay_follows(tmp_path):
     ("args", "message"),
     [
         (["--agents", "alphago"], "unknown agent"),
-        (["--agents", "greedy,random,random"], "3 agents given for 2 players"),
+        (["--agents", "greedy,random,random"], "3 agents, one for each seat, but Day of the Dead is played by 2 players"),
         (["--rares"], "is a Grave Feast option"),
         (["--switch", "nonsense=1"], "no such switch"),
         (["--switch", "tie_break"], "NAME=VALUE"),
@@ -182,3 +182,32 @@ def test_a_player_count_the_game_cannot_seat_is_a_usage_error_before_any_game(tm
     report = tmp_path / "r.json"
     r = run("simulate", game, "-n", "5", "--players", players, "--json", str(report))
     assert r.exit_code == 2 and says in r.output and not report.exists()
+
+
+def test_several_agents_seat_that_many_players_unless_players_says_otherwise(tmp_path):
+    report = tmp_path / "r.json"
+    r = run("simulate", "grave-feast", "-n", "2", "--agents", "greedy,random,gate", "--json", str(report))
+    assert r.exit_code == 0, r.output
+    assert json.loads(report.read_text())["num_players"] == 3  # not Grave Feast's default of 4
+    r = run("simulate", "grave-feast", "-n", "2", "--agents", "greedy,random,gate", "--players", "4")
+    assert r.exit_code == 2 and "3 agents for --players 4 (give 4 agents" in r.output, r.output
+    r = run("simulate", "grave-feast", "-n", "2", "--agents", ",".join(["greedy"] * 9))
+    assert r.exit_code == 2 and "Grave Feast is played by 2 to 8 players" in r.output, r.output
+
+
+def test_a_groups_subjects_share_its_columns():
+    """The card table has a column a figure and the coverage table one column of counts: before,
+    every coverage item was a column of its own, a diagonal table too wide to read."""
+    from boneyard.engine.sim import simulate
+    from boneyard.pipeline.cmd_sim import metric_tables
+    from boneyard.pipeline.load import load_set
+
+    res = simulate(load_set("grave-feast"), ["random"], 4, 1, jobs=1, options={"rares": True})
+    tables = {str(t.title).split(" (")[0]: t for t in metric_tables(res.metrics)}
+    coverage = tables["coverage"]
+    assert [str(c.header) for c in coverage.columns] == ["coverage", "fired"]
+    assert coverage.row_count == sum(1 for m in res.metrics if m.group == "coverage")
+    flips = next(m for m in res.metrics if m.name == "fired.ability.coin_flip")
+    assert f"{flips.value:,.0f}" in [str(c) for c in coverage.columns[1]._cells]
+    card = tables["card"]
+    assert [str(c.header) for c in card.columns] == ["card", "in_winning_feast_rate"]
