@@ -44,9 +44,12 @@ from boneyard.files import unwritable, write_atomic
 
 
 def _console() -> Console:
-    # Created per call so CliRunner's captured stdout is used; no colours when piped.
+    # Created per call so CliRunner's captured stdout is used; no colours when piped. Piped to a
+    # file or a pager, the tables take the width they need (the card table is about 170
+    # columns) instead of a terminal's 80.
+    probe = Console(file=sys.stdout)
     return Console(file=sys.stdout, highlight=False, soft_wrap=False,
-                   width=max(100, Console(file=sys.stdout).width))
+                   width=max(100, probe.width) if probe.is_terminal else 200)
 
 
 class Failed(click.ClickException):
@@ -167,8 +170,8 @@ def metric_tables(metrics: list[Metric], title_prefix: str = "") -> list[Table]:
             ms = [m for m in ms if m.subject is not None]
         if all(m.subject is None for m in ms):
             t = Table(title=f"{title_prefix}{group} (95% intervals)")
-            t.add_column("figure")
-            t.add_column("value (95% interval)", justify="right")
+            t.add_column("figure", overflow="fold")
+            t.add_column("value (95% interval)", justify="right", overflow="fold")
             t.add_column("n", justify="right")
             for m in ms:
                 t.add_row(Text(m.name), Text(fmt(m)), str(m.n))
@@ -181,9 +184,9 @@ def metric_tables(metrics: list[Metric], title_prefix: str = "") -> list[Table]:
                     cols.append(c)
                 rows.setdefault(m.subject or "-", {})[c] = m
             t = Table(title=f"{title_prefix}{group} (95% intervals)")
-            t.add_column(group)
-            for c in cols:
-                t.add_column(c, justify="right")
+            t.add_column(group, overflow="fold")
+            for c in cols:  # folded, not cut: a narrow terminal or a file still shows every figure whole
+                t.add_column(c, justify="right", overflow="fold")
             for subject, cells in rows.items():
                 t.add_row(Text(subject), *(Text(fmt(cells[c])) if c in cells else Text("-")
                                            for c in cols))
