@@ -211,3 +211,11 @@ def test_a_groups_subjects_share_its_columns():
     assert f"{flips.value:,.0f}" in [str(c) for c in coverage.columns[1]._cells]
     card = tables["card"]
     assert [str(c.header) for c in card.columns] == ["card", "in_winning_feast_rate"]
+
+
+def test_piped_figures_are_printed_whole():
+    """Piped to a file, no figure, column name or interval is cut short with an ellipsis."""
+    r = run("simulate", "day-of-the-dead", "-n", "20", "-q")
+    assert r.exit_code == 0, r.output
+    assert "…" not in r.output
+    assert "win_rate_not_played" in r.output and "effect_fired" in r.output
