@@ -374,7 +374,9 @@ def seats_of(card_set: CardSet, specs: list[str], players: int | None) -> int | 
     designer who names three agents means a three-player game), else the game's own count.
     A count the set cannot be dealt for, or agents that do not fill the seats, is a usage error
     (exit 2) said before any game."""
-    if players is None and len(specs) > 1:
+    if players is None:
+        if len(specs) == 1:
+            return None
         low, high = player_range(card_set, spec_of(card_set.rules))
         if not low <= len(specs) <= high:
             seats = f"{low}" if low == high else f"{low} to {high}"
@@ -382,9 +384,9 @@ def seats_of(card_set: CardSet, specs: list[str], players: int | None) -> int | 
                 f"--agents {','.join(specs)}: {len(specs)} agents, one for each seat, but "
                 f"{card_set.name} is played by {seats} players (give {seats} agents, or one "
                 "agent for every seat)")
-        players = len(specs)
+        return len(specs)
     check_players(card_set, players)
-    if players is not None and len(specs) not in (1, players):
+    if len(specs) not in (1, players):
         raise click.UsageError(
             f"--agents {','.join(specs)}: {len(specs)} agents for --players {players} (give "
             f"{players} agents, one for each seat, or a single agent for every seat)")
