@@ -88,8 +88,9 @@ def _read(path: Path, schema_name: str, *,
     if doc.data is None:
         what = "a list of cards" if is_card_list else "the set's settings"
         return doc, [Problem(doc.file, 1, 1, f"file is empty, expected {what}")], True
-    if problems:  # values the reader refused (.nan, a tag) are blanks now: the schema checks the
-        at = {(p.line, p.column) for p in problems}  # rest of the file, not those again
+    if problems:  # values the reader refused (.nan, a tag, a merge key) are blanks now: the
+        # schema checks the rest of the file, not those again (nor the keys a merge left out)
+        at = {(p.line, p.column) for p in problems} | doc.incomplete
         schema = v.schema_problems(doc, schema_name, is_card_list=is_card_list)
         return doc, problems + [p for p in schema if (p.line, p.column) not in at], False
     return doc, v.schema_problems(doc, schema_name, is_card_list=is_card_list), True

@@ -63,6 +63,9 @@ class YamlDoc:
     data: Any = None
     values: dict[JsonPath, tuple[int, int]] = field(default_factory=dict)
     keys: dict[JsonPath, tuple[int, int]] = field(default_factory=dict)
+    # mappings the reader left incomplete (a refused merge key): what the schema then misses
+    # there is that one problem again, not a second one
+    incomplete: set[tuple[int, int]] = field(default_factory=set)
 
     def where(self, path: JsonPath, *, key: bool = False) -> tuple[int, int]:
         """Line and column (1-based) of the value at ``path``, or of its key with ``key=True``.
@@ -171,7 +174,8 @@ class _Converter:
                     return None
             if isinstance(value, float) and not math.isfinite(value):
                 self.fail(node, f"{node.value!r} is not a number a card set can use",
-                          "write a finite number such as 0.5")
+                          "write the finite number the field takes (a count or a power is a "
+                          "whole number)")
                 return None
             return value
         if id(node) in self.active:
@@ -197,6 +201,7 @@ class _Converter:
                 if key_node.tag == "tag:yaml.org,2002:merge":
                     self.fail(key_node, "merge keys (<<) are not supported in card files",
                               "write the keys out")
+                    self.doc.incomplete.add(_mark(node))
                     continue
                 key = self.convert(key_node, (*path, "<key>"))
                 if isinstance(key, (int, float, bool)) or key is None:

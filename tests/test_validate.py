@@ -476,6 +476,24 @@ def test_a_value_the_reader_refuses_does_not_hide_the_files_other_problems(tmp_p
     assert "'.nan' is not a number a card set can use" in problems[1]
 
 
+def test_a_merge_key_is_one_problem_not_also_the_keys_it_would_have_given(tmp_path):
+    root = _edited(tmp_path, "day-of-the-dead", "characters.yaml",
+                   ("  name: Body Snatcher\n  power: 0", "  name: Body Snatcher\n  <<: {power: 0}"))
+    problems = [_relative(p, root) for p in check_set(root).problems]
+    assert len(problems) == 1, problems
+    assert re.match(r"characters\.yaml:20:3: merge keys \(<<\) are not supported", problems[0])
+    assert "write the keys out" in problems[0]
+
+
+def test_an_infinite_power_is_told_to_be_a_finite_whole_number(tmp_path):
+    root = _edited(tmp_path, "day-of-the-dead", "characters.yaml",
+                   ("  name: Oaf\n  power: 7", "  name: Oaf\n  power: .inf"))
+    problems = [_relative(p, root) for p in check_set(root).problems]
+    assert len(problems) == 1, problems
+    assert "'.inf' is not a number a card set can use" in problems[0]
+    assert "whole number" in problems[0] and "0.5" not in problems[0]
+
+
 def test_a_misspelt_gate_metric_is_a_located_warning_with_the_nearest_name(tmp_path):
     root = _edited(tmp_path, "day-of-the-dead", "game.yaml", ("    - metric: draw_rate\n", "    - metric: draw_rat\n"))
     result = CliRunner().invoke(cli, ["validate", str(root)])
