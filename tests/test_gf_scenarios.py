@@ -136,3 +136,14 @@ def test_what_one_player_sees_hides_the_other_hands(tmp_path):
     f = write(tmp_path, BASE + "expect:\n  sees: {player: 2, hands: [[zombie]]}\n")
     _, failed = run_scenario(f)
     assert len(failed) == 1 and "P2 sees no 'hands'" in failed[0]  # another hand is never shown
+
+
+def test_a_graveyard_and_the_removed_cards_name_copies_by_number(tmp_path):
+    """``blood 9#2`` names one copy wherever a card is placed, the graveyard included."""
+    head = ("game: grave-feast\nplayers:\n  - hand: [blood 9#1, blood 1, blood 2]\n"
+            "    graveyard: [{}]\n    score: 1\n  - hand: [brains 9, brains 8]\n"
+            "removed: [brains 1#2]\n")
+    out, failed = run_scenario(write(tmp_path, head.format("blood 9#2")))
+    assert failed == [] and out["state"]["players"][0]["graveyard"] == 1
+    with pytest.raises(ScenarioError, match=r"graveyard\[0\]: no card 'blood 9#1' left"):
+        run_scenario(write(tmp_path, head.format("blood 9#1")))  # that copy is in the hand

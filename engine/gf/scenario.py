@@ -66,6 +66,14 @@ def copy_numbers(g: FeastRules) -> list[int]:
     return [k if seen[g.names[c]] > 1 else 0 for c, k in enumerate(out)]  # 0: the only copy
 
 
+def _names(g: FeastRules, numbers: list[int], c: int, name: object) -> bool:
+    """Whether ``name`` (``blood 9``, or one copy: ``blood 9#2``) names card ``c``."""
+    face, _, nth = str(name).strip().partition("#")
+    if g.names[c] != face.strip():
+        return False
+    return not nth or nth.strip() == str(numbers[c] or 1)
+
+
 def _shown(text: str, numbers: list[int]) -> str:
     """An engine text with each card's id (``#16``) as its copy number (``#2``)."""
     return _ID.sub(lambda m: f"#{numbers[int(m.group(1))]}" if numbers[int(m.group(1))] else "",
@@ -227,13 +235,15 @@ class _Run:
                 self.warnings.append(f"players[{p}].devil_wife: more than one Devil Wife")
 
     def _from_draw(self, s: FeastState, name: str, path: str) -> int:
+        numbers = copy_numbers(s.g)
         for i, c in enumerate(s.draw):
-            if s.g.names[c] == name.strip():
+            if _names(s.g, numbers, c, name):
                 return s.draw.pop(i)
         raise self._error(path, f"no card '{name}' left in the deck")
 
     def _place_extra(self, s: FeastState, players: list[Mapping[str, Any]]) -> None:
         g = s.g
+        numbers = copy_numbers(g)
         for i, p in enumerate(players):
             if p.get("devil_wife"):
                 s.dw[i] = [self._from_draw(s, "devil wife", f"players[{i}].devil_wife")]
@@ -247,7 +257,7 @@ class _Run:
                     if key == "confused":
                         zone += s.mash[i] + [e for f in s.fams[i] for e in f[4]] + s.dw[i]
                     taken = {c for q, c in s.locked if q == i} | {h[1] for h in s.hidden}
-                    cards = [c for c in zone if g.names[c] == str(name).strip() and c not in taken]
+                    cards = [c for c in zone if _names(g, numbers, c, name) and c not in taken]
                     if not cards:
                         where = "hand" if key != "confused" else "hand, mash, eaters or devil wife"
                         raise self._error(f"players[{i}].{key}[{k}]",
