@@ -39,6 +39,16 @@ def test_scenario_prints_the_resulting_state(run):
     assert out["choices"] == [{"player": 0, "action": "convert oaf@double", "scores": [0, 3]}]
 
 
+def test_a_scenario_that_starts_with_scores_narrates_what_the_rewards_add(run):
+    """Started at 20:22 before turn 5, the turn's line is the gain, not the whole score."""
+    r = run("scenario", str(SCENARIOS / "dotd-final-turn-bound.yaml"))
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.stdout)
+    line = next(e for e in out["events"] if e.startswith("scores after turn 5"))
+    a, b = out["scores"]
+    assert f"player 1 {a} ({a - 20:+d}), player 2 {b} ({b - 22:+d})" in line
+
+
 def test_scenario_on_the_bundled_set(run, tmp_path):
     f = tmp_path / "s.yaml"
     f.write_text(

@@ -123,6 +123,9 @@ def build_state(game: DotdGame, data: Mapping[str, Any], where: str = "scenario"
     if not (isinstance(scores, list) and len(scores) == 2):
         raise ScenarioError(f"{where}: scores must be a list of two numbers")
     s.scores = [int(scores[0]), int(scores[1])]
+    # the turns before are known only by the scores they left: each is logged at them (and its
+    # priority holder), so the next Rewards narrate what they add, not the whole score
+    s.score_log = [(s.scores[0], s.scores[1], prio ^ ((turn - t) & 1)) for t in range(1, turn)]
     players = data.get("players")
     if not isinstance(players, list) or len(players) != 2:
         raise ScenarioError(f"{where}: 'players' must list exactly two players")
