@@ -79,6 +79,23 @@ class SetCheck:
         return self.card_set is not None and not self.problems
 
 
+def _named(doc: YamlDoc, problems: list[Problem], is_card_list: bool) -> list[Problem]:
+    """The reader's problems named as the schema's are (``card 'oaf': power: ...``): the reader
+    sees YAML nodes, not cards, so the card and key are found again from where it stopped."""
+    paths = {mark: path for path, mark in doc.values.items()}
+    card_of = v.CardOf(doc, is_card_list)
+    out = []
+    for p in problems:
+        path = paths.get((p.line, p.column))
+        if path is None or p.card:
+            out.append(p)
+            continue
+        card, rel = card_of(path)
+        label = v._label(rel)
+        out.append(replace(p, card=card, message=f"{label}: {p.message}" if label else p.message))
+    return out
+
+
 def _read(path: Path, schema_name: str, *,
           is_card_list: bool) -> tuple[YamlDoc, list[Problem], bool]:
     """(document, problems, whether the reader took every value as written)."""
@@ -91,6 +108,7 @@ def _read(path: Path, schema_name: str, *,
     if problems:  # values the reader refused (.nan, a tag, a merge key) are blanks now: the
         # schema checks the rest of the file, not those again (nor the keys a merge left out)
         at = {(p.line, p.column) for p in problems} | doc.incomplete
+        problems = _named(doc, problems, is_card_list)
         schema = v.schema_problems(doc, schema_name, is_card_list=is_card_list)
         return doc, problems + [p for p in schema if (p.line, p.column) not in at], False
     return doc, v.schema_problems(doc, schema_name, is_card_list=is_card_list), True

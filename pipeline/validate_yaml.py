@@ -174,8 +174,7 @@ class _Converter:
                     return None
             if isinstance(value, float) and not math.isfinite(value):
                 self.fail(node, f"{node.value!r} is not a number a card set can use",
-                          "write the finite number the field takes (a count or a power is a "
-                          "whole number)")
+                          "write a finite number, within the range the field allows")
                 return None
             return value
         if id(node) in self.active:

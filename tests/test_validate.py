@@ -153,7 +153,7 @@ EXPECTED: dict[str, list[str]] = {
         "characters.yaml:4:10: card 'oaf': power must be at most 9, got 12",
     ],
     "python-tag": [
-        "characters.yaml:3:9: YAML tag '!!python/object/apply:os.system' is not allowed in card files (card files hold plain values: text, numbers, true/false, lists and mappings)",
+        "characters.yaml:3:9: card 'oaf': name: YAML tag '!!python/object/apply:os.system' is not allowed in card files (card files hold plain values: text, numbers, true/false, lists and mappings)",
     ],
     "rare-in-deck": [
         "deck.yaml:12:9: card 'exorcist': exorcist is a rare and cannot be in the regular deck (move it to the rares file named by rares_file: in game.yaml)",
@@ -214,7 +214,7 @@ EXPECTED: dict[str, list[str]] = {
         "characters.yaml:10:21: card 'conga': effect step 1: own_adjacent_active is 0 to 2, so this condition can never hold (check the comparison)",
     ],
     "bad-tag-value": [
-        "characters.yaml:4:10: 'seven' is not a valid !!int value (remove the tag)",
+        "characters.yaml:4:10: card 'oaf': power: 'seven' is not a valid !!int value (remove the tag)",
     ],
 }
 
@@ -485,13 +485,13 @@ def test_a_merge_key_is_one_problem_not_also_the_keys_it_would_have_given(tmp_pa
     assert "write the keys out" in problems[0]
 
 
-def test_an_infinite_power_is_told_to_be_a_finite_whole_number(tmp_path):
+def test_an_infinite_power_is_named_by_card_and_key_and_asks_for_a_finite_number(tmp_path):
     root = _edited(tmp_path, "day-of-the-dead", "characters.yaml",
                    ("  name: Oaf\n  power: 7", "  name: Oaf\n  power: .inf"))
     problems = [_relative(p, root) for p in check_set(root).problems]
     assert len(problems) == 1, problems
-    assert "'.inf' is not a number a card set can use" in problems[0]
-    assert "whole number" in problems[0] and "0.5" not in problems[0]
+    assert "card 'oaf': power: '.inf' is not a number a card set can use" in problems[0]
+    assert "within the range the field allows" in problems[0] and "0.5" not in problems[0]
 
 
 def test_a_misspelt_gate_metric_is_a_located_warning_with_the_nearest_name(tmp_path):
