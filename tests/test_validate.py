@@ -476,22 +476,18 @@ def test_a_value_the_reader_refuses_does_not_hide_the_files_other_problems(tmp_p
     assert "'.nan' is not a number a card set can use" in problems[1]
 
 
-def test_a_merge_key_is_one_problem_not_also_the_keys_it_would_have_given(tmp_path):
-    root = _edited(tmp_path, "day-of-the-dead", "characters.yaml",
-                   ("  name: Body Snatcher\n  power: 0", "  name: Body Snatcher\n  <<: {power: 0}"))
-    problems = [_relative(p, root) for p in check_set(root).problems]
-    assert len(problems) == 1, problems
-    assert re.match(r"characters\.yaml:20:3: merge keys \(<<\) are not supported", problems[0])
-    assert "write the keys out" in problems[0]
-
-
-def test_an_infinite_power_is_named_by_card_and_key_and_asks_for_a_finite_number(tmp_path):
-    root = _edited(tmp_path, "day-of-the-dead", "characters.yaml",
-                   ("  name: Oaf\n  power: 7", "  name: Oaf\n  power: .inf"))
-    problems = [_relative(p, root) for p in check_set(root).problems]
-    assert len(problems) == 1, problems
-    assert "card 'oaf': power: '.inf' is not a number a card set can use" in problems[0]
-    assert "within the range the field allows" in problems[0] and "0.5" not in problems[0]
+@pytest.mark.parametrize("old, new, says", [
+    # a refused merge key: not also the keys it would have given ('power' missing)
+    ("  name: Body Snatcher\n  power: 0", "  name: Body Snatcher\n  <<: {power: 0}",
+     "characters.yaml:20:3: merge keys (<<) are not supported in card files (write the keys out)"),
+    # a non-finite number: named by card and key, and no whole-number field is told to write 0.5
+    ("  name: Oaf\n  power: 7", "  name: Oaf\n  power: .inf",
+     "characters.yaml:215:10: card 'oaf': power: '.inf' is not a number a card set can use "
+     "(write a finite number, within the range the field allows)"),
+])
+def test_a_value_the_reader_refuses_is_one_named_problem(tmp_path, old, new, says):
+    root = _edited(tmp_path, "day-of-the-dead", "characters.yaml", (old, new))
+    assert [_relative(p, root) for p in check_set(root).problems] == [says]
 
 
 def test_a_misspelt_gate_metric_is_a_located_warning_with_the_nearest_name(tmp_path):
