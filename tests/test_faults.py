@@ -505,6 +505,26 @@ def test_killing_the_main_simulate_process_leaves_workers_quiet():
     assert "Traceback" not in err and "BrokenPipe" not in err, err
 
 
+def test_killing_a_build_in_its_substitution_runs_leaves_their_workers_quiet():
+    """The same for the pool of a build's other work (``map_tasks``: the substitution runs):
+    a build stopped by SIGTERM or SIGKILL prints no worker traceback."""
+    import subprocess
+
+    code = ("import time; from boneyard.engine.sim.run import map_tasks; "
+            "map_tasks(time.sleep, [0.01] * 100000, jobs=2)")
+    proc = subprocess.Popen([sys.executable, "-c", code],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    time.sleep(3)
+    assert proc.poll() is None  # still working
+    proc.kill()
+    proc.wait()
+    started = time.perf_counter()
+    err = proc.stderr.read().decode()
+    proc.stderr.close()
+    assert time.perf_counter() - started < 15
+    assert "Traceback" not in err and "BrokenPipe" not in err, err
+
+
 def test_the_fast_profile_checks_invariants_and_the_default_one_does_not(tmp_path, monkeypatch):
     import dataclasses
 

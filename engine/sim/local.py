@@ -27,6 +27,13 @@ def _init_worker(source: CardSet | Game, spec: RunSpec, quiet_interrupt: bool) -
     _WORKER.update(game=build_game(source, spec.num_players, spec.options), spec=spec)
 
 
+def quiet_worker() -> None:
+    """A pool initializer for other playtest work (substitution runs): the parent alone handles
+    Ctrl-C, and a worker whose parent was killed (SIGTERM) ends without a traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    quiet_orphan()
+
+
 def _run_block(block: tuple[int, int, int]) -> tuple[int, dict[str, Any]]:
     b, start, stop = block
     return b, play_block(_WORKER["game"], _WORKER["spec"], start, stop)
