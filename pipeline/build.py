@@ -31,6 +31,7 @@ from boneyard.pipeline.report import write_reports
 
 from boneyard import __version__
 from boneyard.errors import BoneyardError, GateError
+from boneyard.files import unwritable
 from boneyard.paths import OUTPUT
 
 NOT_PLAYTESTED = "NOT PLAYTESTED"
@@ -230,14 +231,18 @@ def unknown_characters(card_set: CardSet, ids: Sequence[str]) -> list[str]:
 
 
 def check_out_dir(out_dir: Path) -> None:
-    """Raise when a file stands where ``out_dir`` or a folder above it would be: said before
-    any game, not after minutes of playtesting, when the record could not be written."""
+    """Raise when a file stands where ``out_dir`` or a folder above it would be, or it cannot be
+    written: said before any game, not after minutes of playtesting."""
     for p in (out_dir, *out_dir.parents):
         if os.path.lexists(p):
             if not p.is_dir():
                 raise BoneyardError(f"{p}: is a file, where the build writes the folder {out_dir} "
                                     "(move the file away, or choose another --out)")
-            return
+            break
+    why = unwritable(out_dir / RECORD_NAME)  # a read-only or full disk: before the games too
+    if why is not None:
+        raise BoneyardError(f"{out_dir}: the build cannot write its record there: {why} "
+                            "(choose another --out)")
 
 
 def check_focus(card_set: CardSet, focus: Sequence[str]) -> None:

@@ -337,6 +337,19 @@ def test_an_output_folder_blocked_by_a_file_is_refused_before_any_game(tmp_path,
     assert (tmp_path / "afile").read_text() == "keep me"
 
 
+def test_an_output_folder_that_takes_no_files_is_refused_before_any_game(tmp_path, monkeypatch):
+    """A read-only disk, a full one or a system folder: said at once, not after the playtest."""
+    import boneyard.pipeline.build as build_mod
+
+    src = tiny_set(tmp_path, "Tiny")
+    played = []
+    monkeypatch.setattr(build_mod, "playtest", lambda *a, **k: played.append(1))
+    res = CliRunner().invoke(cli, ["build", str(src), "--out", "/proc/boneyard-out", "--no-render"])
+    assert res.exit_code != 0 and played == [], res.output
+    assert str(res.exception) == ("/proc/boneyard-out/tiny: the build cannot write its record "
+                                  "there: the folder /proc takes no new files (choose another --out)")
+
+
 def test_report_shows_a_sets_markup_as_text_in_html_and_markdown(tmp_path):
     """A set's words reach report.html (escaped) and report.md, whose viewers render raw HTML."""
     from markdown_it import MarkdownIt
