@@ -47,6 +47,12 @@ def test_an_mcts_budget_past_the_limit_is_a_usage_error():
         parse_spec("mcts:1000000")
 
 
+@pytest.mark.parametrize("spec", ["mcts:", "gate:", "greedy: "])
+def test_an_agent_spec_ending_in_a_colon_is_refused_not_taken_as_the_default(spec):
+    with pytest.raises(AgentSpecError, match="nothing after the ':'"):
+        parse_spec(spec)
+
+
 def test_jobs_beyond_the_cores_are_capped_with_a_note():
     res = CliRunner().invoke(cli, ["simulate", "day-of-the-dead", "-n", "20", "--jobs", "1000",
                                    "--agents", "random", "-q"])

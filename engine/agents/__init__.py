@@ -83,6 +83,9 @@ def parse_spec(spec: str) -> tuple[str, int | None]:
         raise AgentSpecError(
             f"unknown agent '{excerpt(spec)}' (use one of: random, greedy, gate, gate:fast, mcts, mcts:N with N simulations)"
         )
+    if ":" in text and not arg:  # 'mcts:' or 'greedy:': a budget left out is a typo, not a default
+        raise AgentSpecError(f"agent '{excerpt(spec)}': nothing after the ':' (write '{kind}' "
+                             f"alone, or what follows, as in mcts:{DEFAULT_BUDGET} or gate:fast)")
     if not arg or (kind, arg) == ("gate", "fast"):
         return kind, None
     if kind != "mcts":
