@@ -144,8 +144,44 @@ def check_set(path_or_name: str | Path, *, counts: bool = True) -> SetCheck:
     result.name = g.get("name") if isinstance(g.get("name"), str) else None
     if result.rules is None:
         return result  # the schema error says which rules exist; nothing else can be checked
-    spec = spec_of(result.rules)
+    _check_cards(root, game, g, spec_of(result.rules), counts, result)
+    if result.problems:
+        own = v.schema_problems(game, "game", is_card_list=False)
+        _wrong_rules(root, game, g, counts, result, sum(p not in own for p in problems))
+    return result
 
+
+def _wrong_rules(root: Path, game: YamlDoc, g: dict[str, Any], counts: bool, result: SetCheck,
+                 read_problems: int) -> None:
+    """A set whose cards and settings fit other rules than the ones named is one mistake, the
+    ``rules:`` line: said there once, not as every card's missing and unknown keys."""
+    declared = len(result.problems)
+    if declared < 5:
+        return  # a few problems are the set's own: another game's schema could not fit it
+    best: tuple[int, str] | None = None
+    for other in sorted(GAMES):
+        if other == result.rules:
+            continue
+        trial = SetCheck(root)
+        doc = replace(game, data={**g, "rules": other})
+        trial.problems += v.schema_problems(doc, "game", is_card_list=False)
+        _check_cards(root, doc, doc.data, spec_of(other), counts, trial)
+        count = len(trial.problems) + read_problems
+        if best is None or count < best[0]:
+            best = (count, other)
+    if best is None or best[0] * 5 > declared:
+        return
+    count, other = best
+    still = f"; then {count} more to fix" if count else ""
+    result.problems = [game.problem(
+        ("rules",), f"rules: says {result.rules!r} but the cards and settings are written for "
+        f"{other!r} ({declared} problems under {result.rules!r}, {count} under {other!r}{still})",
+        hint=f"write rules: {other}")]
+
+
+def _check_cards(root: Path, game: YamlDoc, g: dict[str, Any], spec: GameSpec, counts: bool,
+                 result: SetCheck) -> None:
+    """Everything after game.yaml's own schema: card files, extra files, the game's checks."""
     docs: list[YamlDoc] = []
     listed = g.get("card_files")
     files: list[Any] = listed if isinstance(listed, list) else []
@@ -168,7 +204,6 @@ def check_set(path_or_name: str | Path, *, counts: bool = True) -> SetCheck:
     result.problems.sort(key=lambda p: (p.file, p.line, p.column))
     if not result.problems:
         result.card_set = _build(root, g, spec, set_files)
-    return result
 
 
 def _open_card_file(root: Path, game: YamlDoc, at: tuple[Any, ...], rel: Any, spec: GameSpec,

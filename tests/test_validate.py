@@ -667,3 +667,25 @@ def test_validate_and_cards_print_a_name_with_brackets_as_written(tmp_path):
     res = CliRunner().invoke(cli, ["cards", str(folder)])
     assert res.exit_code == 0, res.output
     assert "Nem [/i]esis" in res.output
+
+
+@pytest.mark.parametrize("game, other, typo", [
+    ("day-of-the-dead", "grave-feast", ("characters.yaml", "  power: 0\n", "  pwer: 0\n")),
+    ("grave-feast", "day-of-the-dead", None),
+])
+def test_rules_naming_the_other_game_is_one_message_at_rules_not_every_card(tmp_path, game,
+                                                                            other, typo):
+    """A set copied from one game with ``rules:`` set to the other used to give a hundred
+    missing and unknown keys and nothing at the line to change."""
+    root = _edited(tmp_path, game, "game.yaml", (f"rules: {game}", f"rules: {other}"))
+    if typo is not None:  # the set's own problem is counted, to be said once rules: is fixed
+        file, old, new = typo
+        text = (root / file).read_text(encoding="utf-8")
+        (root / file).write_text(text.replace(old, new, 1), encoding="utf-8")
+    problems = [_relative(p, root) for p in check_set(root).problems]
+    assert len(problems) == 1, problems
+    assert re.match(rf"game\.yaml:5:8: rules: says '{other}' but the cards and settings are "
+                    rf"written for '{game}' \(\d+ problems under '{other}', "
+                    rf"{1 if typo else 0} under '{game}'", problems[0]), problems
+    assert problems[0].endswith(f"(write rules: {game})")
+    assert ("then 1 more to fix" in problems[0]) == bool(typo)
