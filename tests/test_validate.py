@@ -689,3 +689,20 @@ def test_rules_naming_the_other_game_is_one_message_at_rules_not_every_card(tmp_
                     rf"{1 if typo else 0} under '{game}'", problems[0]), problems
     assert problems[0].endswith(f"(write rules: {game})")
     assert ("then 1 more to fix" in problems[0]) == bool(typo)
+
+
+@pytest.mark.parametrize("old, new, expected", [
+    ("food: blood\n  numbers: [1, 2, 3,", "food: blood\n  numbers: [1, 1, 3,",
+     "deck.yaml:33:16: card 'blood': numbers lists 1 twice (remove one)"),
+    ("food: blood\n  numbers: [1, 2, 3, 4, 5, 6, 7, 8, 9]", "food: blood\n  numbers: []",
+     "deck.yaml:33:12: card 'blood': numbers must list at least 1 item"),
+    ("  kind: vampire\n", "  kind: Vampire\n",
+     "deck.yaml:45:9: card 'vampire': kind must be one of: human, vampire, zombie, succubus, "
+     "preacher, devil_wife, exorcist; got 'Vampire' (did you mean 'vampire'?)"),
+])
+def test_a_grave_feast_card_the_schema_refuses_is_not_judged_again_by_the_checks(
+        tmp_path, old, new, expected):
+    """A number listed twice is not also a duplicate card and a human "already defined"; no
+    numbers is not also "no family can be built"; a misspelt kind is not also "no vampire"."""
+    root = _edited(tmp_path, "grave-feast", "deck.yaml", (old, new))
+    assert [_relative(p, root) for p in check_set(root).problems] == [expected]

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from boneyard.engine.checks import cards, cid_of, items, seen_at, sound_params
+from boneyard.engine.gf.cards import GF_KINDS
 from boneyard.engine.spec import JsonPath, LocatedDoc, SetFiles
 
 from boneyard.errors import Problem
@@ -49,7 +50,7 @@ def check(files: SetFiles) -> list[Problem]:
     humans: dict[tuple[str, int], tuple[str, int]] = {}
     kinds: set[str] = set()
     foods: dict[str, tuple[LocatedDoc, JsonPath, str | None]] = {}
-    odd_numbers = False
+    odd_numbers = odd_kind = False
 
     def claim(doc: LocatedDoc, at: JsonPath, cid: str, owner: str | None) -> None:
         if cid in ids:
@@ -79,15 +80,23 @@ def check(files: SetFiles) -> list[Problem]:
                                        "rares_file: in game.yaml"))
             if not is_rares and isinstance(kind, str):
                 kinds.add(kind)
+            if kind not in GF_KINDS:
+                odd_kind = True  # the schema says so; "no vampire in the deck" would mislead
             numbers = card.get("numbers")
             food = card.get("food")
             if kind == "human" and isinstance(numbers, list) and cid:
                 if isinstance(food, str) and not is_rares and food not in foods:
                     foods[food] = (doc, (idx, "food"), cid)
+                if not numbers:
+                    odd_numbers = True  # the schema's problem: a run of 0 would say it again
+                listed: set[int] = set()
                 for j, n in enumerate(numbers):
                     if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= 9:
                         odd_numbers = True  # reported by the schema; runs would mislead
                         continue
+                    if n in listed:
+                        continue  # a number listed twice is the schema's, not a duplicate card
+                    listed.add(n)
                     claim(doc, (idx, "numbers", j), f"{cid}-{n}", cid)
                     if isinstance(food, str) and 1 <= n <= 9:
                         if (food, n) in humans:
@@ -111,7 +120,7 @@ def check(files: SetFiles) -> list[Problem]:
     min_family = sound["min_family"]
     for food, (doc, at, cid) in foods.items():
         eater = EATERS.get(food)
-        if complete and eater and eater not in kinds:  # the eater may be in the unread file
+        if complete and not odd_kind and eater and eater not in kinds:  # or in an unread file
             out.append(doc.problem(at, f"{food} humans but no {eater} in the deck: these "
                                    "families can never be eaten", card=cid,
                                    hint=f"add a {eater} card"))
