@@ -106,16 +106,36 @@ def apply_switches(card_set: CardSet, pairs: Iterable[str]) -> CardSet:
             allowed = " | ".join(_yaml_word(c) for c in choices) if choices else (
                 "true | false" if isinstance(default, bool) else f"a value like {_yaml_word(default)}")
             raise click.UsageError(f"--switch {name}={raw}: expected {allowed} (see docs/rules/)")
+        low, high = _switch_bounds(card_set.rules, name)
+        if not isinstance(value, bool) and isinstance(value, (int, float)) and not (
+                (low is None or value >= low) and (high is None or value <= high)):
+            span = (f"from {_yaml_word(low)} to {_yaml_word(high)}" if low is not None and
+                    high is not None else f"at least {_yaml_word(low)}" if low is not None
+                    else f"at most {_yaml_word(high)}")
+            raise click.UsageError(f"--switch {name}={raw}: expected a value {span} "
+                                   "(see docs/rules/)")
         changes[name] = value
     return card_set.with_switches(**changes) if changes else card_set
 
 
-def _switch_choices(rules: str, name: str) -> list[Any] | None:
-    """The values game.yaml's schema allows for switch ``name`` (None: not a list of choices)."""
+def _switch_schema(rules: str, name: str) -> dict[str, Any]:
+    """game.yaml's schema of switch ``name``: the values it allows."""
     from boneyard.pipeline.schemas import schema
 
     defs = schema("game").get("$defs", {}).get(f"{spec_of(rules).settings_defs}_switches", {})
-    prop = defs.get("properties", {}).get(name, {})
+    prop: dict[str, Any] = defs.get("properties", {}).get(name, {})
+    return prop
+
+
+def _switch_bounds(rules: str, name: str) -> tuple[float | None, float | None]:
+    """The least and greatest number the schema allows for switch ``name`` (None: no bound)."""
+    prop = _switch_schema(rules, name)
+    return prop.get("minimum"), prop.get("maximum")
+
+
+def _switch_choices(rules: str, name: str) -> list[Any] | None:
+    """The values game.yaml's schema allows for switch ``name`` (None: not a list of choices)."""
+    prop = _switch_schema(rules, name)
     if "enum" in prop:
         return list(prop["enum"])
     return [True, False] if prop.get("type") == "boolean" else None

@@ -121,6 +121,15 @@ def test_bad_options_are_one_clear_message(args, message):
     assert "Traceback" not in r.output
 
 
+@pytest.mark.parametrize("value", ["2", "-0.5"])
+def test_a_switch_value_out_of_the_schemas_range_is_a_usage_error_naming_the_range(value):
+    """race_p=2 reached the engine and came back as exit 1 without naming --switch."""
+    r = run("simulate", "grave-feast", "-n", "2", "--switch", f"race_p={value}")
+    assert r.exit_code == 2, r.output
+    assert f"--switch race_p={value}: expected a value from 0 to 1" in r.output
+    assert "Traceback" not in r.output
+
+
 def test_a_replay_that_fails_says_where_and_what_differs(tmp_path):
     log = tmp_path / "games.jsonl"
     assert run("simulate", "day-of-the-dead", "-n", "2", "--agents", "random", "--log", str(log),
