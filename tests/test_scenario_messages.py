@@ -98,3 +98,21 @@ def test_a_grave_feast_set_named_by_its_folder_is_checked_as_grave_feast(
     err = capsys.readouterr().err.replace(str(f), "s.yaml")
     assert done.value.code == 1 and "unknown key" not in err and "character@back" not in err
     assert err.startswith("s.yaml:4:9: steps[0]: 0 legal moves match 'fly away'"), err
+
+
+@pytest.mark.parametrize("name, old, new, message", [
+    ("gf-deal.yaml", "seed: 5", "seed: -5", "s.yaml:8:7: seed must be at least 0, got -5"),
+    ("dotd-deal.yaml", "seed: 7", "seed: -7", "s.yaml:8:7: seed must be at least 0, got -7"),
+])
+def test_a_negative_seed_is_refused_not_dealt_as_its_absolute_value(tmp_path, capsys, name, old,
+                                                                     new, message):
+    """seed: -5 dealt exactly what seed: 5 deals (so both passed the same expectations);
+    simulate --seed refuses a negative seed, and so does a scenario now."""
+    text = (CONVERSION.parent / name).read_text()
+    assert old in text
+    f = tmp_path / "s.yaml"
+    f.write_text(text.replace(old, new, 1))
+    with pytest.raises(SystemExit) as done:
+        main(["scenario", str(f)])
+    err = capsys.readouterr().err.replace(str(f), "s.yaml")
+    assert done.value.code == 1 and message in err, err
