@@ -60,7 +60,13 @@ class RulesError(BoneyardError):
 
 
 class ScenarioError(BoneyardError):
-    """A scenario file that does not describe a legal position."""
+    """A scenario file that does not describe a legal position.
+
+    ``warnings`` are what was noticed before the failure (a position the rules cannot reach):
+    often the cause of a step that then fails, so they are printed with it.
+    """
+
+    warnings: tuple[str, ...] = ()
 
 
 class RenderError(BoneyardError):

@@ -111,6 +111,20 @@ def test_an_unreachable_position_is_warned_about(tmp_path):
                                "eater (a position the rules cannot reach)"]
 
 
+def test_the_warning_is_said_with_a_later_step_that_fails(tmp_path):
+    """A step that fails because the position is one the rules cannot reach said only the
+    step's failure: the warning that names the cause was dropped."""
+    f = write(tmp_path, BASE.replace("  - hand: [blood 9", "  - families: [blood 3 4 +zombie]\n"
+                                                          "    hand: [blood 9")
+              + "steps:\n  - 'P1: start family blood 1-2'\n")
+    with pytest.raises(ScenarioError) as failed:
+        run_scenario(f)
+    lines = str(failed.value).splitlines()
+    assert lines[0] == (f"warning: {f}:4:16: players[1].families[0]: a blood family fed by the "
+                        "wrong eater (a position the rules cannot reach)")
+    assert lines[1].startswith(f"{f}:7:5: steps[0]: 0 legal moves match") and len(lines) == 2
+
+
 def test_copies_are_told_apart_by_their_copy_number(tmp_path):
     f = write(tmp_path, BASE.replace("blood 9, blood 8", "blood 9, blood 9")
               + "turn: 2\nsteps:\n  - 'P2: discard blood 9'\n")

@@ -151,6 +151,17 @@ def test_priority_that_does_not_alternate_is_warned_about(tmp_path):
                                "(first_priority) (a position the rules cannot reach)"]
 
 
+def test_the_warning_is_said_with_a_later_choice_that_fails(tmp_path):
+    f = edited(tmp_path, "priority: 0\n", "priority: 0\nfirst_priority: 1\n")
+    f = edited(tmp_path, '"player 0: spirit ivy@unearth"', '"player 0: spirit fable@double"', f)
+    with pytest.raises(ScenarioError) as failed:
+        run_scenario(f)
+    lines = str(failed.value).splitlines()
+    assert lines[0].startswith(f"warning: {f}:{line_of(f, 'priority: 0')}:11: priority: player 0 "
+                               "holds it on turn 5") and len(lines) == 2
+    assert "actions[1]: choice 'spirit fable@double' is not legal" in lines[1]
+
+
 def _final_turn_options_differ(games: int, params: dict[str, int]) -> int:
     """Final-turn choices whose options change with final_turn_free_back (bench/dd04_final_turn.py)."""
     base = dotd_set(load_set("day-of-the-dead"))

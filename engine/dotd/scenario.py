@@ -465,14 +465,23 @@ def play_scenario(game: DotdGame, data: Mapping[str, Any], where: str = "scenari
 def run(game: DotdGame, data: Mapping[str, Any], where: str) -> tuple[dict[str, Any], list[str]]:
     """Play a scenario file's position and choices; (the printed result, failed facts)."""
     r = _Play(game, data, where, narrate=True)
-    for k, item in enumerate(data.get("actions", []) or []):
-        r.step(k, item)
-    if data.get("expect"):
-        r.check(data["expect"], "expect")
+    try:
+        for k, item in enumerate(data.get("actions", []) or []):
+            r.step(k, item)
+        if data.get("expect"):
+            r.check(data["expect"], "expect")
+    except ScenarioError as exc:  # the position's warning is likely why a step fails: say both
+        exc.warnings = tuple(_said(where, r.warnings))
+        raise
     out = r.printed()
     if r.warnings:
-        out["warnings"] = [f"{where}: {w} (a position the rules cannot reach)" for w in r.warnings]
+        out["warnings"] = _said(where, r.warnings)
     return out, r.failed
+
+
+def _said(where: str, warnings: list[str]) -> list[str]:
+    """The position's warnings as printed, located by the caller from ``where``."""
+    return [f"{where}: {w} (a position the rules cannot reach)" for w in warnings]
 
 
 def check_expect(actual: Any, expect: Any, path: str = "") -> list[str]:

@@ -522,10 +522,19 @@ def run(data: Mapping[str, Any], card_set: CardSet | None, where: str) -> tuple[
     if card_set is None:
         raise ScenarioError(f"{where}: set: a Grave Feast scenario plays a set's cards")
     r = _Run(data, card_set, where)
-    r.play()
-    if "expect" in data:
-        r.check(data["expect"], "expect")
+    try:
+        r.play()
+        if "expect" in data:
+            r.check(data["expect"], "expect")
+    except ScenarioError as exc:  # the position's warning is likely why a step fails: say both
+        exc.warnings = tuple(_said(where, r.warnings))
+        raise
     out: dict[str, Any] = {"steps": r.steps, "state": r.position()}
     if r.warnings:
-        out["warnings"] = [f"{where}: {w} (a position the rules cannot reach)" for w in r.warnings]
+        out["warnings"] = _said(where, r.warnings)
     return out, r.failed
+
+
+def _said(where: str, warnings: list[str]) -> list[str]:
+    """The position's warnings as printed, located by the caller from ``where``."""
+    return [f"{where}: {w} (a position the rules cannot reach)" for w in warnings]
