@@ -10,6 +10,8 @@ broken card never hides the problems of the others.
 from __future__ import annotations
 
 import difflib
+import math
+import posixpath
 import warnings
 from collections.abc import Iterable
 from functools import cache
@@ -294,7 +296,11 @@ def inside_set(root: Path, rel: str) -> tuple[Path | None, str | None]:
         return None, "is an absolute path; write it relative to the set folder"
     parts = rel.replace("\\", "/").split("/")
     if ".." in parts:
-        return None, "goes outside the set folder with '..'"
+        inside = posixpath.normpath("/".join(parts))
+        if inside == ".." or inside.startswith("../"):
+            return None, "goes outside the set folder with '..'"
+        # it stays inside, but a path is kept simple so that it names one file one way
+        return None, f"goes up with '..' and back in; write it as {inside!r}"
     target = root / rel
     try:
         real = target.resolve()
@@ -307,16 +313,19 @@ def inside_set(root: Path, rel: str) -> tuple[Path | None, str | None]:
 
 
 def art_problem(root: Path, rel: str) -> str | None:
-    """Why the art file ``rel`` is unusable, or None if it is a real PNG/JPEG inside the set."""
+    """Why the art file ``rel`` is unusable and how to mend it, or None if it is a real PNG or
+    JPEG inside the set."""
     target, why = inside_set(root, rel)
+    name = quoted(rel)
+    where = " (art paths are relative to the set folder)"
     if target is None:
-        return f"art {rel!r} {why}"
+        return f"art {name} {why}" + ("" if "write it" in str(why) else where)  # fix said
     if not target.exists():
-        return f"art file {rel!r} does not exist"
+        return f"art file {name} does not exist" + where
     if not target.is_file():
-        return f"art {rel!r} is not a file"
+        return f"art {name} is not a file"
     if target.stat().st_size > MAX_ART_BYTES:
-        return f"art file {rel!r} is over {MAX_ART_BYTES // (1024 * 1024)} MiB"
+        return f"art file {name} is over {MAX_ART_BYTES // (1024 * 1024)} MiB"
     from PIL import Image  # Pillow is slow to import; only sets with art pay for it
 
     try:
@@ -330,12 +339,35 @@ def art_problem(root: Path, rel: str) -> str | None:
                     img.draft("RGB", (max(1, img.width // 8), max(1, img.height // 8)))
                 img.load()
     except (Image.DecompressionBombError, Image.DecompressionBombWarning):
-        return f"art file {rel!r} has too many pixels"
+        most = Image.MAX_IMAGE_PIXELS or 0
+        side = math.isqrt(most)
+        return (f"art file {name} has too many pixels: at most {most:,} (about {side:,} x "
+                f"{side:,}); scale it down (a poker card at 300 dpi is 750 x 1050)")
     except Exception:  # Pillow raises many kinds on a broken file; all mean "not an image"
-        return f"art file {rel!r} is not a readable image"
+        if _looks_like_svg(target):
+            return f"art file {name} is SVG, expected PNG or JPEG (export it as PNG)"
+        return f"art file {name} is not a readable image"
     if fmt not in ART_FORMATS:
-        return f"art file {rel!r} is {fmt}, expected PNG or JPEG"
+        return f"art file {name} is {fmt}, expected PNG or JPEG (export it as PNG)"
     return None
+
+
+def _looks_like_svg(path: Path) -> bool:
+    """An SVG drawing (named so, or an XML file that holds one): vector art to export."""
+    if path.suffix.lower() in (".svg", ".svgz"):
+        return True
+    try:
+        with path.open("rb") as f:
+            head = f.read(4096).lower()
+    except OSError:
+        return False
+    return b"<svg" in head
+
+
+def quoted(text: str) -> str:
+    """``text`` in quotes as the designer wrote it (``'C:\\art'`` not doubled backslashes);
+    repr() only when it holds what a terminal would not show as written."""
+    return f"'{text}'" if text.isprintable() and "'" not in text else repr(text)
 
 
 __all__ = [

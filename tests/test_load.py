@@ -406,7 +406,42 @@ def test_art_in_another_image_format_is_refused(tmp_path):
                                   "- {id: anger, name: Anger, power: 3}\n")
     (problem,) = check_set(folder).problems
     assert (problem.line, problem.column, problem.card) == (1, 39, "oaf")
-    assert problem.message == "art file 'art/oaf.gif' is GIF, expected PNG or JPEG"
+    assert problem.message == "art file 'art/oaf.gif' is GIF, expected PNG or JPEG (export it as PNG)"
+
+
+def _art_problem(tmp_path: Path, art: str) -> str:
+    folder = _tiny_dotd(tmp_path, f"- {{id: oaf, name: Oaf, power: 7, art: '{art}'}}\n"
+                                  "- {id: anger, name: Anger, power: 3}\n")
+    (problem,) = check_set(folder).problems
+    assert problem.card == "oaf" and problem.hint is None
+    return problem.message
+
+
+def test_art_that_cannot_be_printed_says_why_and_what_to_do(tmp_path):
+    """An SVG was "not a readable image", a pixel bomb "has too many pixels" with no limit."""
+    from PIL import Image
+
+    (tmp_path / "art").mkdir()
+    (tmp_path / "art" / "oaf.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg"/>')
+    assert _art_problem(tmp_path, "art/oaf.svg") == (
+        "art file 'art/oaf.svg' is SVG, expected PNG or JPEG (export it as PNG)")
+    Image.new("1", (10_000, 10_000)).save(tmp_path / "art" / "big.png")
+    assert _art_problem(tmp_path, "art/big.png") == (
+        "art file 'art/big.png' has too many pixels: at most 89,478,485 (about 9,459 x 9,459); "
+        "scale it down (a poker card at 300 dpi is 750 x 1050)")
+
+
+def test_an_art_path_is_quoted_as_written_and_a_detour_says_the_plain_path(tmp_path):
+    from PIL import Image
+
+    (tmp_path / "art").mkdir()
+    Image.new("RGB", (8, 8), "red").save(tmp_path / "art" / "oaf.png")
+    assert _art_problem(tmp_path, "art/../art/oaf.png") == (
+        "art 'art/../art/oaf.png' goes up with '..' and back in; write it as 'art/oaf.png'")
+    assert _art_problem(tmp_path, "art/../../oaf.png").endswith(
+        "goes outside the set folder with '..' (art paths are relative to the set folder)")
+    assert _art_problem(tmp_path, "art\\nope.png") == (
+        "art file 'art\\nope.png' does not exist (art paths are relative to the set folder)")
 
 
 def test_back_and_spirit_conditions_may_say_is_not(tmp_path):

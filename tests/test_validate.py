@@ -38,13 +38,13 @@ EXPECTED: dict[str, list[str]] = {
         'characters.yaml:2:35: file expands to more than 100000 values (an alias bomb?) (do not nest aliases like *name this deep)',
     ],
     "art-absolute-path": [
-        "characters.yaml:5:8: card 'oaf': art '/etc/passwd' is an absolute path; write it relative to the set folder (art paths are relative to the set folder)",
+        "characters.yaml:5:8: card 'oaf': art '/etc/passwd' is an absolute path; write it relative to the set folder",
     ],
     "art-missing": [
         "characters.yaml:5:8: card 'oaf': art file 'art/oaf.png' does not exist (art paths are relative to the set folder)",
     ],
     "art-not-an-image": [
-        "characters.yaml:5:8: card 'oaf': art file 'art/oaf.png' is not a readable image (art paths are relative to the set folder)",
+        "characters.yaml:5:8: card 'oaf': art file 'art/oaf.png' is not a readable image",
     ],
     "art-outside-set": [
         "characters.yaml:5:8: card 'oaf': art '../duplicate-id/characters.yaml' goes outside the set folder with '..' (art paths are relative to the set folder)",

@@ -103,8 +103,7 @@ def check(files: SetFiles) -> list[Problem]:
             if isinstance(art, str) and art:
                 why = files.art_problem(art)
                 if why:
-                    out.append(doc.problem((idx, "art"), why, card=cid,
-                                           hint="art paths are relative to the set folder"))
+                    out.append(doc.problem((idx, "art"), why, card=cid))  # with its fix
             out += _effect_semantics(doc, idx, card, cid, turns, known_backs, game.file)
 
     want = g.get("cards_per_back") if complete else None

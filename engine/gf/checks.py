@@ -112,8 +112,7 @@ def check(files: SetFiles) -> list[Problem]:
             if isinstance(art, str) and art:
                 why = files.art_problem(art)
                 if why:
-                    out.append(doc.problem((idx, "art"), why, card=cid,
-                                           hint="art paths are relative to the set folder"))
+                    out.append(doc.problem((idx, "art"), why, card=cid))  # with its fix
 
     # the cards are judged against a game the set can have (a bad value is the schema's problem)
     sound = sound_params(Path(__file__).with_name("game.schema.json"), "gf_params", raw_params)

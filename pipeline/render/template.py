@@ -120,7 +120,7 @@ def load_template(path: str | Path) -> Template:
             art = el.get("art")
             if isinstance(art, str) and art and "{" not in art:
                 why = art_problem(base, art)
-                if why is not None and why.endswith("does not exist"):
+                if why is not None and " does not exist" in why:
                     why = (f"image file {art!r} not found in the set folder (check the file "
                            "name, or add the image to the set folder; paths are from there)")
                 if why is not None:
