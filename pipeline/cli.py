@@ -7,7 +7,10 @@ data or a failed gate, 2 for usage errors); no traceback ever reaches the termin
 from __future__ import annotations
 
 import importlib
+import signal
 import sys
+import threading
+from typing import Any
 
 import click
 
@@ -37,8 +40,27 @@ for _name in COMMAND_MODULES:
     importlib.import_module(f"boneyard.pipeline.{_name}").register(cli)
 
 
+class Terminated(BaseException):
+    """SIGTERM (a CI timeout, ``kill``): raised so the work unwinds as after Ctrl-C, with
+    temporary files removed and nothing half written, instead of the process just vanishing."""
+
+
+def _terminated(signum: int, frame: Any) -> None:
+    raise Terminated
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the console script: run the CLI, turning Boneyard errors into messages."""
+    on_main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _terminated) if on_main else None
+    try:
+        _run(argv)
+    finally:
+        if on_main:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _run(argv: list[str] | None) -> None:
     try:
         cli.main(args=argv, prog_name="boneyard", standalone_mode=False)
     except click.exceptions.Abort:  # click's word for Ctrl-C (there are no prompts to abort)
@@ -60,4 +82,7 @@ def main(argv: list[str] | None = None) -> None:
     except KeyboardInterrupt:
         click.echo("Interrupted.", err=True)
         sys.exit(130)
+    except Terminated:
+        click.echo("Terminated.", err=True)
+        sys.exit(128 + signal.SIGTERM)
     sys.exit(0)

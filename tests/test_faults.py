@@ -8,6 +8,7 @@ import io
 import json
 import random
 import re
+import signal
 import socket
 import sys
 import time
@@ -283,7 +284,6 @@ def test_lazy_blocks_cover_every_game_once(n):
 
 
 def test_a_huge_run_starts_at_once_and_stops_partial(monkeypatch):
-    import signal
     import threading
 
     cs = load_set("day-of-the-dead")
@@ -452,7 +452,6 @@ def test_a_worker_lost_without_a_nanny_has_its_blocks_rerun(tmp_path):
     """Two `dask worker --no-nanny` processes; one is killed mid-run (SIGKILL): its blocks run
     on the other and the report is the local one."""
     import os
-    import signal
     import subprocess
 
     import dask
@@ -486,43 +485,51 @@ def test_a_worker_lost_without_a_nanny_has_its_blocks_rerun(tmp_path):
     assert not remote.partial and remote.to_json() == local.to_json()
 
 
-def test_killing_the_main_simulate_process_leaves_workers_quiet():
-    """SIGKILL the parent of two workers mid-run: they leave within seconds, without a
-    BrokenPipeError traceback (they share its stderr, so anything they print is seen here)."""
+def _stopped(args: list[str], sig: int = signal.SIGKILL) -> tuple[int, str]:
+    """Run ``python args``, let it work for a few seconds, send ``sig``; (exit code, what it
+    and its workers printed to stderr), read until every worker holding the pipe has gone."""
     import subprocess
 
-    proc = subprocess.Popen([sys.executable, "-c", "from boneyard.pipeline.cli import main; main()",
-                             "simulate", "day-of-the-dead", "-n", "1000000", "--jobs", "2", "-q"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen([sys.executable, *args], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE)
     time.sleep(4)
-    assert proc.poll() is None  # still playing
-    proc.kill()
+    assert proc.poll() is None  # still working
+    proc.send_signal(sig)
     proc.wait()
     started = time.perf_counter()
     err = proc.stderr.read().decode()  # EOF once every worker holding the pipe has gone
     proc.stderr.close()
     assert time.perf_counter() - started < 15
     assert "Traceback" not in err and "BrokenPipe" not in err, err
+    return proc.returncode, err
+
+
+CLI = ["-c", "from boneyard.pipeline.cli import main; main()"]
+
+
+def test_killing_the_main_simulate_process_leaves_workers_quiet():
+    """SIGKILL the parent of two workers mid-run: they leave within seconds, without a
+    BrokenPipeError traceback (they share its stderr, so anything they print is seen here)."""
+    _stopped([*CLI, "simulate", "day-of-the-dead", "-n", "1000000", "--jobs", "2", "-q"])
 
 
 def test_killing_a_build_in_its_substitution_runs_leaves_their_workers_quiet():
     """The same for the pool of a build's other work (``map_tasks``: the substitution runs):
     a build stopped by SIGTERM or SIGKILL prints no worker traceback."""
-    import subprocess
-
     code = ("import time; from boneyard.engine.sim.run import map_tasks; "
             "map_tasks(time.sleep, [0.01] * 100000, jobs=2)")
-    proc = subprocess.Popen([sys.executable, "-c", code],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    time.sleep(3)
-    assert proc.poll() is None  # still working
-    proc.kill()
-    proc.wait()
-    started = time.perf_counter()
-    err = proc.stderr.read().decode()
-    proc.stderr.close()
-    assert time.perf_counter() - started < 15
-    assert "Traceback" not in err and "BrokenPipe" not in err, err
+    for sig in (signal.SIGKILL, signal.SIGTERM):
+        _stopped(["-c", code], sig)
+
+
+def test_sigterm_stops_a_run_like_ctrl_c_and_says_so(tmp_path):
+    """SIGTERM (a CI timeout, kill) made the process vanish: exit 143, not a word, its
+    temporary log left behind. It unwinds now: "Terminated.", no log, no temporary."""
+    log = tmp_path / "games.jsonl"
+    code, err = _stopped([*CLI, "simulate", "day-of-the-dead", "-n", "1000000", "--jobs", "2",
+                          "-q", "--log", str(log)], signal.SIGTERM)
+    assert (code, err.strip()) == (143, "Terminated.")
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_the_fast_profile_checks_invariants_and_the_default_one_does_not(tmp_path, monkeypatch):

@@ -44,6 +44,9 @@ def quiet_orphan() -> None:
     worker writing its result to the dead parent's pipe would print a BrokenPipeError traceback;
     with the default action it just ends, and a watchdog ends a worker orphaned mid-block."""
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    # a forked worker inherits the CLI's SIGTERM handler, which unwinds the parent's work:
+    # the pool's own SIGTERM (terminate) must just end the worker
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     parent = os.getppid()
 
     def watch() -> None:
