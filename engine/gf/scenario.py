@@ -234,8 +234,7 @@ class _Run:
             if len(s.dw[p]) > 1:
                 self.warnings.append(f"players[{p}].devil_wife: more than one Devil Wife")
 
-    def _from_draw(self, s: FeastState, name: str, path: str) -> int:
-        numbers = copy_numbers(s.g)
+    def _from_draw(self, s: FeastState, numbers: list[int], name: str, path: str) -> int:
         for i, c in enumerate(s.draw):
             if _names(s.g, numbers, c, name):
                 return s.draw.pop(i)
@@ -246,9 +245,9 @@ class _Run:
         numbers = copy_numbers(g)
         for i, p in enumerate(players):
             if p.get("devil_wife"):
-                s.dw[i] = [self._from_draw(s, "devil wife", f"players[{i}].devil_wife")]
+                s.dw[i] = [self._from_draw(s, numbers, "devil wife", f"players[{i}].devil_wife")]
             for k, name in enumerate(p.get("graveyard", [])):
-                s.grave[i].append(self._from_draw(s, name, f"players[{i}].graveyard[{k}]"))
+                s.grave[i].append(self._from_draw(s, numbers, name, f"players[{i}].graveyard[{k}]"))
             for key in ("locked", "hidden", "confused"):
                 for k, item in enumerate(p.get(key, [])):
                     name, turns = (item["card"], int(item.get("turns", 3))) \
@@ -269,7 +268,7 @@ class _Run:
                     else:
                         s.confused.append((i, cards[0]))
         for k, name in enumerate(self.data.get("removed", [])):
-            s.removed.append(self._from_draw(s, name, f"removed[{k}]"))
+            s.removed.append(self._from_draw(s, numbers, name, f"removed[{k}]"))
 
     # --- playing ------------------------------------------------------------------------------
     def _legal(self) -> list[int]:
