@@ -706,3 +706,18 @@ def test_a_grave_feast_card_the_schema_refuses_is_not_judged_again_by_the_checks
     numbers is not also "no family can be built"; a misspelt kind is not also "no vampire"."""
     root = _edited(tmp_path, "grave-feast", "deck.yaml", (old, new))
     assert [_relative(p, root) for p in check_set(root).problems] == [expected]
+
+
+@pytest.mark.parametrize("new, expected", [
+    ("  backs: [purple]\n", "characters.yaml:20:11: card 'body_snatcher': backs item 1 must be one "
+                            "of: double, power_up, unearth; got 'purple'"),
+    ("  copies: 0\n", "characters.yaml:20:11: card 'body_snatcher': copies must be at least 1, "
+                      "got 0"),
+])
+def test_a_refused_back_or_copy_count_is_not_also_every_backs_count(tmp_path, new, expected):
+    """One card's bad backs: or copies: also said "every back has 35 cards but cards_per_back
+    is 36 (add 1 ... or write cards_per_back: 35)": the wrong fix for the one mistake."""
+    root = _edited(tmp_path, "day-of-the-dead", "characters.yaml",
+                   ("- id: body_snatcher\n  name: Body Snatcher\n",
+                    "- id: body_snatcher\n  name: Body Snatcher\n" + new))
+    assert [_relative(p, root) for p in check_set(root).problems] == [expected]

@@ -65,6 +65,7 @@ def check(files: SetFiles) -> list[Problem]:
     ids: dict[str, tuple[str, int]] = {}
     names: dict[str, tuple[str, int]] = {}
     per_back = dict.fromkeys(known_backs, 0)
+    odd_count = False  # a card's backs or copies refused: the per-back counts are not judged
     for doc in docs:
         for idx, card in items(doc):
             cid = cid_of(card)
@@ -88,14 +89,16 @@ def check(files: SetFiles) -> list[Problem]:
                     names[key] = (doc.file, doc.where((idx, "name"))[0])
             backs = card.get("backs", known_backs)
             if not isinstance(backs, list):
-                backs = known_backs
+                backs, odd_count = known_backs, True
             copies = card.get("copies", 1)
             if not isinstance(copies, int) or isinstance(copies, bool) or copies < 1:
-                copies = 1
+                copies, odd_count = 1, True
             for j, b in enumerate(backs):
                 if b in per_back:
                     per_back[b] += copies
-                elif b in BACKS:
+                    continue
+                odd_count = True  # said here or by the schema: the deck's counts would say it again
+                if b in BACKS:
                     out.append(doc.problem((idx, "backs", j), f"back '{b}' is not defined in "
                                            f"{game.file}", card=cid, hint="add it to backs: "
                                            "in game.yaml or remove it here"))
@@ -106,7 +109,7 @@ def check(files: SetFiles) -> list[Problem]:
                     out.append(doc.problem((idx, "art"), why, card=cid))  # with its fix
             out += _effect_semantics(doc, idx, card, cid, turns, known_backs, game.file)
 
-    want = g.get("cards_per_back") if complete else None
+    want = g.get("cards_per_back") if complete and not odd_count else None
     at: tuple[str, ...]
     counts = {per_back[b] for b in known_backs}
     if isinstance(want, int) and not isinstance(want, bool) and want >= 1 and len(known_backs) > 1 \
@@ -139,7 +142,7 @@ def check(files: SetFiles) -> list[Problem]:
                                     "cards_per_back"))
     hand = sound["hand_per_back"]
     players = 2  # the game's only player count (game.yaml saying otherwise is a schema error)
-    if complete and isinstance(hand, int) and not isinstance(hand, bool):
+    if complete and not odd_count and isinstance(hand, int) and not isinstance(hand, bool):
         for b in known_backs:
             if 0 < per_back[b] < hand * players:
                 out.append(game.problem(("params", "hand_per_back") if "hand_per_back" in params
