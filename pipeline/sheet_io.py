@@ -246,7 +246,8 @@ def read_csv(path: Path) -> Grid:
             if len(row) > MAX_COLUMNS and any(v.strip() for v in row[MAX_COLUMNS:]):
                 raise _too_many(grid, f"{MAX_COLUMNS} columns")
             if width is None:
-                width = len(row)
+                if any(v.strip() for v in row):  # blank lines above the header: said once, there
+                    width = len(row)
             elif len(row) != width and any(v.strip() for v in row):
                 uneven.append(_uneven(grid.file, start, reader.line_num, len(row), width, sep))
             grid.rows.append([csv_value(v) if v != "" else None for v in row[:MAX_COLUMNS]])

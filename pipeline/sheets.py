@@ -243,6 +243,16 @@ def _header(grid: Grid, sheet: SheetSpec, problems: list[str]) -> dict[int, Shee
     known = {c.heading: c for c in (*sheet.columns, FILE_COLUMN)}
     out: dict[int, SheetColumn] = {}
     seen: dict[str, int] = {}
+    if grid.rows and not _filled(grid.rows[0]):  # one slip, one message: not a column each
+        first = next((r for r, row in enumerate(grid.rows) if _filled(row)), None)
+        if first is not None:
+            if any(c is not None and str(c).strip() in known for c in grid.rows[first]):
+                problems.append(f"{grid.where(0, 0)}: the header row is {grid.row_name(first)}, "
+                                "it must be the first (delete the empty rows above it)")
+            else:
+                problems.append(f"{grid.where(0, 0)}: the first row is empty; it must name the "
+                                f"columns: {', '.join(known)}")
+            return out
     for i, cell in enumerate(grid.rows[0] if grid.rows else []):
         if cell is None:
             if any(grid.cell(r, i) is not None for r in range(1, len(grid.rows))):

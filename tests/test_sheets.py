@@ -572,3 +572,38 @@ def test_a_row_refused_for_its_id_is_one_message_not_also_the_deck_count(
             else "this row has no id (give the card an id, or clear the row)")
     assert _short(err.value.lines, tmp_path) == [f"{at}: {said}"]  # no 'every back has 35 cards'
     assert _bytes(work) == before
+
+
+@pytest.mark.parametrize("fmt", ["csv", "xlsx"])
+def test_a_header_row_pushed_down_is_one_message_not_one_a_column(tmp_path: Path,
+                                                                    fmt: str) -> None:
+    """A blank row above the header said "column A has values but no heading (name it, or
+    delete the column)" for every column (xlsx), or "this row has 10 cells, the header has 0"
+    for every row (csv)."""
+    work = _copy(tmp_path, DOTD)
+    sheet, _ = export_set(work, tmp_path / f"cards.{fmt}")
+    if fmt == "csv":
+        sheet.write_text("\n" + sheet.read_text(encoding="utf-8"), encoding="utf-8")
+    else:
+        wb = load_workbook(sheet)
+        wb["Characters"].insert_rows(1)
+        wb.save(sheet)
+    with pytest.raises(SheetError) as err:
+        import_set(work, sheet)
+    at = "cards.csv:1:1" if fmt == "csv" else "cards.xlsx:Characters!A1"
+    row = "line 2" if fmt == "csv" else "row 2"
+    assert _short(err.value.lines, tmp_path) == [
+        f"{at}: the header row is {row}, it must be the first (delete the empty rows above it)"]
+
+
+def test_a_back_the_sheet_names_wrong_is_one_message_not_also_the_deck_count(
+        tmp_path: Path) -> None:
+    work = _copy(tmp_path, DOTD)
+    sheet, _ = export_set(work, tmp_path / "cards.csv")
+    rows = _rows(sheet)
+    rows[2][rows[0].index("backs")] = "purple"
+    _write_rows(sheet, rows)
+    with pytest.raises(SheetError) as err:
+        import_set(work, sheet)
+    (line,) = _short(err.value.lines, tmp_path)  # no "every back has 35 cards" in game.yaml
+    assert line.startswith("cards.csv:3:8: card 'body_snatcher': backs") and "'purple'" in line
