@@ -417,7 +417,22 @@ def _locate(problem: Problem, grid: Grid, placed: dict[str, list[_Row]], docs: d
         return out
     col = row.cols.get(key, id_col) if key else id_col
     hint = f" ({problem.hint})" if problem.hint else ""
-    return [f"{grid.where(row.index, col)}:{who} {problem.message}{hint}"]
+    message = _LINE_REF.sub(lambda m: _row_of_line(m, doc, rows, grid), problem.message)
+    return [f"{grid.where(row.index, col)}:{who} {message}{hint}"]
+
+
+_LINE_REF = re.compile(r"\bat line (\d+)\b")
+
+
+def _row_of_line(m: re.Match[str], doc: YamlDoc, rows: list[_Row], grid: Grid) -> str:
+    """``at line 19`` of the card file (another card named the same, an id used before) as the
+    sheet's row of that card: the designer is looking at the sheet."""
+    line = int(m.group(1))
+    starts = [(pos, p[0]) for p, pos in doc.values.items()
+              if len(p) == 1 and isinstance(p[0], int) and pos[0] <= line]
+    if not starts or max(starts)[1] >= len(rows):
+        return m.group(0)
+    return f"at {grid.row_name(rows[max(starts)[1]].index)}"
 
 
 def import_set(set_arg: str | Path, sheet_file: Path, *, dry_run: bool = False) -> ImportResult:

@@ -607,3 +607,17 @@ def test_a_back_the_sheet_names_wrong_is_one_message_not_also_the_deck_count(
         import_set(work, sheet)
     (line,) = _short(err.value.lines, tmp_path)  # no "every back has 35 cards" in game.yaml
     assert line.startswith("cards.csv:3:8: card 'body_snatcher': backs") and "'purple'" in line
+
+
+def test_a_name_used_twice_points_at_the_other_row_not_a_card_file_line(tmp_path: Path) -> None:
+    work = _copy(tmp_path, DOTD)
+    sheet, _ = export_set(work, tmp_path / "cards.xlsx")
+    wb = load_workbook(sheet)
+    ws = wb["Characters"]
+    ws["B4"] = ws["B3"].value  # the third card named as the second
+    wb.save(sheet)
+    with pytest.raises(SheetError) as err:
+        import_set(work, sheet)
+    assert _short(err.value.lines, tmp_path) == [
+        f"cards.xlsx:Characters!B4: card '{ws['A4'].value}': name '{ws['B3'].value}' is already "
+        "used at row 3 (two printed cards with one name confuse players)"]
