@@ -23,6 +23,7 @@ from typing import Any
 
 from boneyard.pipeline.validate_yaml import display_path
 
+from boneyard.errors import excerpt
 from boneyard.files import write_atomic
 
 MAX_SHEET_BYTES = 8 * 1024 * 1024
@@ -201,8 +202,12 @@ def _check_size(path: Path) -> None:
     if not path.is_file():
         raise SheetReadError(f"{label}: not a regular file (give a .xlsx or .csv file)")
     if st.st_size > MAX_SHEET_BYTES:
-        raise SheetReadError(f"{label}: file is {st.st_size} bytes, over the limit of "
-                             f"{MAX_SHEET_BYTES} (is this the set's sheet?)")
+        raise SheetReadError(f"{label}: file is {_mib(st.st_size)}, over the limit of "
+                             f"{_mib(MAX_SHEET_BYTES)} (is this the set's sheet?)")
+
+
+def _mib(n: int) -> str:
+    return f"{n / (1024 * 1024):.1f} MiB".replace(".0 MiB", " MiB")
 
 
 def _too_many(grid: Grid, what: str) -> SheetReadError:
@@ -211,13 +216,18 @@ def _too_many(grid: Grid, what: str) -> SheetReadError:
 
 
 def _delimiter(text: str) -> str:
-    """``,``, or ``;`` when the header row read with commas is one cell holding semicolons: Excel
-    in a locale with decimal commas saves "CSV" that way, and no heading holds a ``;``."""
+    """``,``, or ``;`` (or a tab) when the header row read with commas is one cell holding
+    semicolons (tabs): Excel in a locale with decimal commas saves "CSV" that way, and no heading
+    holds a ``;``."""
     try:
         header = next(csv.reader(io.StringIO(text, newline="")), [])
     except csv.Error:
         return ","
-    return ";" if len(header) == 1 and ";" in header[0] else ","
+    if len(header) == 1:
+        for sep in (";", "\t"):  # and "Text (Tab delimited)" saves tabs
+            if sep in header[0]:
+                return sep
+    return ","
 
 
 def read_csv(path: Path) -> Grid:
@@ -226,6 +236,9 @@ def read_csv(path: Path) -> Grid:
     _check_size(path)
     grid = Grid(display_path(path), None)
     raw = path.read_bytes()
+    if raw.startswith(b"PK\x03\x04"):  # a zip: a workbook saved under a .csv name
+        raise SheetReadError(f"{grid.file}: this is an .xlsx workbook, not CSV text (name it "
+                             ".xlsx, or save it from the spreadsheet as CSV)")
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -270,7 +283,8 @@ def _uneven(file: str, first: int, last: int, cells: int, width: int, sep: str) 
     if last > first:
         return (f"{where} (the row runs on to line {last}: is a quote not closed? each row "
                 "is one line unless a quoted cell holds a line break)")
-    return (f"{where} (a {'semicolon' if sep == ';' else 'comma'} missing or extra, or a "
+    word = {";": "semicolon", "\t": "tab"}.get(sep, "comma")
+    return (f"{where} (a {word} missing or extra, or a "
             "quote not closed? every row needs one cell per column, empty ones too)")
 
 
@@ -342,7 +356,8 @@ def read_xlsx(path: Path, title: str) -> Grid:
             infos = zf.infolist()
             if len(infos) > 2000 or sum(i.file_size for i in infos) > MAX_UNZIPPED_BYTES:
                 raise SheetReadError(f"{label}: the workbook unpacks to over "
-                                     f"{MAX_UNZIPPED_BYTES} bytes; refused")
+                                     f"{_mib(MAX_UNZIPPED_BYTES)}; refused (is this the set's "
+                                     "sheet?)")
     except (zipfile.BadZipFile, OSError):
         raise SheetReadError(f"{label}: not an .xlsx workbook (save it as Excel .xlsx, "
                              "or export CSV)") from None
@@ -353,19 +368,30 @@ def read_xlsx(path: Path, title: str) -> Grid:
         try:
             wb = load_workbook(path, read_only=True, data_only=False, keep_links=False)
         except Exception as exc:  # openpyxl raises many kinds on a broken workbook
-            raise SheetReadError(f"{label}: cannot read the workbook: {exc}") from None
+            raise _damaged(label, exc) from None
         try:
             grid = _read_worksheet(wb, path, label, title)
         except SheetReadError:
             raise
         except Exception as exc:  # a malformed part found while streaming the rows
-            raise SheetReadError(f"{label}: cannot read the workbook: {exc}") from None
+            raise _damaged(label, exc) from None
         finally:
             wb.close()
     while grid.rows and all(v is None for v in grid.rows[-1]):
         grid.rows.pop()
         grid.lines.pop()
     return grid
+
+
+def _damaged(label: str, exc: Exception) -> SheetReadError:
+    """A zip that openpyxl cannot read as a workbook: what the reader said (its first line, not
+    its advice to see an exception nobody is shown) and what the designer can do."""
+    why = str(exc).splitlines()[0].strip() if str(exc).strip() else type(exc).__name__
+    if why.startswith("Unable to read workbook"):
+        why = "its XML cannot be read safely (entities, or a part cut short)"
+    return SheetReadError(f"{label}: a damaged workbook or not an Excel .xlsx file "
+                          f"({excerpt(why)}); open it in the spreadsheet program and save it "
+                          "again as .xlsx, or export CSV")
 
 
 def _read_worksheet(wb: Any, path: Path, label: str, title: str) -> Grid:

@@ -453,6 +453,42 @@ def test_a_semicolon_separated_csv_is_read_as_such(tmp_path: Path) -> None:
     assert "(a semicolon missing or extra" in err.value.lines[0]
 
 
+def test_a_tab_separated_csv_is_read_as_such(tmp_path: Path) -> None:
+    """Excel's "Text (Tab delimited)": one message a line, each about a comma, before."""
+    work = _copy(tmp_path, DOTD)
+    sheet, _ = export_set(work, tmp_path / "cards.csv")
+    rows = _rows(sheet)
+    tabs = tmp_path / "tabs.csv"
+    with tabs.open("w", encoding="utf-8", newline="") as f:
+        csv.writer(f, delimiter="\t", lineterminator="\r\n").writerows(rows)
+    assert import_set(work, tabs, dry_run=True).changed == []
+    tabs.write_text("\t".join(rows[0]) + "\n" + "\t".join(rows[1]) + "\textra\n", encoding="utf-8")
+    with pytest.raises(SheetError) as err:
+        import_set(work, tabs)
+    assert "(a tab missing or extra" in err.value.lines[0]
+
+
+def test_a_workbook_named_csv_or_damaged_says_what_it_is_and_what_to_do(tmp_path: Path) -> None:
+    work = _copy(tmp_path, DOTD)
+    book, _ = export_set(work, tmp_path / "cards.xlsx")
+    named = tmp_path / "cards.csv"
+    named.write_bytes(book.read_bytes())
+    with pytest.raises(SheetError) as err:
+        import_set(work, named)
+    assert _short(err.value.lines, tmp_path) == [  # it said "not UTF-8 text (save it as UTF-8)"
+        "cards.csv: this is an .xlsx workbook, not CSV text (name it .xlsx, or save it from the "
+        "spreadsheet as CSV)"]
+    other = tmp_path / "other.xlsx"
+    with zipfile.ZipFile(other, "w") as z:
+        z.writestr("foo.txt", "not a workbook")
+    with pytest.raises(SheetError) as err:
+        import_set(work, other)
+    (line,) = _short(err.value.lines, tmp_path)
+    assert line.startswith("other.xlsx: a damaged workbook or not an Excel .xlsx file (")
+    assert line.endswith("open it in the spreadsheet program and save it again as .xlsx, or "
+                         "export CSV")
+
+
 @pytest.mark.parametrize(("args", "message"), [
     (["--out", "x.pdf"], "x.pdf: a sheet is .xlsx or .csv, not .pdf (name it x.xlsx)"),
     (["--out", "x.csv", "--format", "xlsx"],
