@@ -79,6 +79,8 @@ def import_cmd(set_name: str, sheet: Path, dry_run: bool) -> None:
 
     result = import_set(set_name, sheet, dry_run=dry_run)
     verb = "would change" if dry_run else "changed"
+    for note in result.notes:
+        click.echo(f"note: {note}", err=True)
     if not result.changed:
         click.echo(f"no changes: the sheet says what the card files say "
                    f"(content {result.card_set.content_hash})")

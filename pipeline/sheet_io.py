@@ -73,6 +73,7 @@ class Grid:
     sheet: str | None  # the worksheet's name (XLSX), None for CSV
     rows: list[list[Any]] = field(default_factory=list)
     lines: list[int] = field(default_factory=list)  # XLSX: row numbers; CSV: line numbers
+    notes: list[str] = field(default_factory=list)  # what was read past (other sheets)
 
     def where(self, row: int, col: int) -> str:
         """``cards.xlsx:Characters!C12`` or ``cards.csv:12:3`` (row and col 0-based)."""
@@ -405,6 +406,10 @@ def _read_worksheet(wb: Any, path: Path, label: str, title: str) -> Grid:
         raise SheetReadError(f"{label}: no sheet called {title!r} (sheets: "
                              f"{', '.join(names)}); rename the card sheet to {title!r}")
     grid = Grid(label, name)
+    others = [n for n in names if n != name]
+    if others:  # a copy of the card sheet edited by mistake would otherwise change nothing
+        grid.notes.append(f"{label}: only the sheet {name!r} is read; not "
+                          f"{', '.join(repr(n) for n in others)}")
     ws = wb[name]
     part = getattr(ws, "_worksheet_path", None)  # openpyxl's read-only sheet: its zip part
     if isinstance(part, str):

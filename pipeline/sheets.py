@@ -237,6 +237,7 @@ class ImportResult:
     added: list[str]
     removed: list[str]
     edited: list[str]
+    notes: list[str] = field(default_factory=list)  # what the sheet left alone (printed as notes)
 
 
 def _header(grid: Grid, sheet: SheetSpec, problems: list[str]) -> dict[int, SheetColumn]:
@@ -521,8 +522,15 @@ def import_set(set_arg: str | Path, sheet_file: Path, *, dry_run: bool = False) 
     if not dry_run:
         write_all([(cf.path, texts[cf.rel]) for cf in changed])
     final = check_set(root).card_set if changed and not dry_run else None
+    absent = [c.heading for c in sheet.columns
+              if c.kind != "printed" and c not in columns.values()]
+    notes = list(grid.notes)
+    if absent:  # a column deleted: the cards keep what their files say, but say so
+        names = ", ".join(repr(h) for h in absent)
+        notes.append(f"{grid.file}: no column {names}: every card keeps "
+                     f"{'its value' if len(absent) == 1 else 'those values'} from the card files")
     return ImportResult([cf.path for cf in changed], final or result_set, added, removed,
-                        [e for e in edited if e not in added])
+                        [e for e in edited if e not in added], notes)
 
 
 def write_all(files: Sequence[tuple[Path, str]]) -> None:

@@ -657,3 +657,22 @@ def test_a_name_used_twice_points_at_the_other_row_not_a_card_file_line(tmp_path
     assert _short(err.value.lines, tmp_path) == [
         f"cards.xlsx:Characters!B4: card '{ws['A4'].value}': name '{ws['B3'].value}' is already "
         "used at row 3 (two printed cards with one name confuse players)"]
+
+
+def test_a_sheet_not_read_and_a_column_left_out_are_said(tmp_path: Path) -> None:
+    """A copy of the card sheet edited by mistake, or a deleted column, changed nothing without
+    a word: the import says what it read past."""
+    work = _copy(tmp_path, DOTD)
+    sheet, _ = export_set(work, tmp_path / "cards.xlsx")
+    wb = load_workbook(sheet)
+    copy = wb.copy_worksheet(wb["Characters"])
+    copy["C2"] = 9
+    wb["Characters"].delete_cols(3)  # power
+    wb.save(sheet)
+    result = import_set(work, sheet, dry_run=True)
+    assert result.changed == []
+    assert _short(result.notes, tmp_path) == [
+        f"cards.xlsx: only the sheet 'Characters' is read; not '{copy.title}'",
+        "cards.xlsx: no column 'power': every card keeps its value from the card files"]
+    r = CliRunner().invoke(cli, ["import", str(work), str(sheet)])
+    assert r.exit_code == 0 and "note: " in r.output, r.output
