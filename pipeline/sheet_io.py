@@ -244,7 +244,9 @@ def read_csv(path: Path) -> Grid:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
-        raise SheetReadError(f"{grid.file}:{line}:1: not UTF-8 text (save the CSV as "
+        begun = raw.rfind(b"\n", 0, exc.start) + 1  # the column: characters before the byte
+        col = len(raw[begun:exc.start].decode("utf-8", "replace")) + 1
+        raise SheetReadError(f"{grid.file}:{line}:{col}: not UTF-8 text (save the CSV as "
                              "UTF-8)") from None
     if "\x00" in text:
         raise SheetReadError(f"{grid.file}: holds NUL bytes; is it a CSV file?")

@@ -676,3 +676,12 @@ def test_a_sheet_not_read_and_a_column_left_out_are_said(tmp_path: Path) -> None
         "cards.xlsx: no column 'power': every card keeps its value from the card files"]
     r = CliRunner().invoke(cli, ["import", str(work), str(sheet)])
     assert r.exit_code == 0 and "note: " in r.output, r.output
+
+
+def test_a_csv_byte_that_is_not_utf8_is_located_at_its_line_and_column(tmp_path: Path) -> None:
+    sheet = tmp_path / "cards.csv"
+    sheet.write_bytes("id,name,power\nnemesis,Némesis,0\n".encode("latin-1"))
+    with pytest.raises(SheetError) as err:
+        import_set(DOTD, sheet)
+    assert _short(err.value.lines, tmp_path) == [
+        "cards.csv:2:10: not UTF-8 text (save the CSV as UTF-8)"]
