@@ -160,8 +160,8 @@ def _data_cell(text: str) -> tuple[Any, str | None]:
 def _int(value: Any) -> Any:
     if isinstance(value, float) and value.is_integer():
         return int(value)
-    if isinstance(value, str) and re.fullmatch(r"\s*[-+]?\d+\s*", value):
-        return int(value)
+    if isinstance(value, str) and re.fullmatch(r"\s*[-+]?\d+(\.0*)?\s*", value):
+        return int(value.strip().split(".")[0])  # "3.0" in a CSV is 3, as a 3.0 cell is
     return value  # the validator says what is wrong with it
 
 

@@ -685,3 +685,19 @@ def test_a_csv_byte_that_is_not_utf8_is_located_at_its_line_and_column(tmp_path:
         import_set(DOTD, sheet)
     assert _short(err.value.lines, tmp_path) == [
         "cards.csv:2:10: not UTF-8 text (save the CSV as UTF-8)"]
+
+
+def test_a_whole_number_written_with_a_decimal_point_reads_alike_in_csv_and_xlsx(
+        tmp_path: Path) -> None:
+    """3.0 in an xlsx cell was 3, "3.0" in a CSV "must be a whole number"."""
+    work = _copy(tmp_path, DOTD)
+    sheet, _ = export_set(work, tmp_path / "cards.csv")
+    rows = _rows(sheet)
+    col = rows[0].index("power")
+    rows[1][col] = f"{rows[1][col]}.0"
+    _write_rows(sheet, rows)
+    assert import_set(work, sheet, dry_run=True).changed == []
+    rows[1][col] = "3.5"
+    _write_rows(sheet, rows)
+    with pytest.raises(SheetError, match="power must be a whole number, got '3.5'"):
+        import_set(work, sheet)
