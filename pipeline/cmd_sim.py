@@ -25,7 +25,7 @@ from boneyard.engine.sim import SimResult, default_jobs, scheduler_address, simu
 from boneyard.engine.sim.replay import ReplayError, record_problem
 from boneyard.engine.spec import GameOption, GameSpec
 from boneyard.engine.stats import Metric
-from boneyard.pipeline.load import load_set
+from boneyard.pipeline.load import SetNotFoundError, load_set
 from rich.console import Console
 from rich.progress import (
     BarColumn,
@@ -520,11 +520,18 @@ def _replay(log_file: str, index: int, set_name: str | None) -> None:
     if not where:
         raise click.UsageError("the log names no card set; give one with --set")
     try:
-        card_set = load_set(where)
-    except BoneyardError:
-        if set_name or not rec.get("root"):
+        try:
+            card_set = load_set(where)
+        except BoneyardError:
+            if set_name or not rec.get("root"):
+                raise
+            card_set = load_set(rec["root"])
+    except SetNotFoundError as exc:
+        if set_name:
             raise
-        card_set = load_set(rec["root"])
+        # the log names a set that is not here: bad data in the log, said at its line
+        raise ReplayError(f"{log_file}:{lineno}: the log's set is not here: {exc} (give the "
+                          "set with --set)") from None
     logged = rec.get("rules")
     if isinstance(logged, str) and logged != card_set.rules:  # before the engine trips on it
         theirs = next((s.title for s in specs() if s.name == logged), logged)

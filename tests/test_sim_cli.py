@@ -146,6 +146,42 @@ def test_a_replay_that_fails_says_where_and_what_differs(tmp_path):
         assert f"{path}:2: game 1: " in r.output and message in r.output, r.output
 
 
+@pytest.mark.parametrize("game", ["day-of-the-dead", "grave-feast"])
+def test_a_replay_of_an_edited_log_says_what_was_edited(tmp_path, game):
+    """An edited move was replayed "ok" (the moves were never read); an edited seed said only
+    that the first action is not legal; a set that is not here was a usage error with no line."""
+    log = tmp_path / "games.jsonl"
+    assert run("simulate", game, "-n", "1", "--agents", "random", "--log", str(log),
+               "--quiet").exit_code == 0
+    rec = json.loads(log.read_text())
+    path = tmp_path / "one.jsonl"
+    moved = dict(rec, moves=["a move nobody made", *rec["moves"][1:]])
+    path.write_text(json.dumps(moved) + "\n")
+    r = run("replay", str(path))
+    assert r.exit_code == 1 and f"{path}:1: game 0: move #1 is logged as 'a move nobody made', " \
+        f"but its action ({rec['actions'][0]}) is {rec['moves'][0]!r} here" in r.output, r.output
+    elsewhere = dict(rec, slug="no-such-set", root=str(tmp_path / "gone"))
+    path.write_text(json.dumps(elsewhere) + "\n")
+    r = run("replay", str(path))
+    assert r.exit_code == 1 and r.output.startswith(f"{path}:1: the log's set is not here: ")
+    assert r.output.rstrip().endswith("(give the set with --set)") and "Traceback" not in r.output
+
+
+def test_a_replay_whose_seed_was_edited_says_the_deal_differs(tmp_path):
+    log = tmp_path / "games.jsonl"
+    assert run("simulate", "day-of-the-dead", "-n", "1", "--agents", "random", "--log", str(log),
+               "--quiet").exit_code == 0
+    rec = json.loads(log.read_text())
+    path = tmp_path / "one.jsonl"
+    for seed in range(rec["seed"] + 1, rec["seed"] + 50):  # a deal where action 1 is not legal
+        path.write_text(json.dumps(dict(rec, seed=seed)) + "\n")
+        r = run("replay", str(path))
+        if "is not legal here" in r.output:
+            break
+    assert r.exit_code == 1 and "the deal from the logged seed is not the one these actions " \
+        "were chosen in: was the seed edited" in r.output, r.output
+
+
 def test_a_bad_boneyard_check_value_is_refused_not_read_as_off(monkeypatch):
     monkeypatch.setenv("BONEYARD_CHECK", "maybe")
     r = run("simulate", "day-of-the-dead", "-n", "2", "--agents", "random", "--quiet")

@@ -124,6 +124,8 @@ def replay(
         if was_recording is not None:
             engine.record_events = was_recording
     seats = record.get("agents") or []
+    logged_moves = record.get("moves")
+    moves: list[Any] = logged_moves if isinstance(logged_moves, list) else []
     seen = 0
     last_turn: str | None = None
     if lines is not None:
@@ -134,7 +136,15 @@ def replay(
         if state.is_terminal():
             raise ReplayError(f"game {index}: the game ended after {step} of {len(actions)} actions")
         if action not in state.legal_actions():
-            raise ReplayError(f"game {index}: action #{step + 1} ({action}) is not legal here")
+            why = (" (the deal from the logged seed is not the one these actions were chosen "
+                   "in: was the seed edited, or the log written by another version of the set "
+                   "or its rules?)" if step < 3 else "")
+            raise ReplayError(f"game {index}: action #{step + 1} ({action}) is not legal "
+                              f"here{why}")
+        if step < len(moves) and moves[step] != state.action_to_string(action):
+            raise ReplayError(f"game {index}: move #{step + 1} is logged as {moves[step]!r}, "
+                              f"but its action ({action}) is {state.action_to_string(action)!r} "
+                              "here (the log was edited: use the lines simulate --log wrote)")
         p = state.current_player()
         if lines is not None:
             head = _turn_header(state)
