@@ -37,6 +37,10 @@ def export_cmd(set_name: str, fmt: str | None, out: Path | None) -> None:
         out = OUTPUT / resolve_set(set_name).resolve().name / f"cards.{fmt or 'xlsx'}"
     else:
         fmt = _out_format(out, fmt)
+        above = next((p for p in out.parents if p.exists()), None)
+        if above is not None and not above.is_dir():  # "File exists" from the OS said nothing
+            raise click.BadParameter(f"{display_path(above)} is a file, not a folder: "
+                                     "the sheet cannot go inside it", param_hint="'--out'")
     path, rows = export_set(set_name, out, fmt)
     click.echo(f"wrote {display_path(path)} ({rows} rows)")
 

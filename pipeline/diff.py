@@ -381,6 +381,9 @@ def diff_cmd(set_name: str, against: str, fast: bool, games: int | None, jobs: i
     """
     from boneyard.pipeline.load import load_set
 
+    if not against.strip():
+        raise click.BadParameter("give a git revision (HEAD~1, a tag) or a playtest.json file",
+                                 param_hint="'--against'")
     card_set = load_set(set_name)
     before, after, moves = diff(card_set, against, fast=fast, jobs=jobs, games=games,
                                 announce=lambda line: click.echo(f"{card_set.name}: {line}", err=True))

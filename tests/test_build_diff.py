@@ -211,3 +211,8 @@ def test_a_damaged_or_foreign_record_is_one_message_before_any_game(tmp_path, ca
     (tmp_path / "out" / "playtest.json").write_text("{}")
     code, _, err = run_main(["diff", str(folder), "--against", str(tmp_path / "out")], capsys)
     assert code == 1 and f"--against {tmp_path / 'out' / 'playtest.json'}" in err
+
+
+def test_an_empty_against_is_a_usage_error_not_a_revision_named_nothing():
+    r = CliRunner().invoke(cli, ["diff", "day-of-the-dead", "--against", "", "--games", "2"])
+    assert r.exit_code == 2 and "give a git revision (HEAD~1, a tag) or a playtest.json" in r.output

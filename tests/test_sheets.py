@@ -701,3 +701,10 @@ def test_a_whole_number_written_with_a_decimal_point_reads_alike_in_csv_and_xlsx
     _write_rows(sheet, rows)
     with pytest.raises(SheetError, match="power must be a whole number, got '3.5'"):
         import_set(work, sheet)
+
+
+def test_export_into_a_path_under_a_file_names_the_file(tmp_path: Path) -> None:
+    (tmp_path / "cards.csv").write_text("x\n")
+    r = CliRunner().invoke(cli, ["export", "day-of-the-dead", "--out",
+                                 str(tmp_path / "cards.csv" / "a.xlsx")])
+    assert r.exit_code == 2 and "cards.csv is a file, not a folder" in r.output, r.output
