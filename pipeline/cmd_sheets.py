@@ -79,6 +79,8 @@ def import_cmd(set_name: str, sheet: Path, dry_run: bool) -> None:
     resulting set is validated first: each problem is printed at its cell
     (cards.xlsx:Characters!C12) and nothing is written while any is left.
     """
+    if not sheet.exists():  # a usage error, as a missing file is for replay and scenario
+        raise click.UsageError(f"no sheet file '{sheet}'")
     from boneyard.pipeline.sheets import import_set
 
     result = import_set(set_name, sheet, dry_run=dry_run)

@@ -16,6 +16,7 @@ row is removed.
 
 from __future__ import annotations
 
+import datetime
 import difflib
 import os
 import re
@@ -169,6 +170,9 @@ def import_cell(col: SheetColumn, value: Any) -> tuple[Any, str | None]:
     """(the card-file value of a cell, or MISSING when empty; why it cannot be read)."""
     if value is None or (isinstance(value, str) and not value.strip()):
         return MISSING, None
+    if isinstance(value, (datetime.date, datetime.time)):  # the spreadsheet's guess, not text
+        return value, (f"the spreadsheet turned this cell into a date or time ({value}); "
+                       "format the cell as text and type it again")
     if col.kind == "text":
         if isinstance(value, float) and value.is_integer():
             return str(int(value)), None

@@ -708,3 +708,26 @@ def test_export_into_a_path_under_a_file_names_the_file(tmp_path: Path) -> None:
     r = CliRunner().invoke(cli, ["export", "day-of-the-dead", "--out",
                                  str(tmp_path / "cards.csv" / "a.xlsx")])
     assert r.exit_code == 2 and "cards.csv is a file, not a folder" in r.output, r.output
+
+
+def test_a_cell_the_spreadsheet_made_a_date_is_refused_not_imported_as_its_text(
+        tmp_path: Path) -> None:
+    """A name cell auto-formatted as a date became ``name: 2024-01-01 00:00:00``."""
+    import datetime
+
+    work = _copy(tmp_path, DOTD)
+    sheet, _ = export_set(work, tmp_path / "cards.xlsx")
+    wb = load_workbook(sheet)
+    wb["Characters"]["B2"] = datetime.datetime(2024, 1, 1)
+    wb.save(sheet)
+    with pytest.raises(SheetError) as err:
+        import_set(work, sheet)
+    (line,) = _short(err.value.lines, tmp_path)
+    assert line.startswith("cards.xlsx:Characters!B2: card 'nemesis': name: the spreadsheet "
+                           "turned this cell into a date or time (2024-01-01 00:00:00); format "
+                           "the cell as text and type it again"), line
+
+
+def test_import_of_a_sheet_that_is_not_there_is_a_usage_error(tmp_path: Path) -> None:
+    r = CliRunner().invoke(cli, ["import", "day-of-the-dead", str(tmp_path / "nope.xlsx")])
+    assert r.exit_code == 2 and "no sheet file" in r.output
