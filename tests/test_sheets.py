@@ -432,40 +432,28 @@ def test_a_header_only_sheet_says_it_has_no_card_rows(tmp_path: Path) -> None:
     assert _bytes(work) == before
 
 
-def test_a_semicolon_separated_csv_is_read_as_such(tmp_path: Path) -> None:
-    """Excel in a locale with decimal commas saves CSV with semicolons."""
+@pytest.mark.parametrize(("sep", "word"), [(";", "semicolon"), ("\t", "tab")])
+def test_a_semicolon_or_tab_separated_csv_is_read_as_such(tmp_path: Path, sep: str,
+                                                          word: str) -> None:
+    """Excel in a locale with decimal commas saves CSV with semicolons; its "Text (Tab
+    delimited)" saves tabs (one message a line, each about a comma, before)."""
     work = _copy(tmp_path, DOTD)
     sheet, _ = export_set(work, tmp_path / "cards.csv")
     rows = _rows(sheet)
     semi = tmp_path / "semi.csv"
     with semi.open("w", encoding="utf-8-sig", newline="") as f:
-        csv.writer(f, delimiter=";", lineterminator="\r\n").writerows(rows)
+        csv.writer(f, delimiter=sep, lineterminator="\r\n").writerows(rows)
     assert import_set(work, semi, dry_run=True).changed == []
     rows[1][2] = "7"
     with semi.open("w", encoding="utf-8", newline="") as f:
-        csv.writer(f, delimiter=";", lineterminator="\r\n").writerows(rows)
+        csv.writer(f, delimiter=sep, lineterminator="\r\n").writerows(rows)
     result = import_set(work, semi)
     assert result.edited == [rows[1][0]] and result.changed == [work / "characters.yaml"]
     bad = tmp_path / "bad.csv"
-    bad.write_text(f"{';'.join(rows[0])}\n{';'.join(rows[1])};extra\n", encoding="utf-8")
+    bad.write_text(f"{sep.join(rows[0])}\n{sep.join(rows[1])}{sep}extra\n", encoding="utf-8")
     with pytest.raises(SheetError) as err:
         import_set(work, bad)
-    assert "(a semicolon missing or extra" in err.value.lines[0]
-
-
-def test_a_tab_separated_csv_is_read_as_such(tmp_path: Path) -> None:
-    """Excel's "Text (Tab delimited)": one message a line, each about a comma, before."""
-    work = _copy(tmp_path, DOTD)
-    sheet, _ = export_set(work, tmp_path / "cards.csv")
-    rows = _rows(sheet)
-    tabs = tmp_path / "tabs.csv"
-    with tabs.open("w", encoding="utf-8", newline="") as f:
-        csv.writer(f, delimiter="\t", lineterminator="\r\n").writerows(rows)
-    assert import_set(work, tabs, dry_run=True).changed == []
-    tabs.write_text("\t".join(rows[0]) + "\n" + "\t".join(rows[1]) + "\textra\n", encoding="utf-8")
-    with pytest.raises(SheetError) as err:
-        import_set(work, tabs)
-    assert "(a tab missing or extra" in err.value.lines[0]
+    assert f"(a {word} missing or extra" in err.value.lines[0]
 
 
 def test_a_workbook_named_csv_or_damaged_says_what_it_is_and_what_to_do(tmp_path: Path) -> None:
