@@ -131,7 +131,7 @@ def check_set(path_or_name: str | Path, *, counts: bool = True) -> SetCheck:
                                        hint=f"make {GAME_FILE} a file inside the set folder, "
                                             "not a link to one elsewhere"))
         return result
-    game, problems, _ = _read(root / GAME_FILE, "game", is_card_list=False)
+    game, problems, whole = _read(root / GAME_FILE, "game", is_card_list=False)
     result.problems += problems
     g = game.data if isinstance(game.data, dict) else None
     if g is None:
@@ -146,18 +146,21 @@ def check_set(path_or_name: str | Path, *, counts: bool = True) -> SetCheck:
         return result  # the schema error says which rules exist; nothing else can be checked
     _check_cards(root, game, g, spec_of(result.rules), counts, result)
     if result.problems:
-        own = v.schema_problems(game, "game", is_card_list=False)
-        _wrong_rules(root, game, g, counts, result, sum(p not in own for p in problems))
+        _wrong_rules(root, game, g, counts, result, [] if whole else problems)
     return result
 
 
 def _wrong_rules(root: Path, game: YamlDoc, g: dict[str, Any], counts: bool, result: SetCheck,
-                 read_problems: int) -> None:
+                 read: list[Problem]) -> None:
     """A set whose cards and settings fit other rules than the ones named is one mistake, the
-    ``rules:`` line: said there once, not as every card's missing and unknown keys."""
+    ``rules:`` line: said there once, not as every card's missing and unknown keys. ``read``
+    holds game.yaml's problems when the reader refused a value there (none when it read it
+    whole): those stay whatever the rules."""
     declared = len(result.problems)
     if declared < 5:
         return  # a few problems are the set's own: another game's schema could not fit it
+    own = v.schema_problems(game, "game", is_card_list=False) if read else []
+    read_problems = sum(p not in own for p in read)
     best: tuple[int, str] | None = None
     for other in sorted(GAMES):
         if other == result.rules:
