@@ -160,6 +160,12 @@ def test_a_replay_of_an_edited_log_says_what_was_edited(tmp_path, game):
     r = run("replay", str(path))
     assert r.exit_code == 1 and f"{path}:1: game 0: move #1 is logged as 'a move nobody made', " \
         f"but its action ({rec['actions'][0]}) is {rec['moves'][0]!r} here" in r.output, r.output
+    n = len(rec["agents"])
+    for agents, said in ((["gate"], f"the log names 1 agent(s) for a {n}-player game"),
+                         ([*rec["agents"][1:], "wizard"], "the log's agents: unknown agent 'wizard'")):
+        path.write_text(json.dumps(dict(rec, agents=agents)) + "\n")
+        r = run("replay", str(path))
+        assert r.exit_code == 1 and f"{path}:1: game 0: {said}" in r.output, r.output
     elsewhere = dict(rec, slug="no-such-set", root=str(tmp_path / "gone"))
     path.write_text(json.dumps(elsewhere) + "\n")
     r = run("replay", str(path))

@@ -81,6 +81,21 @@ def _replay_game(game: CardSet | Game, record: Mapping[str, Any]) -> Game:
     return built
 
 
+def _check_agents(index: Any, seats: list[str], players: int) -> None:
+    """The log's agent names label the transcript's seats: a name this version cannot play, or a
+    count that is not the game's, means the line was edited or comes from elsewhere."""
+    from boneyard.engine.agents import AgentSpecError, parse_spec
+
+    if seats and len(seats) != players:
+        raise ReplayError(f"game {index}: the log names {len(seats)} agent(s) for a "
+                          f"{players}-player game (the log was edited: use the lines simulate --log wrote)")
+    for name in seats:
+        try:
+            parse_spec(name)
+        except AgentSpecError as exc:
+            raise ReplayError(f"game {index}: the log's agents: {exc}") from None
+
+
 def _events(state: State) -> list[str] | None:
     events = getattr(state, "events", None)
     return events if isinstance(events, list) else None
@@ -124,6 +139,7 @@ def replay(
         if was_recording is not None:
             engine.record_events = was_recording
     seats = record.get("agents") or []
+    _check_agents(index, seats, g.num_players)
     logged_moves = record.get("moves")
     moves: list[Any] = logged_moves if isinstance(logged_moves, list) else []
     seen = 0
