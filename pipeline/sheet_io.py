@@ -294,12 +294,17 @@ def _uneven(file: str, first: int, last: int, cells: int, width: int, sep: str) 
 _NUMBER = re.compile(r"[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?")
 
 
-def _bad_cells(path: Path, part: str, label: str, sheet: str) -> list[str]:
-    """Number cells that hold no finite number, read from the worksheet's XML: openpyxl writes
-    infinity and NaN as an empty value (which it then reads back as a blank cell) and stops
-    with a bare ValueError on a value like ``inf``. Also merged cells, which the read-only
-    reader does not see: a merge over a card's cells would silently empty all but one."""
+def _bad_cells(path: Path, part: str, label: str, sheet: str) -> tuple[list[str], list[str]]:
+    """Problems and notes read from the worksheet's XML. Problems: number cells that hold no
+    finite number (openpyxl writes infinity and NaN as an empty value, which it then reads back
+    as a blank cell, and stops with a bare ValueError on a value like ``inf``); merged cells,
+    which the read-only reader does not see (a merge over a card's cells would silently empty
+    all but one); a value past the columns or rows read, which would be dropped unseen. Notes:
+    hidden rows and columns, whose edits are read like any other but were made out of sight."""
     out: list[tuple[int, int, str]] = []  # (row, column, message): said in the sheet's order
+    hidden_rows: list[int] = []
+    hidden_cols: list[str] = []
+    far, far_at = 0, (0, 0)  # how many values lie past the read range, and the first
     row, col = 0, 0
     with zipfile.ZipFile(path) as zf, zf.open(part) as src:
         for event, el in ET.iterparse(src, events=("start", "end")):
@@ -308,9 +313,15 @@ def _bad_cells(path: Path, part: str, label: str, sheet: str) -> list[str]:
                 if tag == "row":
                     r = el.get("r") or ""
                     row, col = (int(r) if r.isdigit() else row + 1), 0
+                    if el.get("hidden") in ("1", "true") and row <= MAX_ROWS:
+                        hidden_rows.append(row)
                 continue
             if tag == "row":
                 el.clear()
+            if tag == "col" and el.get("hidden") in ("1", "true"):
+                lo, hi = (int(el.get(k) or 0) for k in ("min", "max"))
+                if 1 <= lo <= hi:
+                    hidden_cols.extend(column_letter(k - 1) for k in range(lo, min(hi, MAX_COLUMNS) + 1))
             if tag == "mergeCell":  # one value shows across them; the others read as empty
                 ref = el.get("ref") or "?"
                 first = ref.split(":", 1)[0]
@@ -325,6 +336,11 @@ def _bad_cells(path: Path, part: str, label: str, sheet: str) -> list[str]:
             col = _column_index(ref) if ref else col + 1
             kinds = {child.tag.rsplit("}", 1)[-1]: child for child in el}
             value = kinds.get("v")
+            if (col > MAX_COLUMNS or row > MAX_ROWS) and kinds.keys() & {"v", "is", "f"}:
+                far += 1
+                far_at = far_at if far > 1 else (row, col)
+                el.clear()
+                continue
             if el.get("t", "n") == "n" and "f" not in kinds and value is not None:
                 text = (value.text or "").strip()
                 if not text:
@@ -337,7 +353,24 @@ def _bad_cells(path: Path, part: str, label: str, sheet: str) -> list[str]:
                     out.append((row, col, f"{label}:{sheet}!{column_letter(col - 1)}{row}: the "
                                 f"cell holds {why}; type the number the card needs"))
             el.clear()
-    return [line for _, _, line in sorted(out)]
+    notes = []
+    if far:
+        more = f" (and {far - 1} more past it)" if far > 1 else ""
+        out.append((*far_at, f"{label}:{sheet}!{column_letter(far_at[1] - 1)}{far_at[0]}: a value "
+                    f"far outside the card table{more}: boneyard reads columns A-"
+                    f"{column_letter(MAX_COLUMNS - 1)} and rows 1-{MAX_ROWS}, so it would be "
+                    "dropped unseen; delete it, or move it into the table"))
+    if hidden_rows or hidden_cols:
+        shown = [f"row(s) {_listed([str(r) for r in hidden_rows])}"] if hidden_rows else []
+        shown += [f"column(s) {_listed(hidden_cols)}"] if hidden_cols else []
+        notes.append(f"{label}:{sheet}: {' and '.join(shown)} are hidden; they are read like "
+                     "the others (unhide them to see every value that is imported)")
+    return [line for _, _, line in sorted(out)], notes
+
+
+def _listed(items: list[str]) -> str:
+    return ", ".join(items[:MAX_LISTED]) + (f" and {len(items) - MAX_LISTED} more"
+                                            if len(items) > MAX_LISTED else "")
 
 
 def _column_index(ref: str) -> int:
@@ -415,9 +448,10 @@ def _read_worksheet(wb: Any, path: Path, label: str, title: str) -> Grid:
     ws = wb[name]
     part = getattr(ws, "_worksheet_path", None)  # openpyxl's read-only sheet: its zip part
     if isinstance(part, str):
-        bad = _bad_cells(path, part, label, name)
+        bad, notes = _bad_cells(path, part, label, name)
         if bad:
             raise SheetReadError(*_capped(bad, label, "cells"))
+        grid.notes.extend(notes)
     for r, row in enumerate(ws.iter_rows(max_col=MAX_COLUMNS + 1), start=1):
         if r > MAX_ROWS:
             if any(c.value is not None for c in row):

@@ -666,6 +666,30 @@ def test_a_sheet_not_read_and_a_column_left_out_are_said(tmp_path: Path) -> None
     assert r.exit_code == 0 and "note: " in r.output, r.output
 
 
+def test_a_value_far_outside_the_table_is_refused_and_hidden_rows_are_said(tmp_path: Path) -> None:
+    """A value past the columns and rows read was dropped without a word (a stray cell at CZ3,
+    or XFD1048576); edits in hidden rows and columns were applied unseen."""
+    work = _copy(tmp_path, DOTD)
+    sheet, _ = export_set(work, tmp_path / "cards.xlsx")
+    wb = load_workbook(sheet)
+    ws = wb["Characters"]
+    ws.row_dimensions[5].hidden = True
+    ws.column_dimensions["C"].hidden = True
+    wb.save(sheet)
+    result = import_set(work, sheet, dry_run=True)
+    assert _short(result.notes, tmp_path) == [
+        "cards.xlsx:Characters: row(s) 5 and column(s) C are hidden; they are read like the others "
+        "(unhide them to see every value that is imported)"]
+    ws["CZ3"], ws["XFD1048576"] = "stray", "x"
+    wb.save(sheet)
+    with pytest.raises(SheetError) as err:
+        import_set(work, sheet)
+    assert _short(err.value.lines, tmp_path) == [
+        "cards.xlsx:Characters!CZ3: a value far outside the card table (and 1 more past it): "
+        "boneyard reads columns A-BL and rows 1-5000, so it would be dropped unseen; delete it, "
+        "or move it into the table"]
+
+
 def test_a_csv_byte_that_is_not_utf8_is_located_at_its_line_and_column(tmp_path: Path) -> None:
     sheet = tmp_path / "cards.csv"
     sheet.write_bytes("id,name,power\nnemesis,Némesis,0\n".encode("latin-1"))
