@@ -159,6 +159,8 @@ def _schema_problem(doc: YamlDoc, error: ValidationError, card_of: CardOf) -> li
             type_hint = "remove the quotes"
         elif "integer" in types and isinstance(inst, float) and inst.is_integer():
             type_hint = f"write {int(inst)}"
+        elif {"integer", "number"} & set(types) and isinstance(inst, str) and inst.startswith("="):
+            type_hint = "a formula is never evaluated: type the number it gives"
         elif not path and inst is None:
             needs = [str(k) for k in sch.get("required", [])]
             return one("file is empty", (f"it needs at least {', '.join(k + ':' for k in needs)}; "

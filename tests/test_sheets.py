@@ -713,6 +713,11 @@ def test_a_whole_number_written_with_a_decimal_point_reads_alike_in_csv_and_xlsx
     _write_rows(sheet, rows)
     with pytest.raises(SheetError, match="power must be a whole number, got '3.5'"):
         import_set(work, sheet)
+    rows[1][col] = "=1+2"  # a formula typed into a CSV: said as the xlsx formula is
+    _write_rows(sheet, rows)
+    with pytest.raises(SheetError, match=r"got '=1\+2' \(a formula is never evaluated: type the "
+                       r"number it gives\)"):
+        import_set(work, sheet)
 
 
 def test_export_into_a_path_under_a_file_names_the_file(tmp_path: Path) -> None:
