@@ -727,11 +727,14 @@ def test_a_missing_or_broken_font_says_how_to_fix_it(tmp_path, body, says):
     font = tmp_path / "display.ttf"
     if body is not None:
         font.write_bytes(body)
-    path = write(tmp_path, "fonts: {display: display.ttf}\nlayouts:\n  front:\n    elements: []\n")
+    path = write(tmp_path, "fonts: {display: display.ttf}\nlayouts:\n  front:\n    elements:\n"
+                 "      - {name: t, type: text, x: 10, y: 10, w: 100, h: 20, text: '{name}', "
+                 "font: display}\n")
     with pytest.raises(RenderError) as err:
         load_template(path)
     assert says.format(font=font) in str(err.value)
     assert "give a .ttf file" in str(err.value) or "paths are from the set folder" in str(err.value)
+    assert len(str(err.value).splitlines()) == 1  # not also "unknown font" where it is used
 
 
 def test_a_missing_fixed_image_says_how_to_fix_it(tmp_path):

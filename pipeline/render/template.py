@@ -95,11 +95,13 @@ def load_template(path: str | Path) -> Template:
         if not target.is_relative_to(base):
             problems.append(doc.problem(("fonts", name), f"font file {file!r} is outside the "
                                         "set folder", hint="keep fonts inside the set's folder"))
+            font_ids[name] = name  # declared: its uses are not also "unknown font" (never drawn)
             continue
         try:
             font_ids[name] = fonts.register(name, target)
         except RenderError as exc:
             problems.append(doc.problem(("fonts", name), str(exc)))
+            font_ids[name] = name  # as above: the problem is the file, said once at fonts:
 
     raw_layouts: dict[str, dict[str, Any]] = data["layouts"]
     layouts: dict[str, tuple[dict[str, Any], ...]] = {}
