@@ -180,6 +180,14 @@ def test_extends_loop_is_an_error(tmp_path):
         load_template(path)
 
 
+def test_a_renamed_parent_layout_is_named_in_the_message(tmp_path):
+    path = write(tmp_path, "layouts:\n  frnt: {elements: []}\n  back: {extends: front}\n")
+    with pytest.raises(RenderError) as err:
+        load_template(path)
+    assert str(err.value) == (f"{path}:3:19: layout 'back' extends unknown layout 'front' "
+                              "(did you mean 'frnt'? layouts are: back, frnt)")
+
+
 def _layout(card_set, face_id, template_path=None):
     template = load_template(template_path or CARDS / card_set.slug / "template.yaml")
     deck = build_deck(card_set, rules_runs)

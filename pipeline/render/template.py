@@ -12,6 +12,7 @@ Problems are collected and raised together as one :class:`RenderError`, each as
 
 from __future__ import annotations
 
+import difflib
 import re
 import string
 from dataclasses import dataclass, field
@@ -272,9 +273,11 @@ def _resolve(
     parent = spec.get("extends")
     if parent is not None:
         if parent not in raw:
+            near = difflib.get_close_matches(str(parent), [n for n in raw if n != name], n=1)
             problems.append(doc.problem(("layouts", name, "extends"),
                                         f"layout {name!r} extends unknown layout {parent!r}",
-                                        hint=f"layouts are: {', '.join(sorted(raw))}"))
+                                        hint=(f"did you mean {near[0]!r}? " if near else "")
+                                        + f"layouts are: {', '.join(sorted(raw))}"))
             return None
         inherited = _resolve(parent, raw, doc, problems, (*chain, name))
         if inherited is None:
