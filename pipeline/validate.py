@@ -230,6 +230,13 @@ def _schema_problem(doc: YamlDoc, error: ValidationError, card_of: CardOf) -> li
                 out += [p for p in _schema_problem(doc, e, card_of) if p not in out]
             return out
         if fitting:
+            kinds = {e.validator for e in fitting if not e.relative_path}
+            if {"enum", "pattern"} <= kinds and isinstance(inst, str) \
+                    and any(ch.isdigit() for ch in inst):
+                # a name or a written-out value (63x88mm) is allowed: with digits in it, the
+                # value was meant as the second, so say how that is written
+                return _schema_problem(doc, next(e for e in fitting if e.validator == "pattern"),
+                                       card_of)
             return _schema_problem(doc, best_match(fitting), card_of)
         types = [t for e in error.context if e.validator == "type" and not e.relative_path
                  for t in (e.validator_value if isinstance(e.validator_value, list)

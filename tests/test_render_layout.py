@@ -180,6 +180,20 @@ def test_extends_loop_is_an_error(tmp_path):
         load_template(path)
 
 
+@pytest.mark.parametrize("size, says", [
+    ("-63x88mm", "size '-63x88mm' is not valid: write a size name or width x height such as "
+                 "63x88mm or 2.5x3.5in"),
+    ("pokr", "size must be one of: poker, bridge, mini, tarot, standard, euro, mini-euro, square; "
+             "got 'pokr' (did you mean 'poker'?)"),
+])
+def test_a_card_size_written_out_wrong_says_how_sizes_are_written(tmp_path, size, says):
+    """'-63x88mm' was answered with the list of size names only, as if no other form existed."""
+    path = write(tmp_path, f"size: {size}\nlayouts:\n  front: {{elements: []}}\n")
+    with pytest.raises(RenderError) as err:
+        load_template(path)
+    assert str(err.value) == f"{path}:1:7: {says}"
+
+
 def test_a_renamed_parent_layout_is_named_in_the_message(tmp_path):
     path = write(tmp_path, "layouts:\n  frnt: {elements: []}\n  back: {extends: front}\n")
     with pytest.raises(RenderError) as err:
