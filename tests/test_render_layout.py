@@ -175,9 +175,11 @@ def test_a_card_field_mistake_names_the_template_line(tmp_path):
 
 
 def test_extends_loop_is_an_error(tmp_path):
-    path = write(tmp_path, "layouts:\n  a: {extends: b}\n  b: {extends: a}\n")
-    with pytest.raises(RenderError, match="extends itself through"):
+    path = write(tmp_path, "layouts:\n  a: {extends: b}\n  b: {extends: a}\n  c: {extends: a}\n")
+    with pytest.raises(RenderError) as err:
         load_template(path)
+    assert str(err.value) == (f"{path}:2:16: layout 'a' extends itself through a -> b -> a "
+                              "(remove one 'extends' from the loop)")  # once, not once a layout
 
 
 @pytest.mark.parametrize("size, says", [

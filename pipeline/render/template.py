@@ -106,8 +106,9 @@ def load_template(path: str | Path) -> Template:
 
     raw_layouts: dict[str, dict[str, Any]] = data["layouts"]
     layouts: dict[str, tuple[dict[str, Any], ...]] = {}
+    loops: set[frozenset[str]] = set()  # each loop said once, not once per layout in it
     for name in raw_layouts:
-        resolved = _resolve(name, raw_layouts, doc, problems, ())
+        resolved = _resolve(name, raw_layouts, doc, problems, (), loops)
         if resolved is not None:
             layouts[name] = resolved
     # a value (colour, font, length, emblem) is checked where it is written, once, however
@@ -255,6 +256,7 @@ def _resolve(
     doc: Any,
     problems: list[Problem],
     chain: tuple[str, ...],
+    loops: set[frozenset[str]],
 ) -> tuple[dict[str, Any], ...] | None:
     if len(chain) >= MAX_EXTENDS:
         problems.append(doc.problem(("layouts", chain[0], "extends"),
@@ -263,6 +265,10 @@ def _resolve(
                                     hint=f"at most {MAX_EXTENDS} levels of 'extends'"))
         return None
     if name in chain:
+        members = frozenset(chain[chain.index(name):])
+        if members in loops:
+            return None
+        loops.add(members)
         problems.append(doc.problem(("layouts", name, "extends"),
                                     f"layout {name!r} extends itself through "
                                     f"{' -> '.join((*chain, name))}",
@@ -279,7 +285,7 @@ def _resolve(
                                         hint=(f"did you mean {near[0]!r}? " if near else "")
                                         + f"layouts are: {', '.join(sorted(raw))}"))
             return None
-        inherited = _resolve(parent, raw, doc, problems, (*chain, name))
+        inherited = _resolve(parent, raw, doc, problems, (*chain, name), loops)
         if inherited is None:
             return None
         elements = [dict(e) for e in inherited]
