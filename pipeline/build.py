@@ -392,8 +392,10 @@ def _nan_back(record: dict[str, Any]) -> dict[str, Any]:
 
 
 def load_record(path: Path) -> dict[str, Any] | None:
+    """The record at ``path`` with its metrics' NaNs back, or None when there is none or it has
+    not a record's shape (a file edited by hand is played again, not read into a traceback)."""
     raw = read_record(path)
-    return None if raw is None else _nan_back(raw)
+    return None if raw is None or rec.shape_problem(raw) is not None else _nan_back(raw)
 
 
 Renderer = Callable[[CardSet, Path, str, str | None], list[Path]]

@@ -108,15 +108,23 @@ def _metric(m: Mapping[str, Any]) -> Metric:
                              for k, v in m.items()})
 
 
-def problems(record: Any) -> list[str]:
-    """What makes ``record`` unbelievable on its own (shape, signature, verdict); [] if none."""
+def shape_problem(record: Any) -> str | None:
+    """Why ``record`` does not have a record's shape (a hand-made or cut-down file), None if it has."""
     if not isinstance(record, dict):
-        return ["it is not a playtest record (expected a JSON object)"]
+        return "it is not a playtest record (expected a JSON object)"
     shape = sorted(_validator().iter_errors(record), key=lambda e: list(e.absolute_path))
     if shape:
         e = shape[0]
         where = ".".join(str(p) for p in e.absolute_path) or "the record"
-        return [f"it is not a playtest record this tool wrote ({where}: {e.message})"]
+        return f"it is not a playtest record this tool wrote ({where}: {e.message})"
+    return None
+
+
+def problems(record: Any) -> list[str]:
+    """What makes ``record`` unbelievable on its own (shape, signature, verdict); [] if none."""
+    shape = shape_problem(record)
+    if shape is not None:
+        return [shape]
     want = hmac.new(_key(), _canonical(record), hashlib.sha256).hexdigest()
     if not hmac.compare_digest(want, str(record["signature"])):
         return ["its signature does not match: it was edited, or made by another installation "

@@ -112,6 +112,19 @@ def test_build_does_not_reuse_an_edited_record(made, tmp_path):
     assert not outcome.reused and outcome.passed
 
 
+@pytest.mark.parametrize("body", ['{"format": 1, "runs": 5}', '{"runs": [1]}', '{"gates": "abc"}',
+                                  '{"runs": [{"metrics": [1]}]}', '{"runs": null}'])
+def test_a_record_of_the_wrong_shape_is_no_record_not_a_traceback(made, tmp_path, body):
+    """build read such a file into a TypeError before any check (``'int' object is not
+    iterable``); now it is no record: build plays again, render says why it refuses."""
+    from boneyard.pipeline.build import load_record
+
+    path = tmp_path / RECORD_NAME
+    path.write_text(body)
+    assert load_record(path) is None
+    assert "not a playtest record this tool wrote" in _refusal(made, json.loads(body))
+
+
 def test_a_screen_judged_again_stays_a_screen(made):
     """A sensitivity variant's figure that straddles its bound is flagged, not undecided (its
     sample is fixed): a record judged again must judge it the same way, or no default Grave
