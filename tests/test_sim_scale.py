@@ -136,6 +136,42 @@ def test_unreachable_scheduler_is_one_clear_message(dotd, monkeypatch):
     assert r.exit_code == 1 and "cannot reach the Dask scheduler" in r.output and "Traceback" not in r.output
 
 
+@pytest.mark.parametrize("answer", [b"", bytes([0x31] * 8) + bytes(200)])
+def test_a_scheduler_port_where_another_program_listens_is_one_message_not_a_hang(
+        dotd, monkeypatch, answer):
+    """An HTTP server on the port made Dask's handshake wait for ever (no word, no timeout);
+    bytes read as a frame length gave "Unable to allocate 3.07 EiB" and a traceback at exit."""
+    import socket
+    import threading
+
+    server = socket.create_server(("127.0.0.1", 0))
+    held: list[socket.socket] = []
+
+    def serve() -> None:
+        while True:
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                return
+            held.append(conn)
+            conn.sendall(answer)  # and then nothing: a program that is not a scheduler
+
+    threading.Thread(target=serve, daemon=True).start()
+    monkeypatch.setattr(sim.cluster, "CONNECT_TIMEOUT", 1.0)
+    address = f"tcp://127.0.0.1:{server.getsockname()[1]}"
+    started = time.monotonic()
+    try:
+        with pytest.raises(RulesError) as err:
+            simulate(dotd, AGENTS, 10, 1, scheduler=address)
+    finally:
+        server.close()
+        for conn in held:
+            conn.close()
+    assert time.monotonic() - started < 10
+    assert f"cannot reach the Dask scheduler at {address} (" in str(err.value)
+    assert "is another program listening on that port?" in str(err.value)
+
+
 def test_ctrl_c_stops_quickly_and_writes_a_partial_report(tmp_path):
     out, log = tmp_path / "report.json", tmp_path / "games.jsonl"
     cmd = [str(Path(sys.executable).parent / "boneyard"), "simulate", "day-of-the-dead", "-n",

@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
+import gc
 import hashlib
 import itertools
 import json
 import os
 import socket
+import sys
+import threading
 import urllib.parse
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from boneyard.engine.cards import CardSet
@@ -98,11 +102,45 @@ def connect(address: str) -> Any:
             f"--scheduler (or BONEYARD_SCHEDULER) {address}: running on a cluster needs Dask "
             "(pip install 'boneyard[cluster]')"
         ) from None
+    target = f"tcp://{host}:{port}" if "://" not in address else address
+    made: list[Any] = []
+    failed: list[str] = []
+
+    def make() -> None:
+        try:
+            made.append(Client(target, timeout=f"{CONNECT_TIMEOUT}s",  # type: ignore[no-untyped-call]
+                               set_as_default=False))
+        except (OSError, TimeoutError) as exc:
+            failed.append(str(exc) or type(exc).__name__)
+        except Exception:  # its bytes read as a frame length: a MemoryError, a ValueError
+            failed.append("what answers there does not speak Dask's protocol: is another "
+                          "program listening on that port?")
+
+    # Dask's own timeout does not cover a listener that answers in another protocol (an HTTP
+    # server): the handshake then waits for ever, so the attempt has a deadline of its own.
+    with _quiet_unraisable():
+        thread = threading.Thread(target=make, name="boneyard-dask-connect", daemon=True)
+        thread.start()
+        thread.join(2 * CONNECT_TIMEOUT)
+        if thread.is_alive():
+            raise _unreachable(address, f"no Dask scheduler answered within {2 * CONNECT_TIMEOUT:g} s: "
+                                        "is another program listening on that port?")
+        if failed:
+            raise _unreachable(address, failed[0])
+    return made[0]
+
+
+@contextlib.contextmanager
+def _quiet_unraisable() -> Iterator[None]:
+    """A Client that failed half-way closes itself when collected, and its close raises inside
+    ``__del__``: Python would print that as a traceback after our one message."""
+    hook = sys.unraisablehook
+    sys.unraisablehook = lambda _: None
     try:
-        return Client(f"tcp://{host}:{port}" if "://" not in address else address,
-                      timeout=f"{CONNECT_TIMEOUT}s", set_as_default=False)  # type: ignore[no-untyped-call]
-    except Exception as exc:
-        raise _unreachable(address, str(exc) or type(exc).__name__) from None
+        yield
+    finally:
+        gc.collect()
+        sys.unraisablehook = hook
 
 
 def lost_kinds() -> tuple[type[BaseException], ...]:
