@@ -10,6 +10,7 @@ import yaml
 from boneyard.engine.dotd import DotdGame, effects, generate
 from boneyard.engine.dotd.cards import Step
 from boneyard.engine.dotd.convert import character_from_dict, step_from_dict
+from boneyard.engine.dotd.invariants import invariants
 from boneyard.engine.dotd.sets import make_card_set
 from boneyard.engine.dotd.text import step_text
 from boneyard.pipeline import validate
@@ -58,6 +59,7 @@ def test_every_sample_validates_converts_prints_and_plays(prim: effects.Primitiv
         while not s.is_terminal():
             legal = s.legal_actions()
             s.apply_action(legal[rng.randrange(len(legal))])
+            assert invariants(s) == [], (prim.name, seed)  # what simulate --check asks of every step
         s.check_invariants()
 
 
