@@ -44,10 +44,13 @@ class TableView(Protocol):
         the buttons under ("Fighter", "Response")."""
         ...
 
-    def move_line(self, before: Observation, after: Observation, mover: int, action: int) -> str:
+    def move_line(self, before: Observation, after: Observation, mover: int,
+                  action: int) -> str | None:
         """The transcript line of ``mover``'s ``action`` as the observing seat may read it:
         ``before`` is that seat's view of a copy of the state the move was made in, ``after``
-        of the state it led to (a card the seat saw neither before nor after is not named)."""
+        of the state it led to (a card the seat saw neither before nor after is not named).
+        None when the seat does not see the move at all (another player's silent pass, where
+        being asked at all would tell what that player holds)."""
         ...
 
     def events(self, obs: Observation, start: int) -> tuple[list[str], int]:

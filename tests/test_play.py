@@ -47,6 +47,9 @@ def test_a_whole_game_through_the_api_shows_only_what_the_human_may_see(setup, t
     you = [line for line in last["transcript"] if "(you)" in line]
     assert len(you) == len(answers) - 1
     assert any(s["name"] != "You" for s in last["seats"])
+    # only a player holding an instant is asked to respond: another player's pass would say so
+    assert not [line for line in last["transcript"]
+                if re.match(r"player \d+ \((?!you\))[^)]*\): pass\b", line)]
     # the hidden places were really there to protect (a check that protects nothing is no check)
     assert any(hidden_cards(session)[0] for _ in [0])
 

@@ -232,8 +232,10 @@ class FeastTable:
         return out
 
     def move_line(self, before: FeastObservation, after: FeastObservation,
-                  mover: int, action: int) -> str:
+                  mover: int, action: int) -> str | None:
         s: FeastState = before._s
+        if mover != before.player and unpack(action)[0] == PASS and s.phase in (WINDOW, CHAIN):
+            return None  # only a player holding an instant is asked: a pass would give it away
         text = describe(s, action)
         if mover != before.player:
             text = _blank(text, set(range(s.g.size)) - _seen(before) - _seen(after), s)

@@ -81,6 +81,10 @@ def _replay_game(game: CardSet | Game, record: Mapping[str, Any]) -> Game:
     return built
 
 
+HUMAN = "human"
+"""The seat name of a player at ``boneyard play``'s table in the games it saves."""
+
+
 def _check_agents(index: Any, seats: list[str], players: int) -> None:
     """The log's agent names label the transcript's seats: a name this version cannot play, or a
     count that is not the game's, means the line was edited or comes from elsewhere."""
@@ -90,6 +94,8 @@ def _check_agents(index: Any, seats: list[str], players: int) -> None:
         raise ReplayError(f"game {index}: the log names {len(seats)} agent(s) for a "
                           f"{players}-player game (the log was edited: use the lines simulate --log wrote)")
     for name in seats:
+        if name == HUMAN:
+            continue
         try:
             parse_spec(name)
         except AgentSpecError as exc:

@@ -28,6 +28,7 @@ from boneyard.engine.cards import CardSet
 from boneyard.engine.core import Agent, Game, State
 from boneyard.engine.games import spec_of
 from boneyard.engine.sim.play import MAX_ACTIONS, make_record
+from boneyard.engine.sim.replay import HUMAN
 from boneyard.engine.sim.seeds import agent_seed
 from boneyard.engine.spec import GameSpec
 from boneyard.engine.table import TableView
@@ -174,7 +175,7 @@ class Session:
 
     def _agent_spec(self, seat: int) -> str:
         if seat == self.setup.seat:
-            return "human"
+            return HUMAN
         others = [p for p in range(self.num_players) if p != self.setup.seat]
         k = others.index(seat)
         agents = self.setup.agents or ("greedy",)
@@ -219,6 +220,9 @@ class Session:
         self._header(before)
         line = self.table.move_line(before.observation(me), self.state.observation(me), seat,
                                     action)
+        if line is None:  # a move this seat does not see
+            self._note_events()
+            return
         who = "you" if seat == me else self.agents[seat]
         head = f"player {seat + 1}"
         if line.startswith(head):
