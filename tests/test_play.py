@@ -390,8 +390,8 @@ def test_bad_request_bodies_are_refused_and_leave_the_game_as_it_was(tmp_path):
     deep = "[" * 20000 + "]" * 20000  # within the size limit, too deep for the JSON reader
     for path, raw, status, said in [
         ("/api/new", "{players: 3", 400, "not JSON"),
-        ("/api/new", deep, 400, "not JSON"),
-        ("/api/move", deep, 400, "not JSON"),
+        ("/api/new", deep, 400, "nested too deeply"),
+        ("/api/move", deep, 400, "nested too deeply"),
         ("/api/new", "[1, 2]", 400, "a JSON object"),
         ("/api/new", '{"pad": "' + "x" * 70000 + '"}', 413, "over the limit"),
         ("/api/move", '{"i": 0, "pad": "' + "x" * 70000 + '"}', 413, "over the limit"),
@@ -400,6 +400,35 @@ def test_bad_request_bodies_are_refused_and_leave_the_game_as_it_was(tmp_path):
         assert r.status_code == status and said in r.json()["error"], (path, r.json()["error"])
         assert r.json()["at"] == t["at"] and r.json()["transcript"] == t["transcript"]
     assert session.seed == 60 and session.state is not None  # no new game was dealt
+
+
+def test_a_request_cut_short_is_refused_without_a_traceback(tmp_path, caplog):
+    """A page closed in the middle of sending a move raised starlette's ClientDisconnect into a
+    server traceback ("Exception in ASGI application")."""
+    import asyncio
+
+    client, session = client_for(Setup("grave-feast", players=3, seed=61), tmp_path)
+    at = len(session.moves)
+    app = client.app
+    incoming = [{"type": "http.request", "body": b'{"i"', "more_body": True},
+                {"type": "http.disconnect"}]
+    sent: list[dict] = []
+
+    async def receive() -> dict:
+        return incoming.pop(0) if incoming else {"type": "http.disconnect"}
+
+    async def send(message: dict) -> None:
+        sent.append(message)
+
+    scope = {"type": "http", "method": "POST", "path": "/api/move", "raw_path": b"/api/move",
+             "query_string": b"", "headers": [(b"host", b"testserver"),
+                                               (b"content-type", b"application/json")],
+             "scheme": "http", "server": ("testserver", 80), "client": ("127.0.0.1", 1),
+             "http_version": "1.1", "root_path": "", "app": app}
+    asyncio.run(app(scope, receive, send))
+    assert sent[0]["type"] == "http.response.start" and sent[0]["status"] == 400
+    assert b"the request was cut short" in b"".join(m.get("body", b"") for m in sent[1:])
+    assert len(session.moves) == at
 
 
 @pytest.mark.parametrize("body, said", [

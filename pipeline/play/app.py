@@ -26,7 +26,7 @@ from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import Headers
 from starlette.middleware import Middleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
@@ -70,15 +70,20 @@ def create_app(session: Session, faces_root: Path | None = None,
         if size.isdigit() and int(size) > MAX_BODY:
             raise _BadBody(f"the request is {size} bytes, over the limit of {MAX_BODY}", 413)
         raw = b""
-        async for chunk in request.stream():
-            raw += chunk
-            if len(raw) > MAX_BODY:
-                raise _BadBody(f"the request is over the limit of {MAX_BODY} bytes", 413)
+        try:
+            async for chunk in request.stream():
+                raw += chunk
+                if len(raw) > MAX_BODY:
+                    raise _BadBody(f"the request is over the limit of {MAX_BODY} bytes", 413)
+        except ClientDisconnect:  # the page went away mid-request: nothing to do, no traceback
+            raise _BadBody("the request was cut short", 400) from None
         if not raw.strip():
             return {}
         try:
             data = json.loads(raw)
-        except (ValueError, RecursionError):  # (UnicodeDecodeError is a ValueError)
+        except RecursionError:
+            raise _BadBody("the request's JSON is nested too deeply", 400) from None
+        except ValueError:  # (UnicodeDecodeError is a ValueError)
             raise _BadBody("the request is not JSON", 400) from None
         if not isinstance(data, dict):
             raise _BadBody("the request must be a JSON object", 400)
