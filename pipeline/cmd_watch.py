@@ -37,6 +37,12 @@ def watch_cmd(set_name: str, port: int, no_page: bool, no_playtest: bool, no_ren
 
     watcher = Watcher(set_name, out=out, playtest=not no_playtest, render=not no_render,
                       jobs=jobs, dpi=dpi, echo=click.echo)
+    if not (no_render and no_playtest):  # what it writes goes there: say so once, up front
+        try:
+            watcher.out.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise click.UsageError(f"--out: cannot create {watcher.out}: {exc.strerror or exc} "
+                                   "(choose another --out)") from None
     server = None
     if not no_page and not once:
         from boneyard.pipeline.watch_page import serve

@@ -104,6 +104,11 @@ class Watcher:
         except BoneyardError as exc:
             result.ok = False
             result.problems += str(exc).splitlines()
+        except OSError as exc:  # a full disk, a folder made read-only while watching
+            result.ok = False
+            where = display_path(exc.filename) if exc.filename else "a file"
+            result.problems.append(f"{where}: cannot be read or written ({exc.strerror or exc}); "
+                                   "the watcher goes on")
         except Exception as exc:  # a bug must not stop the designer's loop either
             result.ok = False
             result.problems.append(f"internal error ({type(exc).__name__}: {exc}); the "

@@ -61,6 +61,17 @@ def test_once_exits_1_with_every_problem_located(toy: Path, tmp_path: Path) -> N
     assert "cards.yaml:10:33: card 'c9': value must be at most 20, got 99" in res.output
 
 
+def test_an_output_folder_that_cannot_be_made_is_a_usage_error(toy: Path, tmp_path: Path) -> None:
+    """It was an "internal error (OSError ...)" in every cycle."""
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "toy-set").write_text("a file in the way")
+    res = CliRunner().invoke(cli, ["watch", str(toy), "--once", "--no-playtest", "--out",
+                                   str(tmp_path / "out")])
+    assert res.exit_code == 2 and "Traceback" not in res.output
+    assert f"--out: cannot create {tmp_path / 'out' / 'toy-set' / 'watch'}: " in res.output
+    assert "(choose another --out)" in res.output and "internal error" not in res.output
+
+
 def test_saves_are_checked_and_bad_input_never_stops_the_watcher(toy: Path, tmp_path: Path) -> None:
     watcher = Watcher(toy, out=tmp_path / "out", echo=lambda _line: None)
     server = serve(watcher, 0)
