@@ -53,6 +53,17 @@ def test_an_agent_spec_ending_in_a_colon_is_refused_not_taken_as_the_default(spe
         parse_spec(spec)
 
 
+@pytest.mark.parametrize("spec, said", [
+    ("gate:nonsense", "the gate's only variant is gate:fast (write 'gate' or 'gate:fast')"),
+    ("greedy:3", "only mcts takes a budget (write 'greedy')"),
+])
+def test_an_agent_spec_with_a_wrong_variant_says_what_the_agent_takes(spec, said):
+    """gate:nonsense was told "only mcts takes a budget", though gate:fast is an agent."""
+    with pytest.raises(AgentSpecError) as err:
+        parse_spec(spec)
+    assert str(err.value) == f"agent '{spec}': {said}"
+
+
 def test_jobs_beyond_the_cores_are_capped_with_a_note():
     res = CliRunner().invoke(cli, ["simulate", "day-of-the-dead", "-n", "20", "--jobs", "1000",
                                    "--agents", "random", "-q"])

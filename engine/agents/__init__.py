@@ -88,6 +88,9 @@ def parse_spec(spec: str) -> tuple[str, int | None]:
                              f"alone, or what follows, as in mcts:{DEFAULT_BUDGET} or gate:fast)")
     if not arg or (kind, arg) == ("gate", "fast"):
         return kind, None
+    if kind == "gate":
+        raise AgentSpecError(f"agent '{excerpt(spec)}': the gate's only variant is gate:fast "
+                             "(write 'gate' or 'gate:fast')")
     if kind != "mcts":
         raise AgentSpecError(f"agent '{excerpt(spec)}': only mcts takes a budget (write '{kind}')")
     if not arg.isdigit() or len(arg) > 9 or not 1 <= int(arg) <= MAX_BUDGET:
