@@ -59,7 +59,9 @@ def test_a_hand_written_record_is_refused(made):
 def test_passed_flipped_on_a_failing_record_is_refused(made):
     _, real = _record(made)
     edited = dict(real, passed=False, gates_passed=real["gates_total"] - 1)
-    assert "signature does not match" in _refusal(made, edited)
+    said = _refusal(made, edited)
+    assert "signature does not match" in said
+    assert said.count("boneyard build") == 1, said  # one way out, not the record's and render's
     # even signed (a bug, or a stolen key), a verdict that its own gates contradict is refused
     resigned = rec.sign({k: v for k, v in edited.items() if k != "signature"})
     assert "verdict does not follow from its own metrics" in _refusal(made, resigned)
