@@ -25,7 +25,7 @@ from boneyard.pipeline.cmd_render import out_folder
               help="Card previews' resolution (the print images are 300).")
 @click.option("--once", is_flag=True, help="One cycle, then exit (1 if the set has problems).")
 @click.option("--timeout", type=click.FloatRange(0.1), default=None, metavar="SECONDS",
-              help="Stop watching after this long.")
+              help="Stop watching after this long (exit 1 if the last cycle found problems).")
 def watch_cmd(set_name: str, port: int, no_page: bool, no_playtest: bool, no_render: bool,
               debounce: int, jobs: int, dpi: int, out: Path | None, once: bool,
               timeout: float | None) -> None:
@@ -61,8 +61,8 @@ def watch_cmd(set_name: str, port: int, no_page: bool, no_playtest: bool, no_ren
         if server is not None:
             server.shutdown()
             server.server_close()
-    if once and not watcher.results[-1].ok:
-        raise SystemExit(1)
+    if (once or timeout is not None) and not watcher.results[-1].ok:
+        raise SystemExit(1)  # a script that watched for a while asks how the set was left
 
 
 def register(group: click.Group) -> None:

@@ -59,6 +59,9 @@ def test_once_exits_1_with_every_problem_located(toy: Path, tmp_path: Path) -> N
     assert res.exit_code == 1
     assert "cycle 1: 2 problems" in res.output
     assert "cards.yaml:10:33: card 'c9': value must be at most 20, got 99" in res.output
+    res = CliRunner().invoke(cli, ["watch", str(toy), "--timeout", "0.5", "--no-page",
+                                   "--no-playtest", "--out", str(tmp_path / "out")])
+    assert res.exit_code == 1 and "cycle 1: 2 problems" in res.output  # it said 0
 
 
 def test_an_output_folder_that_cannot_be_made_is_a_usage_error(toy: Path, tmp_path: Path) -> None:
