@@ -334,7 +334,8 @@ def chosen_options(card_set: CardSet, given: dict[str, Any]) -> dict[str, Any]:
               help="Worker processes [default: all cores]; the result does not depend on it.")
 @click.option("--scheduler", envvar="BONEYARD_SCHEDULER", default=None, metavar="tcp://HOST:PORT",
               help="Run the games on a Dask cluster (env BONEYARD_SCHEDULER); same result as local.")
-@click.option("--json", "json_path", type=click.Path(dir_okay=False), help="Write the report as JSON.")
+@click.option("--json", "json_path", type=click.Path(dir_okay=False),
+              help="Write the report as JSON ('-': to standard output, instead of the tables).")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False),
               help="Write each game's actions as one JSON line (for boneyard replay).")
 @click.option("--show", type=click.IntRange(min=0), default=0, help="Print the first K games turn by turn.")
@@ -418,7 +419,8 @@ def _simulate(set_name: str, n: int, agents: str, seed: int, players: int | None
               log_path: str | None, show: int, switches: tuple[str, ...], quiet: bool,
               engine_options: dict[str, Any], check: bool | None = None) -> bool:
     specs = parse_agents(agents)
-    output_targets(json=json_path, log=log_path)
+    to_stdout = json_path == "-"  # for a pipe (| jq): stdout then holds the JSON alone
+    output_targets(json=None if to_stdout else json_path, log=log_path)
     card_set = apply_switches(load_set(set_name), switches)
     players = seats_of(card_set, specs, players)
     options = chosen_options(card_set, engine_options)
@@ -438,18 +440,20 @@ def _simulate(set_name: str, n: int, agents: str, seed: int, players: int | None
         where = f"cluster {address}" if address else f"{jobs or default_jobs()} process(es)"
         click.echo(f"{res.n / max(res.seconds, 1e-9):,.0f} games/s on {where} ({res.seconds:.1f} s, "
                    f"{res.cpu_seconds:.1f} s of CPU in the games)", err=True)
-    if json_path:  # before the table: a reader that closes stdout early (| head) costs no file
+    if to_stdout:
+        click.echo(json.dumps(res.to_json(), indent=2))
+    elif json_path:  # before the table: a reader that closes stdout early (| head) costs no file
         write_atomic(json_path, json.dumps(res.to_json(), indent=2) + "\n")
         if not quiet:
             click.echo(f"report written to {json_path}", err=True)
-    console = _console()
-    print_result(res, console)
-    for rec in res.records[:show]:
-        if rec.get("stuck"):
-            continue
-        click.echo("")
-        for line in transcript(card_set, rec):
-            click.echo(line)
+    if not to_stdout:
+        print_result(res, _console())
+        for rec in res.records[:show]:
+            if rec.get("stuck"):
+                continue
+            click.echo("")
+            for line in transcript(card_set, rec):
+                click.echo(line)
     if log_path and not quiet:
         click.echo(f"{res.n} games logged to {log_path}", err=True)
     if res.partial:

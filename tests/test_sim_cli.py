@@ -34,6 +34,17 @@ def test_simulate_prints_figures_and_writes_report_and_log(tmp_path):
     assert not [p for p in tmp_path.rglob("*.tmp")]
 
 
+def test_json_to_standard_output_is_the_report_alone(tmp_path, monkeypatch):
+    """'--json -' wrote a file named '-' in the current folder."""
+    monkeypatch.chdir(tmp_path)
+    r = run("simulate", "day-of-the-dead", "-n", "6", "--agents", "random", "--json", "-",
+            "--seed", "3")
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)  # nothing but the JSON: no table around it
+    assert data["games"] == 6 and data["seed"] == 3
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_jobs_give_the_same_report(tmp_path):
     out = []
     for jobs in ("1", "2"):
