@@ -153,21 +153,6 @@ def check(files: SetFiles) -> list[Problem]:
                                     f"{most} players", hint="add cards, use two decks or "
                                     "lower hand_size"))
     win = sound["win_score"]
-    if complete and docs and isinstance(least, int) and not isinstance(least, bool) \
-            and 0 < least <= MAX_PLAYERS:
-        # humans taken to the graveyard never come back: no player can take more than the
-        # deck holds, so a higher win_score makes every game at this size a turn-cap stalemate
-        fewest = (2 if least >= 5 or params.get("rares") is True else 1) if decks == "auto" \
-            else decks
-        held = sum(deck_size(d, humans_only=True) for d in docs) * fewest \
-            if isinstance(fewest, int) else 0
-        if 0 < held < win:
-            out.append(game.problem(("params", "win_score") if "win_score" in params
-                                    else ("params",), f"win_score {win} is more humans "
-                                    f"than the {'two decks hold' if fewest == 2 else 'deck holds'} "
-                                    f"({held}): at {least} players no one can ever win, and every "
-                                    "game would end at the turn cap",
-                                    hint=f"lower win_score to at most {held} or add humans"))
     if min_family > win:
         out.append(game.problem(("params", "min_family"), f"min_family {min_family} is above "
                                 f"win_score {win}", hint="a single family would win"))
