@@ -63,10 +63,12 @@ class ScenarioError(BoneyardError):
     """A scenario file that does not describe a legal position.
 
     ``warnings`` are what was noticed before the failure (a position the rules cannot reach):
-    often the cause of a step that then fails, so they are printed with it.
+    often the cause of a step that then fails, so they are printed with it; ``failed`` the
+    expectations that did not hold before it, which often say why the step is not legal.
     """
 
     warnings: tuple[str, ...] = ()
+    failed: tuple[str, ...] = ()
 
 
 class RenderError(BoneyardError):

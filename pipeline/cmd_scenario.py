@@ -247,7 +247,7 @@ def run_scenario(path: str | Path) -> tuple[dict[str, Any], list[str]]:
         msg = _named(doc, msg) if msg == str(exc) else msg
         # what was noticed first, and likely the cause, is said first, as a warning
         raise ScenarioError("\n".join([*(f"warning: {_located(doc, w)}" for w in exc.warnings),
-                                        msg])) from None
+                                        *(_located(doc, m) for m in exc.failed), msg])) from None
     except BoneyardError as exc:
         raise ScenarioError(_named(doc, f"{doc.file}: {exc}")) from None
     if "warnings" in out:

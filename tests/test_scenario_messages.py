@@ -116,3 +116,25 @@ def test_a_negative_seed_is_refused_not_dealt_as_its_absolute_value(tmp_path, ca
         main(["scenario", str(f)])
     err = capsys.readouterr().err.replace(str(f), "s.yaml")
     assert done.value.code == 1 and message in err, err
+
+
+@pytest.mark.parametrize("name, old, new, said", [
+    ("rulebook-conversion-turn5.yaml", "actions: [convert crumb@power_up]",
+     "actions: [{expect: {turn: 9}}, convert nobody@power_up]",
+     ["s.yaml:25:27: actions[0].expect.turn: expected 9, got 5",
+      "s.yaml:25:32: actions[1]: choice 'convert nobody@power_up' is not legal"]),
+    ("gf-example-cathy.yaml", "steps:\n", "steps:\n  - expect: {turn: 9}\n  - \"P1: fly away\"\n",
+     ["expect.turn: expected 9, got 1", "0 legal moves match 'fly away'"]),
+])
+def test_an_expectation_that_failed_before_a_step_fails_is_said_too(tmp_path, capsys, name, old,
+                                                                    new, said):
+    """Only the failing step was printed: the expectation before it, which said why, was lost."""
+    text = (CONVERSION.parent / name).read_text()
+    assert old in text
+    f = tmp_path / "s.yaml"
+    f.write_text(text.replace(old, new, 1))
+    with pytest.raises(SystemExit) as done:
+        main(["scenario", str(f)])
+    lines = capsys.readouterr().err.replace(str(f), "s.yaml").splitlines()
+    assert done.value.code == 1 and len(lines) == 2, lines
+    assert all(want in line for want, line in zip(said, lines, strict=True)), lines

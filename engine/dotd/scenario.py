@@ -472,6 +472,7 @@ def run(game: DotdGame, data: Mapping[str, Any], where: str) -> tuple[dict[str, 
             r.check(data["expect"], "expect")
     except ScenarioError as exc:  # the position's warning is likely why a step fails: say both
         exc.warnings = tuple(_said(where, r.warnings))
+        exc.failed = tuple(r.failed)  # an expectation that failed first says why the step did
         raise
     out = r.printed()
     if r.warnings:

@@ -527,6 +527,7 @@ def run(data: Mapping[str, Any], card_set: CardSet | None, where: str) -> tuple[
             r.check(data["expect"], "expect")
     except ScenarioError as exc:  # the position's warning is likely why a step fails: say both
         exc.warnings = tuple(_said(where, r.warnings))
+        exc.failed = tuple(r.failed)  # an expectation that failed first says why the step did
         raise
     out: dict[str, Any] = {"steps": r.steps, "state": r.position()}
     if r.warnings:
