@@ -50,6 +50,16 @@ def test_a_wrong_fact_is_reported_at_its_line(tmp_path):
                       "got ['brains 3 4']"]
 
 
+def test_the_printed_state_lists_the_moves_a_step_may_name(tmp_path):
+    """Day of the Dead printed its decision's choices; Grave Feast printed none, so the only way
+    to learn a move's text was a step that failed."""
+    out, _ = run_scenario(write(tmp_path, BASE))
+    legal = out["state"]["legal"]
+    assert "start family brains 3-4" in " | ".join(legal), legal
+    out, failed = run_scenario(write(tmp_path, BASE + f"steps:\n  - 'P1: {legal[-1]}'\n"))
+    assert failed == [] and out["steps"][0]["did"].startswith("P1: ")
+
+
 def test_matchers_and_a_fact_after_a_step(tmp_path):
     f = write(tmp_path, BASE + "steps:\n  - 'P1: start family brains 3-4'\n"
                                "  - expect: {players: [{hand: {at_most: 2, absent: [zombie]}}]}\n")

@@ -424,6 +424,8 @@ class _Run:
             "draw_top": [names[c] for c in s.draw[::-1][:5]],
             "coins": [e[2] for e in s.log if e[0] == "coin"],
             "events": list(self.events),
+            # the moves of the player to move, as a step names them (what to write next)
+            "legal": [] if s.phase == OVER else [self.show(a) for a in self._legal()],
         }
 
     def check(self, expect: Mapping[str, Any], path: str) -> None:
@@ -458,7 +460,7 @@ class _Run:
                 self._match(pos[key], want, where)
             else:
                 self.failed.append(f"{self.where}: {where}: no such fact (known: "
-                                   f"{', '.join([*pos, 'legal', 'illegal', 'view'])})")
+                                   f"{', '.join(dict.fromkeys([*pos, 'illegal', 'view']))})")
 
     def _check_moves(self, key: str, want: Any, where: str) -> None:
         s = self.s
