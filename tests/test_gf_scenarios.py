@@ -60,6 +60,16 @@ def test_the_printed_state_lists_the_moves_a_step_may_name(tmp_path):
     assert failed == [] and out["steps"][0]["did"].startswith("P1: ")
 
 
+def test_a_scripted_coin_or_phrase_never_asked_for_is_a_failed_fact(tmp_path):
+    """They were ignored without a word, so a scenario could not tell "no flip happened" from
+    "my script decided it"."""
+    f = write(tmp_path, BASE + "coins: [heads, tails]\nsteps:\n  - 'P1: start family brains 3-4'\n")
+    _, failed = run_scenario(f)
+    assert failed == [f"{f}:5:8: coins: 2 of the 2 scripted coin flips never happened (heads, "
+                      "tails left): the game asked for 0 (remove them, or check the steps reach "
+                      "what they were for)"]
+
+
 def test_matchers_and_a_fact_after_a_step(tmp_path):
     f = write(tmp_path, BASE + "steps:\n  - 'P1: start family brains 3-4'\n"
                                "  - expect: {players: [{hand: {at_most: 2, absent: [zombie]}}]}\n")

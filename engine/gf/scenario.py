@@ -387,6 +387,19 @@ class _Run:
         s._legal = None
 
     # --- the position and the facts -----------------------------------------------------------
+    def unused_script(self) -> None:
+        """Scripted coins or phrases the game never asked for: the scenario expected a flip or
+        a phrase that did not happen, so what it checks is not what it meant to."""
+        scripted = self.s.scripted or [[], []]
+        for key, left, what in (("coins", scripted[0], "coin flip"),
+                                ("phrases", scripted[1], "phrase")):
+            if left:
+                given = len(self.data.get(key, []))
+                self.failed.append(f"{self.where}: {key}: {len(left)} of the {given} scripted "
+                                   f"{what}s never happened ({', '.join(map(str, left))} left): "
+                                   f"the game asked for {given - len(left)} (remove them, or "
+                                   "check the steps reach what they were for)")
+
     def position(self, exact: bool = False) -> dict[str, Any]:
         """The position as printed; ``exact`` names each card with its copy number, which an
         expectation naming a copy (``blood 9#2``) is compared with."""
@@ -527,6 +540,7 @@ def run(data: Mapping[str, Any], card_set: CardSet | None, where: str) -> tuple[
         r.play()
         if "expect" in data:
             r.check(data["expect"], "expect")
+        r.unused_script()
     except ScenarioError as exc:  # the position's warning is likely why a step fails: say both
         exc.warnings = tuple(_said(where, r.warnings))
         exc.failed = tuple(r.failed)  # an expectation that failed first says why the step did
