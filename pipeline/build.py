@@ -149,6 +149,7 @@ class BuildOutcome:
     rendered: list[Path] = field(default_factory=list)
     reused: bool = False
     watermark: str | None = None
+    warnings: list[str] = field(default_factory=list)  # said after the verdict
 
     @property
     def passed(self) -> bool:
@@ -440,6 +441,7 @@ def build_set(
     out_dir = out_dir_for(card_set, out)
     check_out_dir(out_dir)
     old = load_record(out_dir / RECORD_NAME)
+    kept: str | None = None  # why no last pass was kept
     if not fresh and not focus and old is not None and _reusable(old, card_set, cfg) \
             and bool(old.get("accept_undecided")) == accept_undecided:
         record, reused = old, True
@@ -456,10 +458,11 @@ def build_set(
         _drop_reports(out_dir)  # a stop before the new ones are written leaves none, not stale ones
         write_record(record, out_dir)
         record = load_record(out_dir / RECORD_NAME) or record
-        if record.get("passed"):
-            lastpass.save(card_set, record, out_dir)
+        kept = lastpass.save(card_set, record, out_dir) if record.get("passed") else None
     write_reports(record, out_dir)
     outcome = BuildOutcome(card_set, record, out_dir, reused=reused)
+    if kept is not None:
+        outcome.warnings.append(kept)
     if not render:
         return outcome
     if outcome.passed or force:

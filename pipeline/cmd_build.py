@@ -145,6 +145,8 @@ def build_cmd(sets: tuple[str, ...], out: Path | None, force: bool, fast: bool, 
         elif rec.get("from_scratch") and not outcome.reused:
             console.print(f"  built from scratch: {rec['from_scratch']}", markup=False)
         console.print(f"  report: {outcome.out_dir / 'report.html'}", markup=False)
+        for line in outcome.warnings:
+            click.echo(f"warning: {cs.name}: {line}", err=True)
         if not outcome.passed:
             console.print(failed_table(outcome))
             for line in never_tested(outcome.record):  # issue 13.6 (pipeline/coverage.py)

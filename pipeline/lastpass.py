@@ -79,16 +79,27 @@ def folder(out_dir: Path) -> Path:
     return out_dir / LAST_PASS
 
 
-def save(card_set: CardSet, record: Mapping[str, Any], out_dir: Path) -> None:
+def save(card_set: CardSet, record: Mapping[str, Any], out_dir: Path) -> str | None:
     """Keep ``record`` (passed) and a copy of the set's folder as the last pass, atomically: the
-    new copy is made beside the old one and swapped in by renames."""
+    new copy is made beside the old one and swapped in by renames. The copy is kept only if it
+    is the content that was played: a file saved while the build ran would otherwise be kept
+    under a record that never played it. Returns why nothing was kept, or None."""
+    from boneyard.pipeline.load import check_set
+
     if not record.get("passed") or not card_set.root:
-        return
+        return None
     dest = folder(out_dir)
     dest.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=".last-pass-", dir=dest.parent))
     try:
         shutil.copytree(card_set.root, tmp / "set", ignore=shutil.ignore_patterns(".*", "__pycache__"))
+        copy = check_set(tmp / "set").card_set
+        now = None if copy is None else copy.content_hash
+        if now != card_set.content_hash:
+            return (f"the set's files changed while it was built ({'now invalid' if now is None else f'content now {now}'}; "
+                    f"played: {card_set.content_hash}): the record and the prints are of the "
+                    "content as it was read, and it is not kept as the last pass; build again "
+                    "for the edits")
         rec.write(record, tmp / "playtest.json")
         old = None
         if dest.exists():
@@ -99,6 +110,7 @@ def save(card_set: CardSet, record: Mapping[str, Any], out_dir: Path) -> None:
             shutil.rmtree(old, ignore_errors=True)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+    return None
 
 
 def find(card_set: CardSet, out_dir: Path, *, config_hash: str, code_hash: str,

@@ -163,3 +163,25 @@ def test_flavor_text_and_art_replay_no_game(game, file, old, new, tmp_path, fast
     base = base_for(load_set(src), load_set(last / "set"), json.loads((last / "playtest.json").read_text()))
     assert not base.same_play
     assert base.changed == (() if game == "grave-feast" else ("nemesis",))  # Grave Feast has no per-card units
+
+
+@pytest.mark.parametrize("edit", ["power", "delete"])
+def test_a_set_saved_while_it_was_built_is_not_kept_as_its_last_pass(tmp_path, edit):
+    """The last pass was copied from the folder at the end of the build, so a file saved (or
+    deleted) meanwhile was kept under a record that never played it."""
+    from boneyard.pipeline import lastpass
+    from boneyard.pipeline.load import load_set
+
+    work = tmp_path / "spooky"
+    shutil.copytree(Path(__file__).parents[1] / "cards" / "day-of-the-dead", work)
+    played = load_set(work)
+    cards = work / "characters.yaml"
+    if edit == "delete":
+        cards.unlink()
+    else:
+        cards.write_text(cards.read_text().replace("power: 7", "power: 6", 1))
+    why = lastpass.save(played, {"passed": True}, tmp_path / "out")
+    assert why is not None and "the set's files changed while it was built" in why
+    assert f"played: {played.content_hash}" in why
+    assert not folder(tmp_path / "out").exists()
+    assert [p.name for p in (tmp_path / "out").iterdir()] == []  # no temporary copy left
