@@ -548,6 +548,26 @@ def test_a_card_file_outside_the_set_is_one_message(tmp_path, entry):
                     r"relative to the set folder$", problems[0]), problems
 
 
+@pytest.mark.parametrize("outside", ["a copy of the template", "/etc/hostname"])
+def test_a_template_linked_from_outside_the_set_is_refused_and_never_read(tmp_path, outside):
+    """It was the one set file followed out of the folder: rendered from there, and the linked
+    file's text quoted in a message ("must be a mapping ..., got 'vm'")."""
+    root = tmp_path / "set"
+    shutil.copytree(CARDS / "day-of-the-dead", root)
+    target = (root / "template.yaml").rename(tmp_path / "template.yaml") \
+        if outside.startswith("a copy") else Path(outside)
+    (root / "template.yaml").unlink(missing_ok=True)
+    (root / "template.yaml").symlink_to(target)
+    result = CliRunner().invoke(cli, ["validate", str(root)])
+    assert result.exit_code == 1, result.output
+    assert "template.yaml: template.yaml leaves the set folder through a symlink (make it a file " \
+        "inside the set folder, not a link to one elsewhere)" in result.output
+    r = CliRunner().invoke(cli, ["render", str(root), "--force", "--out", str(tmp_path / "out")])
+    said = r.output + str(r.exception)
+    assert r.exit_code == 1 and "leaves the set folder through a symlink" in said, said
+    assert "got '" not in result.output + said
+
+
 def test_a_game_yaml_linked_from_outside_the_set_is_refused_like_a_card_file(tmp_path):
     root = tmp_path / "set"
     shutil.copytree(CARDS / "day-of-the-dead", root)

@@ -16,6 +16,7 @@ from pathlib import Path
 from boneyard.engine.cards import CardSet
 from boneyard.engine.faces import Deck, Face, RulesRuns
 from boneyard.engine.games import GAMES, build_deck, spec_of
+from boneyard.pipeline.validate import inside_set
 
 from boneyard.errors import RenderError
 from boneyard.files import atomic_dir, atomic_path
@@ -95,6 +96,10 @@ def template_path(card_set: CardSet) -> Path:
     """The set's own template.yaml, else the bundled one for its rules (fixture sets)."""
     if card_set.root:
         own = Path(card_set.root) / "template.yaml"
+        _, why = inside_set(Path(card_set.root), "template.yaml")
+        if why is not None and os.path.lexists(own):  # read, and quoted in messages: never elsewhere
+            raise RenderError(f"{own}: template.yaml {why} (make it a file inside the set folder, "
+                              "not a link to one elsewhere)")
         if own.is_file():
             return own
         if os.path.lexists(own):  # a FIFO, a folder, a broken link: never the bundled one instead
