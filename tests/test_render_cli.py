@@ -81,6 +81,29 @@ def test_an_output_folder_that_cannot_be_made_is_a_message_not_a_traceback(run, 
     assert "cannot create the output folder" in res.stderr and "--out" in res.stderr
 
 
+@pytest.mark.parametrize("fault", ["removed", "spoilt"])
+def test_art_changed_while_rendering_is_said_as_a_read_of_that_file(run, tmp_path, monkeypatch, fault):
+    """An art file deleted or overwritten mid-render was reported as "<out>: cannot write"."""
+    from boneyard.pipeline.render import api
+    from PIL import UnidentifiedImageError
+
+    work = tmp_path / "set"
+    shutil.copytree(CARDS / "grave-feast", work)
+    art = work / "art" / "x.png"
+
+    def broken(*_args, **_kwargs):
+        if fault == "removed":
+            raise FileNotFoundError(2, "No such file or directory", str(art))
+        raise UnidentifiedImageError(f"cannot identify image file '{art}'")
+
+    monkeypatch.setattr(api, "_write_outputs", broken)
+    res = run("render", str(work), "--force", "--format", "proof", "--out", str(tmp_path / "out"))
+    why = "No such file or directory" if fault == "removed" else "not an image any more"
+    assert res.exit_code == 1 and f"{art}: cannot read: {why} (was it changed or removed while " \
+        "the set rendered? render again; nothing was written)" in res.stderr, res.output
+    assert "cannot write" not in res.output
+
+
 def test_broken_template_gives_one_clear_message_and_no_output(run, tmp_path):
     """A message with file:line, exit 1, nothing written."""
     src = CARDS / "grave-feast"

@@ -297,8 +297,20 @@ def render_set(card_set: CardSet, out_dir: str | Path | None = None,
     try:
         return _write_outputs(card_set, prep, out, options, progress)
     except OSError as exc:  # a full disk, a file in the way: the temporary files are gone
-        where = exc.filename or out
-        raise RenderError(f"{where}: cannot write: {exc.strerror or exc}") from None
+        from PIL import UnidentifiedImageError
+
+        name = getattr(exc, "filename", None)
+        if name is None and isinstance(exc, UnidentifiedImageError):  # PIL names it in words
+            found = re.search(r"'(.+)'", str(exc))
+            name = found.group(1) if found else None
+        root = Path(card_set.root).resolve() if card_set.root else None
+        if isinstance(name, str) and root is not None and root in Path(name).resolve().parents:
+            # an input (art, a font, an image the template names) gone or spoilt mid-render
+            why = "not an image any more" if isinstance(exc, UnidentifiedImageError) \
+                else exc.strerror or str(exc)
+            raise RenderError(f"{name}: cannot read: {why} (was it changed or removed while "
+                              "the set rendered? render again; nothing was written)") from None
+        raise RenderError(f"{name or out}: cannot write: {exc.strerror or exc}") from None
 
 
 def _write_outputs(card_set: CardSet, prep: Prepared, out: Path, options: RenderOptions,
