@@ -17,6 +17,7 @@ on its word. Before a record is used it is checked, and refused with a message s
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import json
@@ -46,26 +47,55 @@ def _key_path() -> Path:
     return Path(base) / "boneyard" / "record.key"
 
 
+MIN_KEY_BYTES = 16
+"""A key file shorter than this is damaged (a disk that filled while it was first written)."""
+
+
 @cache
 def _key() -> bytes:
     """This installation's signing key, made on first use (a temp folder if home is read-only)."""
     for path in (_key_path(), Path(tempfile.gettempdir()) / f"boneyard-{os.getuid()}" / "record.key"):
-        try:
-            return path.read_bytes()
-        except OSError:
-            pass
+        key = _read_key(path)
+        if key is not None:
+            return key
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            key = os.urandom(32)
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(key)
-            return key
-        except FileExistsError:
-            return path.read_bytes()
+            return _make_key(path)
         except OSError:
             continue
     return hashlib.sha256(f"boneyard-{os.getuid()}-{os.uname().nodename}".encode()).digest()
+
+
+def _read_key(path: Path) -> bytes | None:
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    return data if len(data) >= MIN_KEY_BYTES else None
+
+
+def _make_key(path: Path) -> bytes:
+    """A new key, written whole beside ``path`` and then linked in: never a half-written key
+    (an empty one would sign with b"", which anyone can reproduce). Of two processes making it
+    at once, the first link wins and both use it; a damaged key file is replaced."""
+    key = os.urandom(32)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".record.key-")  # (mode 0600)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(key)
+            fh.flush()
+            os.fsync(fh.fileno())
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            other = _read_key(path)
+            if other is not None:
+                return other
+            os.replace(tmp, path)
+        return key
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
 
 
 def _canonical(record: Mapping[str, Any]) -> bytes:

@@ -145,3 +145,22 @@ def test_a_screen_judged_again_stays_a_screen(made):
     config = dict(real["config"], gates=[*real["config"]["gates"], as_sequential])
     signed = rec.sign({k: v for k, v in dict(edited, config=config).items() if k != "signature"})
     assert "verdict does not follow" in rec.problems(signed)[0]
+
+
+def test_a_signing_key_cut_short_is_replaced_not_used(tmp_path, monkeypatch):
+    """A disk that filled while the key was first written left an empty key file, and every
+    record was then signed with b"" - a signature anyone can make, so a forged record rendered
+    as playtested."""
+    path = tmp_path / "record.key"
+    path.write_bytes(b"")
+    monkeypatch.setenv(rec.KEY_ENV, str(path))
+    rec._key.cache_clear()
+    try:
+        key = rec._key()
+        assert len(key) == 32 and path.read_bytes() == key
+        assert rec._key() == key
+        rec._key.cache_clear()
+        assert rec._key() == key  # read back, not made again
+        assert [p.name for p in tmp_path.iterdir()] == ["record.key"]  # no temporary left
+    finally:
+        rec._key.cache_clear()
