@@ -73,8 +73,12 @@ def _run(argv: list[str] | None) -> None:
         click.echo(str(exc), err=True)
         sys.exit(exc.exit_code)
     except OSError as exc:  # last line of defence: a path that cannot be read or written
-        where = exc.filename if exc.filename is not None else "a file"
-        click.echo(f"{where}: {exc.strerror or exc} (check the path and its folder)", err=True)
+        if exc.filename is not None:
+            click.echo(f"{exc.filename}: {exc.strerror or exc} (check the path and its folder)",
+                       err=True)
+        else:  # no file named: what was printed (a full disk, a pipe closed) could not be written
+            click.echo(f"cannot write the output: {exc.strerror or exc} (standard output, or a "
+                       "file it goes to)", err=True)
         sys.exit(1)
     except UnicodeDecodeError as exc:
         click.echo(f"a file given is not UTF-8 text ({exc.reason} at byte {exc.start})", err=True)

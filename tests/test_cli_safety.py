@@ -26,6 +26,8 @@ def failing_command(monkeypatch):
     (FileNotFoundError(2, "No such file or directory", "/nowhere/report.json"),
      "/nowhere/report.json: No such file or directory (check the path and its folder)"),
     (NotADirectoryError(20, "Not a directory", "a-file/sub"), "a-file/sub: Not a directory"),
+    (OSError(28, "No space left on device"),  # printing to a full disk: no file is named
+     "cannot write the output: No space left on device (standard output, or a file it goes to)"),
     (UnicodeDecodeError("utf-8", b"\xac", 0, 1, "invalid start byte"),
      "a file given is not UTF-8 text (invalid start byte at byte 0)"),
 ])
