@@ -30,7 +30,7 @@ from boneyard.pipeline.playtest_config import PlaytestConfig, resolve
 from boneyard.pipeline.report import write_reports
 
 from boneyard import __version__
-from boneyard.errors import BoneyardError, GateError
+from boneyard.errors import BoneyardError, GateError, RenderError
 from boneyard.files import unwritable
 from boneyard.paths import OUTPUT
 
@@ -467,6 +467,14 @@ def build_set(
         return outcome
     if outcome.passed or force:
         outcome.watermark = None if outcome.passed else FAILED_PLAYTEST
-        outcome.rendered = (renderer or default_renderer)(card_set, out_dir, footer_note(record), outcome.watermark)
+        try:
+            outcome.rendered = (renderer or default_renderer)(card_set, out_dir, footer_note(record),
+                                                              outcome.watermark)
+        except RenderError as exc:  # a full disk, a file in the way: the playtest is not lost
+            verdict = "passed" if outcome.passed else "failed its gates"
+            raise RenderError(f"{exc}\n{card_set.name}: the playtest {verdict} "
+                              f"({record['games']} games) and its record and report are in "
+                              f"{out_dir}; only rendering failed: mend the above and build "
+                              "again, which reuses the record") from None
         write_reports(record, out_dir)  # again, now with the card images beside their names
     return outcome

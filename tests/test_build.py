@@ -155,6 +155,26 @@ def test_passing_record_is_reused_and_gates_render(tmp_path):
     assert not build_set(cs, out=tmp_path, jobs=1, seed=9, render=False).reused
 
 
+def test_a_render_that_fails_after_the_playtest_says_the_playtest_is_kept(tmp_path):
+    """A disk that filled while the PNGs were written gave only "png: cannot write": nothing said
+    the playtest had passed, nor that its record was written and would be reused."""
+    from boneyard.errors import RenderError
+
+    cs = small_passing_set()
+
+    def full_disk(card_set, out_dir, note, watermark):
+        raise RenderError(f"{out_dir}/png: cannot write: No space left on device")
+
+    with pytest.raises(RenderError) as err:
+        build_set(cs, out=tmp_path, jobs=1, renderer=full_disk)
+    first, then = str(err.value).splitlines()
+    assert first.endswith("png: cannot write: No space left on device")
+    assert then.startswith(f"{cs.name}: the playtest passed (200 games) and its record and report ")
+    assert then.endswith("only rendering failed: mend the above and build again, which reuses "
+                         "the record")
+    assert build_set(cs, out=tmp_path, jobs=1, renderer=Recorder()).reused
+
+
 def test_a_damaged_record_is_said_to_be_damaged_not_missing(tmp_path):
     """A build cut short or a record edited by hand: the refusal says what is wrong with it."""
     cs = small_passing_set()
