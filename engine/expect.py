@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 MATCHERS = ("contains", "absent", "at_least", "at_most")
@@ -60,11 +60,12 @@ def _contains(got: Any, want: list[Any], text: bool) -> bool:
 
 
 def match(got: Any, want: Any, where: str, *, unordered: bool = False, text: bool = False,
-          whole: bool = False) -> list[str]:
+          whole: bool = False, unordered_keys: Collection[str] = ()) -> list[str]:
     """Where ``got`` fails ``want``, one message per failure (``where: expected ..., got ...``).
 
-    ``unordered``: lists compare as multisets (a hand); ``text``: strings match by containment
-    (an event log); ``whole``: a list that differs is reported whole, not item by item."""
+    ``unordered``: lists compare as multisets (a hand); ``unordered_keys``: the keys, at any
+    depth, whose lists do; ``text``: strings match by containment (an event log); ``whole``: a
+    list that differs is reported whole, not item by item."""
     if is_matcher(want):
         out = []
         for op, v in want.items():
@@ -94,7 +95,8 @@ def match(got: Any, want: Any, where: str, *, unordered: bool = False, text: boo
             if k not in got:
                 out.append(f"{at}: missing (known: {', '.join(map(str, got))})")
             else:
-                out += match(got[k], v, at, unordered=unordered, text=text, whole=whole)
+                out += match(got[k], v, at, unordered=unordered or k in unordered_keys,
+                             text=text, whole=whole, unordered_keys=unordered_keys)
         return out
     if isinstance(want, list) and isinstance(got, list):
         if unordered:
@@ -106,7 +108,7 @@ def match(got: Any, want: Any, where: str, *, unordered: bool = False, text: boo
             return [f"{where}: expected {want!r}, got {got!r}"]
         out = []
         for k, (g, w) in enumerate(zip(got, want, strict=True)):
-            out += match(g, w, f"{where}[{k}]", text=text)
+            out += match(g, w, f"{where}[{k}]", text=text, unordered_keys=unordered_keys)
         return out
     if not _same(got, want, text):
         return [f"{where}: expected {want!r}, got {got!r}"]

@@ -70,6 +70,23 @@ def test_failed_expectation_exits_1(run, tmp_path):
     assert "expect scores[0]: expected 5, got 0" in r.stderr
 
 
+def test_a_hand_is_compared_in_any_order(run, tmp_path):
+    """A hand was compared in the engine's order (a Dig put the drawn card last), so a hand
+    written in another order failed though it held the same cards."""
+    text = (SCENARIOS / "dotd-deal.yaml").read_text()
+    dealt = "[bully@double, frost_wraith@double, ghost_fan@double, underdog@power_up,\n" \
+            "                 old_bones@power_up"
+    assert dealt in text
+    f = tmp_path / "s.yaml"
+    f.write_text(text.replace(dealt, "[old_bones@power_up, frost_wraith@double, ghost_fan@double, "
+                                     "underdog@power_up,\n                 bully@double"))
+    r = run("scenario", str(f))
+    assert r.exit_code == 0, r.stderr
+    f.write_text(text.replace("[bully@double, frost_wraith@double,", "[bully@double, oaf@double,"))
+    r = run("scenario", str(f))
+    assert r.exit_code == 1 and "(in any order)" in r.stderr, r.stderr
+
+
 def test_bad_scenarios_give_one_clear_message(run, tmp_path):
     cases = {
         "players: [{line: [oaf@dubble]}, {}]\n": "s.yaml:1:",
