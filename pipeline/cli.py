@@ -6,6 +6,7 @@ data or a failed gate, 2 for usage errors); no traceback ever reaches the termin
 
 from __future__ import annotations
 
+import errno
 import importlib
 import signal
 import sys
@@ -60,6 +61,14 @@ def main(argv: list[str] | None = None) -> None:
             signal.signal(signal.SIGTERM, previous)
 
 
+_OS_FIXES = {
+    errno.ENOSPC: "free some space, or write elsewhere",
+    errno.EDQUOT: "free some space, or write elsewhere",
+    errno.EMFILE: "raise the limit with `ulimit -n`, or use fewer --jobs",
+}
+"""What to do about the OS errors whose fix is not in the path."""
+
+
 def _run(argv: list[str] | None) -> None:
     try:
         cli.main(args=argv, prog_name="boneyard", standalone_mode=False)
@@ -73,9 +82,12 @@ def _run(argv: list[str] | None) -> None:
         click.echo(str(exc), err=True)
         sys.exit(exc.exit_code)
     except OSError as exc:  # last line of defence: a path that cannot be read or written
-        if exc.filename is not None:
-            click.echo(f"{exc.filename}: {exc.strerror or exc} (check the path and its folder)",
+        fix = _OS_FIXES.get(exc.errno or 0)
+        if exc.filename is not None and exc.errno != errno.EMFILE:  # (EMFILE names any file)
+            click.echo(f"{exc.filename}: {exc.strerror or exc} ({fix or 'check the path and its folder'})",
                        err=True)
+        elif fix is not None:
+            click.echo(f"{exc.strerror or exc} ({fix})", err=True)
         else:  # no file named: what was printed (a full disk, a pipe closed) could not be written
             click.echo(f"cannot write the output: {exc.strerror or exc} (standard output, or a "
                        "file it goes to)", err=True)

@@ -26,8 +26,14 @@ def failing_command(monkeypatch):
     (FileNotFoundError(2, "No such file or directory", "/nowhere/report.json"),
      "/nowhere/report.json: No such file or directory (check the path and its folder)"),
     (NotADirectoryError(20, "Not a directory", "a-file/sub"), "a-file/sub: Not a directory"),
-    (OSError(28, "No space left on device"),  # printing to a full disk: no file is named
-     "cannot write the output: No space left on device (standard output, or a file it goes to)"),
+    (OSError(5, "Input/output error"),  # printing to a broken terminal: no file is named
+     "cannot write the output: Input/output error (standard output, or a file it goes to)"),
+    (OSError(28, "No space left on device"),
+     "No space left on device (free some space, or write elsewhere)"),
+    (OSError(28, "No space left on device", "out/cards.pdf"),
+     "out/cards.pdf: No space left on device (free some space, or write elsewhere)"),
+    (OSError(24, "Too many open files", "/usr/lib/python3/multiprocessing/synchronize.py"),
+     "Too many open files (raise the limit with `ulimit -n`, or use fewer --jobs)"),
     (UnicodeDecodeError("utf-8", b"\xac", 0, 1, "invalid start byte"),
      "a file given is not UTF-8 text (invalid start byte at byte 0)"),
 ])
