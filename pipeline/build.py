@@ -458,7 +458,11 @@ def build_set(
         _drop_reports(out_dir)  # a stop before the new ones are written leaves none, not stale ones
         write_record(record, out_dir)
         record = load_record(out_dir / RECORD_NAME) or record
-        kept = lastpass.save(card_set, record, out_dir) if record.get("passed") else None
+        try:
+            kept = lastpass.save(card_set, record, out_dir) if record.get("passed") else None
+        except OSError as exc:  # a full disk: the record and the verdict still stand
+            kept = (f"the last pass could not be kept ({exc.strerror or exc}): the next build "
+                    "of this set plays it from scratch")
     write_reports(record, out_dir)
     outcome = BuildOutcome(card_set, record, out_dir, reused=reused)
     if kept is not None:

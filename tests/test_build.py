@@ -175,6 +175,22 @@ def test_a_render_that_fails_after_the_playtest_says_the_playtest_is_kept(tmp_pa
     assert build_set(cs, out=tmp_path, jobs=1, renderer=Recorder()).reused
 
 
+def test_a_last_pass_that_cannot_be_kept_is_a_warning_not_a_lost_build(tmp_path, monkeypatch):
+    """A disk that filled while the last pass was copied stopped the build at a hidden temporary
+    folder's name, before the reports were written."""
+    from boneyard.pipeline import lastpass
+
+    def full(*_args, **_kwargs):
+        raise OSError(28, "No space left on device", str(tmp_path / ".last-pass-x" / "set"))
+
+    monkeypatch.setattr(lastpass.shutil, "copytree", full)
+    outcome = build_set(small_passing_set(), out=tmp_path, jobs=1, renderer=Recorder())
+    assert outcome.passed and (outcome.out_dir / "report.html").is_file()
+    assert outcome.warnings == ["the last pass could not be kept (No space left on device): the "
+                                "next build of this set plays it from scratch"]
+    assert not [p for p in outcome.out_dir.iterdir() if p.name.startswith(".")]
+
+
 def test_a_damaged_record_is_said_to_be_damaged_not_missing(tmp_path):
     """A build cut short or a record edited by hand: the refusal says what is wrong with it."""
     cs = small_passing_set()
