@@ -69,8 +69,10 @@ def new_set(name: str, like: str | Path, parent: Path | None = None) -> Path:
         raise NewSetError(f"{name[:20]!r}...: a set's name is at most 64 characters, got "
                           f"{len(name)} (shorten it)")
     if not _NAME.match(name) or name in (".", ".."):
-        raise NewSetError(f"{name!r}: a set's name is its folder's name: letters, digits, "
-                          "spaces, '-', '_' and '.', starting with a letter or digit")
+        raise NewSetError(f"{name!r}: a set's name is its folder's name: plain letters a-z "
+                          "and A-Z (no accents, which file systems and print shops spell "
+                          "differently), digits, spaces, '-', '_' and '.', starting with a "
+                          "letter or digit")
     source = resolve_set(like)
     target = parent / name
     if os.path.lexists(target):

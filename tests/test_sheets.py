@@ -509,6 +509,8 @@ def test_new_takes_a_path_and_a_folder_it_cannot_make_is_one_message(tmp_path: P
     assert res.exit_code == 0, res.output
     assert 'name: "My Set"' in (tmp_path / "my set" / "game.yaml").read_text(encoding="utf-8")
     assert f"boneyard validate '{tmp_path / 'my set'}'" in res.output  # quoted, to paste
+    res = runner.invoke(cli, ["new", str(tmp_path / "sét"), "--like", "grave-feast"])
+    assert "plain letters a-z and A-Z (no accents" in str(res.exception), res.output  # é is a letter
     res = runner.invoke(cli, ["new", str(tmp_path / "b"), "--like", "grave-feast",
                               "--dir", str(tmp_path)])
     assert getattr(res.exception, "exit_code", None) == 2 and "not both" in str(res.exception)
