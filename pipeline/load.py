@@ -9,6 +9,7 @@ converted into frozen objects, so the engines and renderers never see half-valid
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -57,6 +58,9 @@ def resolve_set(path_or_name: str | Path) -> Path:
     if p.is_dir() and (p / GAME_FILE).is_file():
         return p
     bundled = ", ".join(bundled_sets()) or "none"
+    if p.is_dir() and os.path.lexists(p / GAME_FILE):  # a folder, a FIFO, a broken link
+        raise SetNotFoundError(f"{display_path(p / GAME_FILE)}: not a regular file (a set's "
+                               f"{GAME_FILE} is a YAML file)")
     if p.is_dir():
         raise SetNotFoundError(f"{display_path(p)}: not a card set, it has no {GAME_FILE} "
                                f"(bundled sets: {bundled})")

@@ -568,6 +568,14 @@ def test_a_template_linked_from_outside_the_set_is_refused_and_never_read(tmp_pa
     assert "got '" not in result.output + said
 
 
+def test_a_game_yaml_that_is_a_folder_is_named_as_such(tmp_path):
+    """It was "not a card set, it has no game.yaml", with the list of bundled sets."""
+    (tmp_path / "set" / "game.yaml").mkdir(parents=True)
+    result = CliRunner().invoke(cli, ["validate", str(tmp_path / "set")])
+    assert result.exit_code == 2 and f"{tmp_path / 'set' / 'game.yaml'}: not a regular file " \
+        "(a set's game.yaml is a YAML file)" in result.output, result.output
+
+
 def test_a_game_yaml_linked_from_outside_the_set_is_refused_like_a_card_file(tmp_path):
     root = tmp_path / "set"
     shutil.copytree(CARDS / "day-of-the-dead", root)
