@@ -261,8 +261,8 @@ def test_a_full_disk_during_export_is_one_message_without_noise(tmp_path: Path) 
                            "export", str(DOTD), "--out", "/dev/full", "--format", "xlsx"],
                           capture_output=True, text=True, timeout=120, check=False)
     assert proc.returncode == 1
-    assert proc.stderr.strip() == ("/dev/full: No space left on device (check the path and its "
-                                   "folder)")
+    assert proc.stderr.strip() == ("/dev/full: No space left on device (free some space, or "
+                                   "write elsewhere)")
 
 
 def test_an_import_that_cannot_write_one_file_changes_none(tmp_path: Path,
