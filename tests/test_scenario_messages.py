@@ -14,8 +14,10 @@ from boneyard.pipeline.cli import main
 CONVERSION = Path(__file__).parent / "scenarios" / "rulebook-conversion-turn5.yaml"
 
 
-def run(tmp_path: Path, capsys: pytest.CaptureFixture[str], old: str, new: str) -> tuple[int, str]:
-    text = CONVERSION.read_text()
+def run(tmp_path: Path, capsys: pytest.CaptureFixture[str], old: str, new: str,
+        name: str = CONVERSION.name) -> tuple[int, str]:
+    """The scenario ``name`` of tests/scenarios with one edit, played: (exit code, stderr)."""
+    text = (CONVERSION.parent / name).read_text()
     assert old in text
     f = tmp_path / "s.yaml"
     f.write_text(text.replace(old, new, 1))
@@ -108,14 +110,8 @@ def test_a_negative_seed_is_refused_not_dealt_as_its_absolute_value(tmp_path, ca
                                                                      new, message):
     """seed: -5 dealt exactly what seed: 5 deals (so both passed the same expectations);
     simulate --seed refuses a negative seed, and so does a scenario now."""
-    text = (CONVERSION.parent / name).read_text()
-    assert old in text
-    f = tmp_path / "s.yaml"
-    f.write_text(text.replace(old, new, 1))
-    with pytest.raises(SystemExit) as done:
-        main(["scenario", str(f)])
-    err = capsys.readouterr().err.replace(str(f), "s.yaml")
-    assert done.value.code == 1 and message in err, err
+    code, err = run(tmp_path, capsys, old, new, name)
+    assert code == 1 and message in err, err
 
 
 @pytest.mark.parametrize("name, old, new, said", [
@@ -129,12 +125,7 @@ def test_a_negative_seed_is_refused_not_dealt_as_its_absolute_value(tmp_path, ca
 def test_an_expectation_that_failed_before_a_step_fails_is_said_too(tmp_path, capsys, name, old,
                                                                     new, said):
     """Only the failing step was printed: the expectation before it, which said why, was lost."""
-    text = (CONVERSION.parent / name).read_text()
-    assert old in text
-    f = tmp_path / "s.yaml"
-    f.write_text(text.replace(old, new, 1))
-    with pytest.raises(SystemExit) as done:
-        main(["scenario", str(f)])
-    lines = capsys.readouterr().err.replace(str(f), "s.yaml").splitlines()
-    assert done.value.code == 1 and len(lines) == 2, lines
+    code, err = run(tmp_path, capsys, old, new, name)
+    lines = err.splitlines()
+    assert code == 1 and len(lines) == 2, lines
     assert all(want in line for want, line in zip(said, lines, strict=True)), lines
