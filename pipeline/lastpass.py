@@ -79,6 +79,10 @@ def folder(out_dir: Path) -> Path:
     return out_dir / LAST_PASS
 
 
+CHANGED = "the set's files changed while it was built"
+"""How :func:`save` begins its answer when the folder is no longer the content played."""
+
+
 def save(card_set: CardSet, record: Mapping[str, Any], out_dir: Path) -> str | None:
     """Keep ``record`` (passed) and a copy of the set's folder as the last pass, atomically: the
     new copy is made beside the old one and swapped in by renames. The copy is kept only if it
@@ -96,10 +100,10 @@ def save(card_set: CardSet, record: Mapping[str, Any], out_dir: Path) -> str | N
         copy = check_set(tmp / "set").card_set
         now = None if copy is None else copy.content_hash
         if now != card_set.content_hash:
-            return (f"the set's files changed while it was built ({'now invalid' if now is None else f'content now {now}'}; "
-                    f"played: {card_set.content_hash}): the record and the prints are of the "
-                    "content as it was read, and it is not kept as the last pass; build again "
-                    "for the edits")
+            now_is = "now invalid" if now is None else f"content now {now}"
+            return (f"{CHANGED} ({now_is}; played: {card_set.content_hash}): the record is of "
+                    "the content as it was read, and it is neither kept as the last pass nor "
+                    "rendered; build again for the edits")
         rec.write(record, tmp / "playtest.json")
         old = None
         if dest.exists():

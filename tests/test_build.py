@@ -191,6 +191,19 @@ def test_a_last_pass_that_cannot_be_kept_is_a_warning_not_a_lost_build(tmp_path,
     assert not [p for p in outcome.out_dir.iterdir() if p.name.startswith(".")]
 
 
+def test_a_set_changed_during_its_build_is_not_rendered(tmp_path, monkeypatch):
+    """The template and art are read when rendering: after an edit made during the playtest the
+    prints would mix the content played with the content now, under the played one's record."""
+    from boneyard.pipeline import lastpass
+
+    said = f"{lastpass.CHANGED} (content now 0123; played: 4567): ..."
+    monkeypatch.setattr(lastpass, "save", lambda *_args: said)
+    rec = Recorder()
+    outcome = build_set(small_passing_set(), out=tmp_path, jobs=1, renderer=rec)
+    assert outcome.passed and outcome.warnings == [said]
+    assert rec.calls == [] and outcome.rendered == []
+
+
 def test_a_damaged_record_is_said_to_be_damaged_not_missing(tmp_path):
     """A build cut short or a record edited by hand: the refusal says what is wrong with it."""
     cs = small_passing_set()
