@@ -19,8 +19,9 @@ record re-judges them from its own metrics. game.yaml::
       profiles:
         fast: {coverage: {min: 1}}
 
-An ability the set's switches, params or deck leave impossible (rares off, no succubi,
-``coin_p_heads: 1``) is not asked for at all. ``python -m boneyard.pipeline.coverage_counts SET``
+An ability the set's switches or params leave impossible (rares off, ``coin_p_heads: 1``) is
+not asked for at all; a card kind the game's own deck has and the set lacks is the game's call
+(Grave Feast asks for its first ability, so the missing kind is named). ``python -m boneyard.pipeline.coverage_counts SET``
 prints the counts against the bounds.
 """
 

@@ -124,8 +124,16 @@ def test_what_the_switches_or_the_deck_rule_out_is_not_required():
     assert {"ability.dw_placed", "ability.explosion", "ability.coin_flip"} <= rares
     heads = _names(gf_items(FeastGame(gf, num_players=4, rares=True, coin_p_heads=1.0)))
     assert "ability.exorcist_hid" in heads and "ability.exorcist_seduced" not in heads
+    # a deck that lost a kind of the rulebook's deck is asked for its first ability only, with
+    # a hint that names the missing kind
     no_succubi = replace(gf, feast_cards=tuple(f for f in gf.feast_cards if f.kind != "succubus"))
-    assert "ability.steal_family" not in _names(gf_items(FeastGame(no_succubi, num_players=4)))
+    asked = {n: hint for n, _, hint, on in gf_items(FeastGame(no_succubi, num_players=4)) if on}
+    assert "ability.steal_mash" not in asked
+    assert asked["ability.steal_family"].startswith("the deck needs a succubus: it has none")
+    no_exorcist = replace(gf, rares=tuple(f for f in gf.rares if f.kind != "exorcist"))
+    asked = {n: hint for n, _, hint, on in gf_items(FeastGame(no_exorcist, num_players=4, rares=True)) if on}
+    assert asked["ability.exorcist_blast"].startswith("the rares file needs an Exorcist: it has none")
+    assert "ability.exorcist_maelstrom" not in asked and "ability.dw_placed" in asked
     # the bundled gates ask for the rares' abilities only in the run that has them
     cfg = config_for(gf, jobs=1)
     runs = {g.run for g in cfg.gates if g.metric == "fired.ability.dw_from_hand"}

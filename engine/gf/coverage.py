@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .constants import DEVIL_WIFE, EXORCIST, PREACHER, SUCCUBUS, VAMPIRE, ZOMBIE
+from .constants import DEVIL_WIFE, EXORCIST, KIND_NAMES, PREACHER, SUCCUBUS, VAMPIRE, ZOMBIE
 
 if TYPE_CHECKING:
     from .game import FeastGame
@@ -79,4 +79,18 @@ def items(game: FeastGame) -> list[tuple[str, str, str, bool]]:
         "coin_flip": dw or exo,
         "maelstrom_confused": exo and tails,
     }
-    return [(f"ability.{name}", what, hint, on[name]) for name, (what, hint) in ABILITIES.items()]
+    hints = {}
+    # A card kind the rulebook's deck has but this deck lacks is a hole, not a variant to pass
+    # in silence: its first ability stays asked for, so the build names the missing kind once
+    # a run (the designer who means it exempts that ability with the reason).
+    for kind, ability, where, name in ((SUCCUBUS, "steal_family", "deck", "a succubus"),
+                                       (PREACHER, "preach", "deck", "a preacher"),
+                                       (DEVIL_WIFE, "dw_from_hand", "rares file", "a Devil Wife"),
+                                       (EXORCIST, "exorcist_blast", "rares file", "an Exorcist")):
+        if kind in kinds or (where == "rares file" and not game.rares) or not eaters:
+            continue
+        on[ability] = True
+        hints[ability] = (f"the {where} needs {name}: it has none, so none of its rules is ever "
+                          f"played (add a card of kind: {KIND_NAMES[kind]})")
+    return [(f"ability.{name}", what, hints.get(name, hint), on[name])
+            for name, (what, hint) in ABILITIES.items()]
