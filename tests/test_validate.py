@@ -156,6 +156,10 @@ EXPECTED: dict[str, list[str]] = {
     "python-tag": [
         "characters.yaml:3:9: card 'oaf': name: YAML tag '!!python/object/apply:os.system' is not allowed in card files (card files hold plain values: text, numbers, true/false, lists and mappings)",
     ],
+    "rare-copies": [
+        "rares.yaml:6:11: card 'devil_wife': a rare is a single print (GF-01), got copies: 4 (remove the line: the rulebook prints one of each)",
+        "rares.yaml:13:9: card 'exorcist_again': a second Exorcist (the first is 'exorcist'): each rare is a single print (GF-01) (keep one card of each rare)",
+    ],
     "rare-in-deck": [
         "deck.yaml:12:9: card 'exorcist': exorcist is a rare and cannot be in the regular deck (move it to the rares file named by rares_file: in game.yaml)",
     ],

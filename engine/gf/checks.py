@@ -51,6 +51,7 @@ def check(files: SetFiles) -> list[Problem]:
     kinds: set[str] = set()
     foods: dict[str, tuple[LocatedDoc, JsonPath, str | None]] = {}
     odd_numbers = odd_kind = False
+    rare_seen: dict[str, str] = {}  # rare kind -> the first card of it in the rares file
 
     def claim(doc: LocatedDoc, at: JsonPath, cid: str, owner: str | None) -> None:
         if cid in ids:
@@ -78,6 +79,19 @@ def check(files: SetFiles) -> list[Problem]:
                                        "and cannot be in the regular deck", card=cid,
                                        hint="move it to the rares file named by "
                                        "rares_file: in game.yaml"))
+            copies = card.get("copies", 1)
+            if is_rares and isinstance(copies, int) and not isinstance(copies, bool) and copies > 1:
+                out.append(doc.problem((idx, "copies"), f"a rare is a single print (GF-01), got "
+                                       f"copies: {copies}", card=cid,
+                                       hint="remove the line: the rulebook prints one of each"))
+            if is_rares and kind in RARE_KINDS:
+                if kind in rare_seen:
+                    out.append(doc.problem((idx, "kind"), f"a second {kind.replace('_', ' ').title()} "
+                                           f"(the first is '{rare_seen[kind]}'): each rare is a "
+                                           "single print (GF-01)", card=cid,
+                                           hint="keep one card of each rare"))
+                else:
+                    rare_seen[kind] = cid or "?"
             if not is_rares and isinstance(kind, str):
                 kinds.add(kind)
             if kind not in GF_KINDS:
