@@ -25,7 +25,7 @@ from boneyard.pipeline import lastpass, reference
 from boneyard.pipeline import record as rec
 from boneyard.pipeline.coverage import with_checks
 from boneyard.pipeline.gates import GateResult, failed
-from boneyard.pipeline.playtest import Progress, config_hash, default_jobs, playtest
+from boneyard.pipeline.playtest import Progress, config_hash, declared_hash, default_jobs, playtest
 from boneyard.pipeline.playtest_config import PlaytestConfig, resolve
 from boneyard.pipeline.report import write_reports
 
@@ -448,7 +448,7 @@ def build_set(
     else:
         tool = f"boneyard {__version__}"
         base, why = (None, "--fresh") if fresh else lastpass.find(
-            card_set, out_dir, config_hash=config_hash(cfg), code_hash=code_hash(), tool=tool)
+            card_set, out_dir, declared_hash=declared_hash(cfg), code_hash=code_hash(), tool=tool)
         record, reused = playtest(card_set, cfg, progress, base=base, focus=focus,
                                   accept_undecided=accept_undecided), False
         record["code_hash"] = code_hash()

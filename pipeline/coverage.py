@@ -141,7 +141,8 @@ def coverage_gates(card_set: CardSet, cfg: PlaytestConfig, where: str = "playtes
 def with_checks(card_set: CardSet, cfg: PlaytestConfig, where: str = "playtest") -> PlaytestConfig:
     """``cfg`` with the coverage and sensitivity gates added (the build's one call)."""
     extra = coverage_gates(card_set, cfg, where) + sensitivity_gates(card_set, cfg, where)
-    return dataclasses.replace(cfg, gates=tuple(cfg.gates) + tuple(extra)) if extra else cfg
+    return dataclasses.replace(cfg, gates=tuple(cfg.gates) + tuple(extra),
+                               derived_gates=cfg.derived_gates + len(extra)) if extra else cfg
 
 
 def never_tested(record: Mapping[str, Any]) -> list[str]:

@@ -117,7 +117,7 @@ def save(card_set: CardSet, record: Mapping[str, Any], out_dir: Path) -> str | N
     return None
 
 
-def find(card_set: CardSet, out_dir: Path, *, config_hash: str, code_hash: str,
+def find(card_set: CardSet, out_dir: Path, *, declared_hash: str, code_hash: str,
          tool: str) -> tuple[Base | None, str]:
     """The believed last pass of ``card_set`` under ``out_dir`` and what changed since, or
     (None, why a build from scratch)."""
@@ -140,7 +140,7 @@ def find(card_set: CardSet, out_dir: Path, *, config_hash: str, code_hash: str,
         return None, "the last record kept did not pass"
     if record["tool"] != tool or record.get("code_hash") != code_hash:
         return None, "the last pass was made by other code"
-    if record["config_hash"] != config_hash:
+    if record.get("declared_hash") != declared_hash:
         return None, "the last pass used other playtest settings (profile, seed, agents or gates)"
     try:
         old = load_set(where / "set")

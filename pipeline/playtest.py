@@ -77,7 +77,22 @@ def default_jobs() -> int:
 
 def config_hash(cfg: PlaytestConfig) -> str:
     """Hash of the settings that change what a playtest measures (not jobs: results ignore it)."""
-    blob = json.dumps(cfg.to_json(), sort_keys=True, separators=(",", ":"))
+    return _hash(cfg.to_json())
+
+
+def declared_hash(cfg: PlaytestConfig) -> str:
+    """Hash of the settings as game.yaml and the options declare them, without the gates derived
+    from the content (coverage, sensitivity): what a last pass must share to be a base. An edit
+    that adds a primitive or drops a card kind changes those gates, and it is exactly such an
+    edit that must be judged against its last pass (the changed-card gates), not from scratch."""
+    data = cfg.to_json()
+    if cfg.derived_gates:
+        data["gates"] = data["gates"][:-cfg.derived_gates]
+    return _hash(data)
+
+
+def _hash(data: Mapping[str, Any]) -> str:
+    blob = json.dumps(data, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
 
@@ -738,6 +753,7 @@ def playtest(card_set: CardSet, cfg: PlaytestConfig, progress: Progress | None =
         "content_hash": card_set.content_hash,
         "switches": dict(card_set.switches),
         "config_hash": config_hash(cfg),
+        "declared_hash": declared_hash(cfg),
         "profile": cfg.profile,
         "seed": cfg.seed,
         "agents": cfg.agents if isinstance(cfg.agents, str) else list(cfg.agents),

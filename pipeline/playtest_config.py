@@ -67,6 +67,9 @@ class PlaytestConfig:
     alpha: float = 0.05
     substitution_cap: int = 0  # most paired games per card (0: the first look only)
     change_games: int = 400  # main games at the first look of a change-aware build
+    # the last gates, derived from the set's content by pipeline/coverage.py (coverage and
+    # sensitivity): the settings a last pass must share leave them out (declared_hash)
+    derived_gates: int = 0
 
     def main_looks(self, change: bool = False) -> list[int]:
         """Cumulative main games at each planned look (from scratch, or change-aware)."""
