@@ -162,7 +162,7 @@ def test_flavor_text_and_art_replay_no_game(game, file, old, new, tmp_path, fast
     last = folder(out / game)
     base = base_for(load_set(src), load_set(last / "set"), json.loads((last / "playtest.json").read_text()))
     assert not base.same_play
-    assert base.changed == (() if game == "grave-feast" else ("nemesis",))  # Grave Feast has no per-card units
+    assert base.changed == (("vampire",) if game == "grave-feast" else ("nemesis",))
 
 
 @pytest.mark.parametrize("edit", ["power", "delete"])
@@ -185,3 +185,22 @@ def test_a_set_saved_while_it_was_built_is_not_kept_as_its_last_pass(tmp_path, e
     assert f"played: {played.content_hash}" in why
     assert not folder(tmp_path / "out").exists()
     assert [p.name for p in (tmp_path / "out").iterdir()] == []  # no temporary copy left
+
+
+def test_the_build_names_the_grave_feast_cards_an_edit_changed(tmp_path, fast_builds):
+    """A deck edit is named where the build says what it tested against the last pass (it said
+    "no card or rule" for every Grave Feast edit), and a derived gate added by the edit (the
+    flubs a phrase error rate makes possible) does not turn the build into one from scratch."""
+    from boneyard.pipeline.cli import cli
+    from click.testing import CliRunner
+
+    game = "grave-feast"
+    src = tmp_path / "src" / game
+    shutil.copytree(fast_builds.get(game)[0], src)
+    out = fast_builds.copy_out(game, tmp_path / "out")
+    edit(src, "  kind: succubus\n  copies: 4\n", "  kind: succubus\n  copies: 5\n", "deck.yaml")
+    edit(src, "phrase_error_rate: 0.0 ", "phrase_error_rate: 0.1 ", "game.yaml")
+    result = CliRunner().invoke(cli, ["build", "--fast", "--no-render", "--jobs", "2", "--out", str(out), str(src)])
+    assert "tested what changed since the last pass" in result.output, result.output
+    line = next(x for x in result.output.splitlines() if "tested what changed" in x)
+    assert line.endswith(": succubus, switches.phrase_error_rate"), line

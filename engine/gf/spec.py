@@ -55,6 +55,13 @@ def _rules_text(card_set: CardSet) -> dict[str, str]:
     return {f.id: "" for f in (*card_set.feast_cards, *card_set.rares)}
 
 
+def _unit_content(card_set: CardSet) -> dict[str, Any]:
+    """Each face of the deck and of the rares file by id, so a change-aware build names the
+    cards an edit changed (copies, numbers, kind) instead of "no card or rule"."""
+    card_set = feast_set(card_set)
+    return {f.id: f for f in (*card_set.feast_cards, *card_set.rares)}
+
+
 def _table() -> TableView:
     """The play table's view (table.py), imported only by ``boneyard play``."""
     from boneyard.engine.gf.table import table
@@ -113,5 +120,6 @@ SPEC = GameSpec(
     table=_table,  # boneyard play
     sheet=_sheet,  # boneyard export / import
     coverage=_coverage,
+    unit_content=_unit_content,
     variants=_variants,
 )
