@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import errno
 import importlib
+import io
 import signal
 import sys
 import threading
@@ -50,8 +51,22 @@ def _terminated(signum: int, frame: Any) -> None:
     raise Terminated
 
 
+class _ClosedStdout(io.TextIOBase):
+    """Standard output when the process started with it closed (``>&-``): Python sets
+    ``sys.stdout`` to None and click then drops every line in silence with exit 0, so a listing
+    or a report would vanish; this makes the first write fail like any unwritable output."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, s: str) -> int:
+        raise OSError(errno.EBADF, "standard output is closed")
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the console script: run the CLI, turning Boneyard errors into messages."""
+    if sys.stdout is None:
+        sys.stdout = _ClosedStdout()
     on_main = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, _terminated) if on_main else None
     try:
@@ -65,6 +80,7 @@ _OS_FIXES = {
     errno.ENOSPC: "free some space, or write elsewhere",
     errno.EDQUOT: "free some space, or write elsewhere",
     errno.EMFILE: "raise the limit with `ulimit -n`, or use fewer --jobs",
+    errno.EBADF: "run it with its output going to the terminal, a file or a pipe",
 }
 """What to do about the OS errors whose fix is not in the path."""
 

@@ -44,3 +44,19 @@ def test_os_and_decoding_errors_are_messages_not_tracebacks(failing_command, cap
     err = capsys.readouterr().err
     assert done.value.code == 1
     assert message in err and "Traceback" not in err
+
+
+def test_closed_standard_output_is_an_error_not_a_silent_success(tmp_path):
+    """``boneyard cards SET >&-`` printed nothing and exited 0: a script that closed its output
+    by mistake took the empty listing for a success."""
+    import os
+    import subprocess
+    import sys
+
+    script = "import sys; from boneyard.pipeline import cli; cli.main(sys.argv[1:])"
+    proc = subprocess.run([sys.executable, "-c", script, "cards", "day-of-the-dead"],
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
+                          preexec_fn=lambda: os.close(1))
+    assert proc.returncode == 1
+    assert proc.stderr.strip() == ("standard output is closed (run it with its output going to the "
+                                   "terminal, a file or a pipe)")
