@@ -532,6 +532,32 @@ def test_sigterm_stops_a_run_like_ctrl_c_and_says_so(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
+def test_too_few_file_descriptors_for_the_workers_is_one_message_not_a_hang(tmp_path):
+    """Just below the descriptors two workers need (``ulimit -n 14`` here) the pool opens the
+    first worker and then ends it with SIGTERM at once; a signal landing in the worker's
+    after-fork hooks was dropped, so it lived on and ``simulate --jobs 2`` waited for ever
+    (half the runs at 14 and 15). Every limit now ends: a run, or one message and no log."""
+    import resource
+    import subprocess
+
+    log = tmp_path / "games.jsonl"
+    for limit in range(10, 18):
+        def low_limit(limit: int = limit) -> None:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (limit, limit))
+
+        proc = subprocess.run([sys.executable, *CLI, "simulate", "day-of-the-dead", "-n", "200",
+                               "--jobs", "2", "--log", str(log)],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                              preexec_fn=low_limit, timeout=60)
+        if proc.returncode == 0:
+            assert len(log.read_text().splitlines()) >= 200
+            log.unlink()
+        else:
+            assert (proc.returncode, proc.stderr.strip()) == (
+                1, "Too many open files (raise the limit with `ulimit -n`, or use fewer --jobs)")
+            assert list(tmp_path.iterdir()) == []
+
+
 def test_the_fast_profile_checks_invariants_and_the_default_one_does_not(tmp_path, monkeypatch):
     import dataclasses
 

@@ -47,6 +47,8 @@ def quiet_orphan() -> None:
     # a forked worker inherits the CLI's SIGTERM handler, which unwinds the parent's work:
     # the pool's own SIGTERM (terminate) must just end the worker
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if hasattr(signal, "pthread_sigmask"):  # blocked by new_pool until the default is back
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
     parent = os.getppid()
 
     def watch() -> None:
@@ -55,6 +57,22 @@ def quiet_orphan() -> None:
         os._exit(1)
 
     threading.Thread(target=watch, name="boneyard-orphan-watch", daemon=True).start()
+
+
+def new_pool(ctx: Any, processes: int, initializer: Any, initargs: tuple[Any, ...] = ()) -> Any:
+    """``ctx.Pool``, with SIGTERM blocked while its workers start (each worker's initializer
+    unblocks it, via ``quiet_orphan``). A pool that fails to start its second worker (too many
+    open files) ends the first with SIGTERM at once; Python drops a signal that arrives while a
+    forked child runs its after-fork hooks, so that worker lived on and the pool waited for it
+    for ever. Blocked, the signal waits for the worker to restore the default action, and ends it.
+    """
+    if not hasattr(signal, "pthread_sigmask"):
+        return ctx.Pool(processes, initializer, initargs)
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+    try:
+        return ctx.Pool(processes, initializer, initargs)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 def mp_context() -> Any:
@@ -90,7 +108,7 @@ def run_local(source: CardSet | Game, built: Game, spec: RunSpec,
         return
     ctx = mp_context()
     workers = min(jobs, nblocks)
-    pool = ctx.Pool(workers, _init_worker, (source, spec, True))
+    pool = new_pool(ctx, workers, _init_worker, (source, spec, True))
     done: queue.SimpleQueue[tuple[bool, Any]] = queue.SimpleQueue()
     todo = iter(blocks)
     in_flight = 0

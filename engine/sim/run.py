@@ -18,7 +18,7 @@ from boneyard.engine.agents import parse_spec
 from boneyard.engine.cards import CardSet
 from boneyard.engine.core import Game
 from boneyard.engine.sim.cluster import connect, run_cluster, scheduler_address
-from boneyard.engine.sim.local import default_jobs, mp_context, quiet_worker, run_local
+from boneyard.engine.sim.local import default_jobs, mp_context, new_pool, quiet_worker, run_local
 from boneyard.engine.sim.play import RunSpec, build_game, card_set_of, plain
 from boneyard.engine.sim.seeds import block_count, iter_blocks, seat_agents
 from boneyard.engine.sim.tally import tally_metrics
@@ -187,7 +187,7 @@ def map_tasks(fn: Callable[[Any], Any], tasks: Sequence[Any], jobs: int = 1,
         return out
     if address is None:
         ctx = mp_context()
-        with ctx.Pool(min(jobs, len(tasks)), quiet_worker) as pool:
+        with new_pool(ctx, min(jobs, len(tasks)), quiet_worker) as pool:
             for result in pool.imap(fn, tasks):
                 take(result)
         return out
