@@ -156,7 +156,9 @@ def _schema_problem(doc: YamlDoc, error: ValidationError, card_of: CardOf) -> li
         if isinstance(inst, str) and inst in _effect_words():
             type_hint = f"write '{inst}:' with a colon"
         elif "integer" in types and isinstance(inst, str) and inst.strip().lstrip("-").isdigit():
-            type_hint = "remove the quotes"
+            digits = inst.strip().lstrip("-")
+            type_hint = ("remove the quotes" if len(digits) == 1 or digits[0] != "0" else
+                         f"write {int(inst)} without the leading zero")  # `08`: YAML's text
         elif "integer" in types and isinstance(inst, float) and inst.is_integer():
             type_hint = f"write {int(inst)}"
         elif {"integer", "number"} & set(types) and isinstance(inst, str) and inst.startswith("="):

@@ -172,6 +172,13 @@ class _Converter:
                                     "reorders how the text around it is shown and printed",
                               "delete it; right-to-left letters need no control characters")
                     return None
+                problem = _text_problem(value, path[-1] if path else None)
+                if problem:
+                    self.fail(node, *problem)
+                    return None
+            if node.tag == "tag:yaml.org,2002:int" and not _DECIMAL.fullmatch(node.value):
+                self.fail(node, *_int_problem(node.value, value))
+                return None
             if isinstance(value, float) and not math.isfinite(value):
                 self.fail(node, f"{node.value!r} is not a number a card set can use",
                           "write a finite number, within the range the field allows")
@@ -217,6 +224,60 @@ class _Converter:
             return out
         finally:
             self.active.discard(id(node))
+
+
+_DECIMAL = re.compile(r"[-+]?(0|[1-9][0-9]*)")
+"""A whole number in plain digits; YAML 1.1 also reads 010 (octal), 0x1, 0b1, 1_000 and 1:30."""
+
+
+def _int_problem(text: str, value: int) -> tuple[str, str]:
+    """What a whole number written other than in plain digits is read as (``power: 010`` is 8,
+    while a sheet's ``010`` is 10: the two readings of one set must not disagree)."""
+    digits = text.lstrip("+")
+    if re.fullmatch(r"-?[0-9_]+", digits):
+        meant = int(digits.replace("_", ""))
+        if meant != value:
+            return (f"{text!r} is read by YAML as an octal number, {value}, not {meant}",
+                    f"write {meant} without the leading zero, or {value} if that is meant")
+        return f"{text!r} is a number with a leading zero or underscores", f"write {meant}"
+    how = ("hexadecimal" if "x" in text.lower() else "binary" if "b" in text.lower()
+           else "sexagesimal (base 60)" if ":" in text else "octal")
+    return (f"{text!r} is read by YAML as a {how} number, {value}",
+            f"write {value} in plain digits, or quote it if it is text")
+
+
+_NAME_KEYS = frozenset({"name", "title"})
+"""Keys whose text is a one-line name printed on a card or a sheet."""
+
+
+def _text_problem(value: str, key: Any) -> tuple[str, str] | None:
+    """(message, hint) for text that prints other than it reads in the file, or None.
+
+    An invisible character (a zero-width space pasted with a name, a byte-order mark) prints as
+    nothing or a box and makes two names that look the same differ; an accent written as a
+    separate combining mark may print as a letter and a box; a name with spaces at its ends or
+    a line break looks like another card's name. The soft hyphen is a typesetting hint and stays.
+    """
+    for i, ch in enumerate(value):
+        cat = unicodedata.category(ch)
+        if (cat == "Cf" and ch != "\u00ad") or (cat == "Cc" and ch not in "\t\n\r"):
+            name = unicodedata.name(ch, "a control character")
+            return (f"the text holds U+{ord(ch):04X} {name} at character {i + 1}, an invisible "
+                    "character: it prints as nothing or a box, and makes two texts that look "
+                    "the same differ", "delete it")
+    if key != "art" and unicodedata.normalize("NFC", value) != value:
+        at = next(i for i, ch in enumerate(value) if unicodedata.combining(ch))
+        whole = unicodedata.normalize("NFC", value[max(0, at - 1):at + 1])
+        return (f"the text writes a letter and a separate accent (U+{ord(value[at]):04X}) at "
+                f"character {at + 1}: fonts may print it as a letter and a box",
+                f"write it as one character: {whole!r}")
+    if key in _NAME_KEYS:
+        if "\n" in value or "\r" in value:
+            return "a name is one line, this one has a line break", "join the lines"
+        if value.strip() and value != value.strip():  # (only spaces: the schema says it)
+            return (f"the name {value!r} begins or ends with a space: it looks like the name "
+                    "without it, and prints off centre", "remove the space")
+    return None
 
 
 class _TooBig(Exception):

@@ -750,3 +750,24 @@ def test_a_cell_the_spreadsheet_made_a_date_is_refused_not_imported_as_its_text(
 def test_import_of_a_sheet_that_is_not_there_is_a_usage_error(tmp_path: Path) -> None:
     r = CliRunner().invoke(cli, ["import", "day-of-the-dead", str(tmp_path / "nope.xlsx")])
     assert r.exit_code == 2 and "no sheet file" in r.output
+
+
+def test_an_invisible_character_in_a_cell_is_refused_at_the_cell(tmp_path: Path) -> None:
+    """A zero-width space pasted into a name cell was imported ("edited: hoard") into a set that
+    then failed validate on an empty box where the character prints."""
+    work = _copy(tmp_path, DOTD)
+    sheet, _ = export_set(work, tmp_path / "cards.csv")
+    with sheet.open(newline="", encoding="utf-8") as f:
+        rows = list(csv.reader(f))
+    at = next(i for i, r in enumerate(rows) if r[0] == "hoard")
+    rows[at][1] = "Hoard\u200b"
+    with sheet.open("w", newline="", encoding="utf-8") as f:
+        csv.writer(f).writerows(rows)
+    before = (work / "characters.yaml").read_bytes()
+    with pytest.raises(SheetError) as err:
+        import_set(work, sheet)
+    (line,) = _short(err.value.lines, tmp_path)
+    assert line == (f"cards.csv:{at + 1}:2: card 'hoard': name: the text holds U+200B ZERO WIDTH "
+                    "SPACE at character 6, an invisible character: it prints as nothing or a "
+                    "box, and makes two texts that look the same differ (delete it)"), line
+    assert (work / "characters.yaml").read_bytes() == before

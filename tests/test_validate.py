@@ -752,3 +752,51 @@ def test_a_refused_back_or_copy_count_is_not_also_every_backs_count(tmp_path, ne
                    ("- id: body_snatcher\n  name: Body Snatcher\n",
                     "- id: body_snatcher\n  name: Body Snatcher\n" + new))
     assert [_relative(p, root) for p in check_set(root).problems] == [expected]
+
+
+@pytest.mark.parametrize("written, message", [
+    ("010", "'010' is read by YAML as an octal number, 8, not 10 (write 10 without the leading "
+            "zero, or 8 if that is meant)"),
+    ("0x5", "'0x5' is read by YAML as a hexadecimal number, 5 (write 5 in plain digits, or quote "
+            "it if it is text)"),
+    ("1_0", "'1_0' is a number with a leading zero or underscores (write 10)"),
+    ("08", "must be a whole number, got '08' (write 8 without the leading zero)"),
+])
+def test_a_number_yaml_reads_in_another_base_is_refused(tmp_path, written, message):
+    """``power: 010`` was Hoard at 8, while a sheet's 010 imports as 10: one set, two readings."""
+    root = _edited(tmp_path, "day-of-the-dead", "characters.yaml",
+                   ("  name: Hoard\n  power: 1\n", f"  name: Hoard\n  power: {written}\n"))
+    problems = [_relative(p, root) for p in check_set(root).problems]
+    assert len(problems) == 1, problems
+    assert re.match(r"characters.yaml:\d+:10: card 'hoard': power", problems[0]), problems
+    assert problems[0].endswith(message), problems
+
+
+@pytest.mark.parametrize("written, message", [
+    ('"Hoard\\u200b"', "name: the text holds U+200B ZERO WIDTH SPACE at character 6, an "
+                       "invisible character: it prints as nothing or a box, and makes two texts "
+                       "that look the same differ (delete it)"),
+    ('"Nemesis "', "name: the name 'Nemesis ' begins or ends with a space: it looks like the name "
+                   "without it, and prints off centre (remove the space)"),
+    ('"Nemesis\\u00a0"', "begins or ends with a space"),
+    ('"Cafe\\u0301"', "name: the text writes a letter and a separate accent (U+0301) at character "
+                      "5: fonts may print it as a letter and a box (write it as one character: "
+                      "'é')"),
+    ('"Ho\\nard"', "name: a name is one line, this one has a line break (join the lines)"),
+])
+def test_a_name_that_prints_other_than_it_reads_is_refused(tmp_path, written, message):
+    """Two cards printed "Nemesis" passed when one name ended in a space, and a zero-width space
+    pasted with a name only showed up as an empty box on the printed card."""
+    root = _edited(tmp_path, "day-of-the-dead", "characters.yaml",
+                   ("  name: Hoard\n", f"  name: {written}\n"))
+    problems = [_relative(p, root) for p in check_set(root).problems]
+    assert len(problems) == 1, problems
+    assert re.match(r"characters.yaml:\d+:9: card 'hoard': ", problems[0]), problems
+    assert problems[0].endswith(message) or message in problems[0], problems
+
+
+def test_a_soft_hyphen_in_flavour_text_is_kept(tmp_path):
+    root = _edited(tmp_path, "day-of-the-dead", "characters.yaml",
+                   ("  flavor: You can't take it with you, so it takes everything with it.\n",
+                    '  flavor: "You can\'t take it with you, so it takes every\\u00adthing."\n'))
+    assert check_set(root).ok, check_set(root).problems
