@@ -332,6 +332,12 @@ def art_problem(root: Path, rel: str) -> str | None:
     if target is None:
         return f"art {name} {why}" + ("" if "write it" in str(why) else where)  # fix said
     if not target.exists():
+        near = _other_case(target)
+        if near:  # found on macOS and Windows, whose file names ignore case; not on Linux (CI)
+            fixed = posixpath.join(posixpath.dirname(rel.replace("\\", "/")), near)
+            return (f"art file {name} does not exist, but {quoted(fixed)} does: the names "
+                    f"differ in case only (write {fixed}; file names are case-sensitive on "
+                    "Linux, where a build or a print shop may run)")
         return f"art file {name} does not exist" + where
     if not target.is_file():
         return f"art {name} is not a file"
@@ -361,6 +367,18 @@ def art_problem(root: Path, rel: str) -> str | None:
     if fmt not in ART_FORMATS:
         return f"art file {name} is {fmt}, expected PNG or JPEG (export it as PNG)"
     return None
+
+
+def _other_case(target: Path) -> str | None:
+    """The name of the file beside ``target`` that differs from it only in case (``Art.png``
+    for ``art.png``), or None."""
+    try:
+        names = [p.name for p in target.parent.iterdir()] if target.parent.is_dir() else []
+    except OSError:
+        return None
+    want = target.name.casefold()
+    near = sorted(n for n in names if n.casefold() == want and n != target.name)
+    return near[0] if near else None
 
 
 def _looks_like_svg(path: Path) -> bool:

@@ -800,3 +800,20 @@ def test_a_soft_hyphen_in_flavour_text_is_kept(tmp_path):
                    ("  flavor: You can't take it with you, so it takes everything with it.\n",
                     '  flavor: "You can\'t take it with you, so it takes every\\u00adthing."\n'))
     assert check_set(root).ok, check_set(root).problems
+
+
+def test_an_art_path_that_differs_from_its_file_in_case_names_the_file(tmp_path):
+    """``art: art/hoard.png`` for ``art/Hoard.png`` builds on macOS and Windows and fails on
+    Linux, where CI or a print shop runs: the message names the file that is there."""
+    from PIL import Image
+
+    root = _edited(tmp_path, "day-of-the-dead", "characters.yaml",
+                   ("  name: Hoard\n", "  name: Hoard\n  art: art/hoard.png\n"))
+    (root / "art").mkdir()
+    Image.new("RGB", (8, 5)).save(root / "art" / "Hoard.png")
+    problems = [_relative(p, root) for p in check_set(root).problems]
+    assert len(problems) == 1, problems
+    assert re.fullmatch(r"characters.yaml:\d+:8: card 'hoard': art file 'art/hoard.png' does not "
+                        r"exist, but 'art/Hoard.png' does: the names differ in case only \(write "
+                        r"art/Hoard.png; file names are case-sensitive on Linux, where a build or "
+                        r"a print shop may run\)", problems[0]), problems
