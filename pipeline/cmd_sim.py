@@ -468,8 +468,13 @@ def read_record(path: str | Path, index: int) -> dict[str, Any]:
 
 
 def find_record(path: str | Path, index: int) -> tuple[dict[str, Any], int]:
-    """The record of game ``index`` in a ``--log`` file and its line number."""
+    """The record of game ``index`` in a ``--log`` file and its line number.
+
+    A line that is not JSON (a log cut short when a run was killed mid-write, or copied short)
+    keeps no game from being found on the lines that are whole; it is the error only when the
+    game asked for is on no whole line."""
     seen: list[int] = []
+    damaged: str | None = None
     if not Path(path).is_file():
         raise BoneyardError(f"{path}: not a regular file (give the file simulate --log wrote)")
     with open(path, encoding="utf-8", errors="replace") as f:
@@ -479,7 +484,9 @@ def find_record(path: str | Path, index: int) -> tuple[dict[str, Any], int]:
             try:
                 rec = json.loads(line)
             except json.JSONDecodeError as exc:
-                raise BoneyardError(f"{path}:{lineno}:{exc.colno}: not a JSON game record ({exc.msg})") from None
+                if damaged is None:
+                    damaged = f"{path}:{lineno}:{exc.colno}: {_json_damage(line, exc)}"
+                continue
             except RecursionError:
                 raise BoneyardError(f"{path}:{lineno}:1: not a game record (nested too deeply)") from None
             if not isinstance(rec, dict) or "actions" not in rec or "seed" not in rec:
@@ -498,10 +505,23 @@ def find_record(path: str | Path, index: int) -> tuple[dict[str, Any], int]:
             if rec["game"] == index:
                 return rec, lineno
             seen.append(rec["game"])
+    if damaged is not None:
+        raise BoneyardError(damaged)
     if not seen:
         raise BoneyardError(f"{path}: holds no numbered games (give the file simulate --log "
                             "wrote)")
     raise click.UsageError(f"{path}: no game {index} (it holds games {min(seen)}..{max(seen)})")
+
+
+def _json_damage(line: str, exc: json.JSONDecodeError) -> str:
+    """What is wrong with a log line that is not JSON, in words (json's own messages end in
+    "at", the position it gives apart)."""
+    if exc.pos >= len(line.rstrip("\r\n")) - 1:
+        return ("not a whole game record: the line is cut off (the run was stopped while it wrote "
+                "the log, or the file was copied short; replay another game, or run the "
+                "simulation again)")
+    what = exc.msg.removesuffix(" at").lower()
+    return f"not a JSON game record ({what}; use the line as simulate --log wrote it)"
 
 
 @click.command("replay")

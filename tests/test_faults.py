@@ -421,6 +421,26 @@ def test_a_tampered_log_line_is_one_message(tmp_path, change):
     assert res.exit_code == 1 and "Traceback" not in res.output, res.output
 
 
+def test_a_log_cut_short_keeps_its_whole_games_replayable_and_says_so_for_the_cut_one(tmp_path):
+    """A run killed mid-write leaves its last line cut; a cut line stopped every replay of the
+    file with json's own words, cut off too: "not a JSON game record (Invalid control character
+    at)"."""
+    log = _log(tmp_path)
+    lines = log.read_text().splitlines()
+    log.write_text("\n".join([lines[0][:-40], *lines[1:]]) + "\n")
+    assert read_record(log, 1)["game"] == 1 and read_record(log, 2)["game"] == 2
+    with pytest.raises(BoneyardError) as cut:
+        read_record(log, 0)
+    assert re.fullmatch(r".*g\.jsonl:1:\d+: not a whole game record: the line is cut off \(the "
+                        r"run was stopped while it wrote the log, or the file was copied short; "
+                        r"replay another game, or run the simulation again\)", str(cut.value))
+    log.write_text("\n".join(["{x" + lines[0][1:], *lines[1:]]) + "\n")
+    with pytest.raises(BoneyardError, match=r"g\.jsonl:1:2: not a JSON game record \(expecting "
+                       r"property name enclosed in double quotes; use the line as simulate --log "
+                       r"wrote it\)$"):
+        read_record(log, 0)
+
+
 def test_a_deeply_nested_log_line_is_one_message(tmp_path):
     log = tmp_path / "deep.jsonl"
     log.write_text("[" * 100_000 + "]" * 100_000 + "\n")
