@@ -21,6 +21,9 @@ from boneyard.errors import BoneyardError
 from boneyard.files import atomic_dir
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.-]{0,63}$")
+_RESERVED = frozenset({"CON", "PRN", "AUX", "NUL", *(f"COM{i}" for i in range(1, 10)),
+                       *(f"LPT{i}" for i in range(1, 10))})
+"""Device names Windows reserves, with or without an extension (``con``, ``nul.txt``)."""
 _SCHEMA_LINE = re.compile(r"^(# yaml-language-server: \$schema=)(\S+)(.*)$")
 _NAME_LINE = re.compile(r"^name:[ \t].*$", re.M)
 
@@ -73,8 +76,19 @@ def new_set(name: str, like: str | Path, parent: Path | None = None) -> Path:
                           "and A-Z (no accents, which file systems and print shops spell "
                           "differently), digits, spaces, '-', '_' and '.', starting with a "
                           "letter or digit")
+    if name != name.rstrip(" ."):  # Windows drops them: "my set " and "my set" are one folder
+        raise NewSetError(f"{name!r}: a set's name cannot end in a space or a '.', which Windows "
+                          f"drops from folder names (write {name.rstrip(' .')!r})")
+    if name.split(".")[0].rstrip(" ").upper() in _RESERVED:
+        raise NewSetError(f"{name!r}: Windows reserves this name for a device, so the folder "
+                          "could not be copied there or zipped for a print shop (choose another "
+                          "name)")
     source = resolve_set(like)
     target = parent / name
+    if target.resolve() == source.resolve() or source.resolve() in target.resolve().parents:
+        raise NewSetError(f"{display_path(target)} is inside the set it copies "
+                          f"({display_path(source)}): the copy would then be part of that set "
+                          "(make it beside the set, not in it)")
     if os.path.lexists(target):
         raise NewSetError(f"{display_path(target)} already exists; boneyard new never "
                           "overwrites (choose another name or remove it)")

@@ -771,3 +771,29 @@ def test_an_invisible_character_in_a_cell_is_refused_at_the_cell(tmp_path: Path)
                     "SPACE at character 6, an invisible character: it prints as nothing or a "
                     "box, and makes two texts that look the same differ (delete it)"), line
     assert (work / "characters.yaml").read_bytes() == before
+
+
+@pytest.mark.parametrize("name, said", [
+    ("con", "'con': Windows reserves this name for a device"),
+    ("nul.sets", "'nul.sets': Windows reserves this name for a device"),
+    ("my set ", "'my set ': a set's name cannot end in a space or a '.', which Windows drops "
+                "from folder names (write 'my set')"),
+    ("set.", "cannot end in a space or a '.'"),
+])
+def test_new_refuses_a_name_windows_cannot_keep(tmp_path: Path, name: str, said: str) -> None:
+    """The name rule keeps set folders portable (no accents), yet ``con`` and ``my set `` were
+    made: folders Windows cannot hold, nor a zip for a print shop unpack."""
+    res = CliRunner().invoke(cli, ["new", name, "--like", "grave-feast", "--dir", str(tmp_path)])
+    assert getattr(res.exception, "exit_code", None) == 2, res.output
+    assert said in str(res.exception), res.exception
+    assert list(tmp_path.iterdir()) == []
+    made = CliRunner().invoke(cli, ["new", "console", "--like", "grave-feast", "--dir", str(tmp_path)])
+    assert made.exit_code == 0, made.output  # a reserved word inside a longer name is fine
+
+
+def test_new_refuses_to_make_the_copy_inside_the_set_it_copies(tmp_path: Path) -> None:
+    base = _copy(tmp_path, DOTD)
+    res = CliRunner().invoke(cli, ["new", str(base / "inner"), "--like", str(base)])
+    assert getattr(res.exception, "exit_code", None) == 2, res.output
+    assert "is inside the set it copies" in str(res.exception)
+    assert not (base / "inner").exists()
