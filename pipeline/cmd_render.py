@@ -176,14 +176,34 @@ def render_cmd(set_name: str, formats: str, paper: str, size: str | None, bleed:
             task = bar.add_task(label, total=total)
             return lambda: bar.advance(task)
 
-        result = render_set(card_set, (out or OUTPUT) / card_set.slug, options, watermark=watermark,
-                            footer_note=footer_note, progress=progress)
+        written: list[tuple[str, Path]] = []
+        try:
+            result = render_set(card_set, (out or OUTPUT) / card_set.slug, options,
+                                watermark=watermark, footer_note=footer_note, progress=progress,
+                                written=written)
+        except BaseException as exc:
+            if not isinstance(exc, Exception):  # Ctrl-C, SIGTERM: say what is new, then stop
+                _stopped(written, options.formats)
+            raise
     for line in result.warnings:
         click.echo(f"warning: {line}", err=True)
     for path in result.files:
         click.echo(str(path))
     if watermark:
         click.echo(f"marked {watermark}: not for print", err=True)
+
+
+def _stopped(written: list[tuple[str, Path]], formats: tuple[str, ...]) -> None:
+    """Each output is replaced whole, so a render stopped half way leaves new outputs beside
+    the last render's: name both, so the folder is not taken for one render."""
+    done = [f for f, _ in written]
+    left = [f for f in formats if f not in done]
+    for _, path in written:
+        click.echo(str(path))
+    if left:
+        new = f"wrote {', '.join(done)}; " if done else "wrote nothing; "
+        click.echo(f"stopped: {new}not rendered: {', '.join(left)} (any such output in the "
+                   "folder is from an earlier render; render again for a matching set)", err=True)
 
 
 def _permission(card_set: object, out: Path | None, force: bool) -> tuple[str | None, str | None]:

@@ -152,3 +152,23 @@ def test_art_too_coarse_to_print_is_said_at_the_cards_art_line(run, dotd, tmp_pa
         assert said[0].endswith("art 'nemesis.png' (20 x 20 px) prints at 9 ppi in 56.4 x 35.3 "
                                 "mm, under 150 ppi: pixels would show (give at least 667 x 417 "
                                 "px, or lower preflight.fail_ppi in template.yaml)"), said[0]
+
+
+def test_a_render_stopped_half_way_names_what_is_new_and_what_is_not(tmp_path, monkeypatch, capsys):
+    """Ctrl-C after the PDF left a new PDF beside the last render's images with only
+    "Interrupted.": the folder looked like one render. The stop now names both."""
+    from boneyard.pipeline.render import api
+
+    def stop(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(api, "write_face_pngs", stop)
+    with pytest.raises(SystemExit) as done:
+        main(["render", "day-of-the-dead", "--force", "--out", str(tmp_path)])
+    out, err = capsys.readouterr()
+    assert done.value.code == 130
+    (pdf,) = out.split()
+    assert pdf.endswith(".pdf") and Path(pdf).is_file()
+    assert "stopped: wrote pdf; not rendered: png, tts, proof (any such output in the folder is " \
+           "from an earlier render; render again for a matching set)" in err, err
+    assert err.strip().endswith("Interrupted.")

@@ -274,8 +274,12 @@ def _group_errors(errors: list[str]) -> str:
 def render_set(card_set: CardSet, out_dir: str | Path | None = None,
                options: RenderOptions | None = None, *, watermark: str | None = None,
                footer_note: str | None = None, progress: Progress | None = None,
-               rules_runs: RulesRuns | None = None) -> RenderResult:
+               rules_runs: RulesRuns | None = None,
+               written: list[tuple[str, Path]] | None = None) -> RenderResult:
     """Render the requested formats into ``out_dir`` (default ``output/<set>/``).
+
+    ``written`` gets (format, path) as each output is in place, so a caller stopped half way
+    (Ctrl-C) can say which outputs are new and which still hold the last render.
 
     ``watermark`` (e.g. "NOT PLAYTESTED") is printed across every page and image and
     ``footer_note`` (e.g. "playtested: 2000 games, gates passed") goes into every page footer and
@@ -295,7 +299,8 @@ def render_set(card_set: CardSet, out_dir: str | Path | None = None,
         raise RenderError(f"{out}: cannot create the output folder: {exc.strerror or exc} "
                           "(choose another --out)") from None
     try:
-        return _write_outputs(card_set, prep, out, options, progress)
+        return _write_outputs(card_set, prep, out, options, progress,
+                              written if written is not None else [])
     except OSError as exc:  # a full disk, a file in the way: the temporary files are gone
         from PIL import UnidentifiedImageError
 
@@ -314,7 +319,7 @@ def render_set(card_set: CardSet, out_dir: str | Path | None = None,
 
 
 def _write_outputs(card_set: CardSet, prep: Prepared, out: Path, options: RenderOptions,
-                   progress: Progress | None) -> RenderResult:
+                   progress: Progress | None, written: list[tuple[str, Path]]) -> RenderResult:
     deck, size, layouts = prep.deck, prep.size, prep.layouts
     result = RenderResult(out, faces=len(deck.faces), warnings=list(prep.warnings))
 
@@ -337,6 +342,7 @@ def _write_outputs(card_set: CardSet, prep: Prepared, out: Path, options: Render
         with atomic_path(target) as tmp:
             result.pages = write_pdf(tmp, deck, layouts, size, pdf_opts, advance)
         result.files.append(target)
+        written.append(("pdf", target))
     if "shop" in options.formats:
         target = out / f"{card_set.slug}-{size.name}-1up{'-cmyk' if prep.cmyk else ''}.pdf"
         advance = task("print shop PDF, one card a page", len(deck.cards))
@@ -344,12 +350,14 @@ def _write_outputs(card_set: CardSet, prep: Prepared, out: Path, options: Render
             write_shop_pdf(tmp, deck, layouts, size, prep.cmyk, options.watermark,
                            options.footer_note, advance)
         result.files.append(target)
+        written.append(("shop", target))
     if "calibration" in options.formats:
         target = out / f"calibration-{options.paper}-{options.duplex}.pdf"
         with atomic_path(target) as tmp:
             write_calibration(tmp, options.paper, options.duplex, options.printer_margin,
                               options.back_offset)
         result.files.append(target)
+        written.append(("calibration", target))
     if "png" in options.formats:
         target = out / f"png-{options.profile}"
         advance = task(f"card images ({options.profile})", len(deck.faces))
@@ -357,6 +365,7 @@ def _write_outputs(card_set: CardSet, prep: Prepared, out: Path, options: Render
             write_face_pngs(tmp, deck, layouts, size, PROFILES[options.profile],
                             options.watermark, advance)
         result.files.append(target)
+        written.append(("png", target))
     if "tts" in options.formats:
         target = out / "tts"
         advance = task("Tabletop Simulator sheets", len(deck.fronts))
@@ -366,6 +375,7 @@ def _write_outputs(card_set: CardSet, prep: Prepared, out: Path, options: Render
             write_tts(tmp, deck, layouts, size, options.watermark, advance, rules_text,
                       options.tts_base_url, target)
         result.files.append(target)
+        written.append(("tts", target))
     if "proof" in options.formats:
         target = out / "proof.png"
         advance = task("proof sheet", len(deck.faces))
@@ -373,4 +383,5 @@ def _write_outputs(card_set: CardSet, prep: Prepared, out: Path, options: Render
         with atomic_path(target) as tmp:
             save_png(sheet, tmp)
         result.files.append(target)
+        written.append(("proof", target))
     return result
