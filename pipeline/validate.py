@@ -159,6 +159,12 @@ def _schema_problem(doc: YamlDoc, error: ValidationError, card_of: CardOf) -> li
             digits = inst.strip().lstrip("-")
             type_hint = ("remove the quotes" if len(digits) == 1 or digits[0] != "0" else
                          f"write {int(inst)} without the leading zero")  # `08`: YAML's text
+        elif "string" in types and (isinstance(inst, bool) or inst is None):
+            # YAML 1.1 reads yes/no/on/off/true/false as booleans, and ~ or null as nothing
+            type_hint = ("YAML reads yes, no, on, off, true and false as a yes-or-no value: "
+                         "put the word in quotes, e.g. \"No\"" if isinstance(inst, bool) else
+                         "YAML reads ~ and null as nothing: put the word in quotes, or write "
+                         "the text")
         elif "integer" in types and isinstance(inst, float) and inst.is_integer():
             type_hint = f"write {int(inst)}"
         elif {"integer", "number"} & set(types) and isinstance(inst, str) and inst.startswith("="):

@@ -817,3 +817,16 @@ def test_an_art_path_that_differs_from_its_file_in_case_names_the_file(tmp_path)
                         r"exist, but 'art/Hoard.png' does: the names differ in case only \(write "
                         r"art/Hoard.png; file names are case-sensitive on Linux, where a build or "
                         r"a print shop may run\)", problems[0]), problems
+
+
+@pytest.mark.parametrize("old, new, said", [
+    ("  name: Hoard\n", "  name: No\n", "card 'hoard': name must be text, got false (YAML reads "
+     "yes, no, on, off, true and false as a yes-or-no value: put the word in quotes, e.g. \"No\")"),
+    ("  name: Hoard\n", "  name: ~\n", "card 'hoard': name must be text, got nothing (YAML reads "
+     "~ and null as nothing: put the word in quotes, or write the text)"),
+])
+def test_a_word_yaml_reads_as_a_boolean_or_nothing_says_to_quote_it(tmp_path, old, new, said):
+    """A card named No (or an id on) was "must be text, got false": true, but no way out."""
+    root = _edited(tmp_path, "day-of-the-dead", "characters.yaml", (old, new))
+    problems = [_relative(p, root) for p in check_set(root).problems]
+    assert len(problems) == 1 and problems[0].endswith(said), problems
