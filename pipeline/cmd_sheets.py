@@ -22,17 +22,22 @@ FORMAT_CHOICE = click.Choice(["xlsx", "csv"])
                    "--out's suffix.")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="The sheet to write [default: output/<set>/cards.<format>].")
-def export_cmd(set_name: str, fmt: str | None, out: Path | None) -> None:
+@click.option("--force", is_flag=True,
+              help="Overwrite the sheet even if it holds edits the card files do not.")
+def export_cmd(set_name: str, fmt: str | None, out: Path | None, force: bool) -> None:
     """Write SET's cards as one spreadsheet: a row a card, a column a field.
 
     The effect is shown twice: as its printed rules text (read only) and as one line of YAML
-    (the cell `import` reads). Edit the sheet, then `boneyard import SET FILE`.
+    (the cell `import` reads). Edit the sheet, then `boneyard import SET FILE`. A sheet already
+    there that says something the card files do not (edits not yet imported) is kept unless
+    --force is given.
     """
     from boneyard.pipeline.load import resolve_set
     from boneyard.pipeline.sheets import export_set
 
     from boneyard.paths import OUTPUT
 
+    given = out is not None
     if out is None:
         out = OUTPUT / resolve_set(set_name).resolve().name / f"cards.{fmt or 'xlsx'}"
     else:
@@ -41,8 +46,36 @@ def export_cmd(set_name: str, fmt: str | None, out: Path | None) -> None:
         if above is not None and not above.is_dir():  # "File exists" from the OS said nothing
             raise click.BadParameter(f"{display_path(above)} is a file, not a folder: "
                                      "the sheet cannot go inside it", param_hint="'--out'")
+    if not force and out.is_file():
+        _keep_edits(set_name, out, given)
     path, rows = export_set(set_name, out, fmt)
     click.echo(f"wrote {display_path(path)} ({rows} rows)")
+
+
+def _keep_edits(set_name: str, out: Path, given: bool) -> None:
+    """Refuse to overwrite a sheet that imports as a change (or does not import at all): it may
+    hold a designer's edits, and export would silently throw them away."""
+    from boneyard.pipeline.sheets import SheetError, import_set
+
+    where = f" --out {shlex.quote(str(out))}" if given else ""
+    redo = f"boneyard export {shlex.quote(set_name)}{where} --force"
+    try:
+        result = import_set(set_name, out, dry_run=True)
+    except SheetError as exc:
+        raise click.ClickException(
+            f"{display_path(out)} is there and does not read as this set's sheet "
+            f"({exc.lines[0] if exc.lines else 'unreadable'}{'; ...' if len(exc.lines) > 1 else ''}): "
+            f"export keeps it; write elsewhere with --out, or replace it with `{redo}`") from None
+    if not result.changed:
+        return
+    said = "; ".join(f"{what} {', '.join(ids[:5])}{' ...' if len(ids) > 5 else ''}"
+                     for what, ids in (("edited", result.edited), ("added", result.added),
+                                       ("removed", result.removed)) if ids)
+    raise click.ClickException(
+        f"{display_path(out)} differs from the card files ({said}): if those are edits made in "
+        f"the sheet, import them first (`boneyard import {shlex.quote(set_name)} "
+        f"{shlex.quote(str(out))}`); to replace the sheet with the card files as they are, "
+        f"`{redo}`")
 
 
 def _out_format(out: Path, fmt: str | None) -> str:

@@ -797,3 +797,34 @@ def test_new_refuses_to_make_the_copy_inside_the_set_it_copies(tmp_path: Path) -
     assert getattr(res.exception, "exit_code", None) == 2, res.output
     assert "is inside the set it copies" in str(res.exception)
     assert not (base / "inner").exists()
+
+
+@pytest.mark.parametrize("fmt", ["xlsx", "csv"])
+def test_export_keeps_a_sheet_holding_edits_not_yet_imported(tmp_path: Path, fmt: str) -> None:
+    """Exporting again over a sheet the designer edited would throw the edits away unasked."""
+    runner = CliRunner()
+    work = _copy(tmp_path, DOTD)
+    out = tmp_path / f"c.{fmt}"
+    assert runner.invoke(cli, ["export", str(work), "--out", str(out)]).exit_code == 0
+    again = runner.invoke(cli, ["export", str(work), "--out", str(out)])
+    assert again.exit_code == 0, again.output  # unchanged: replacing it loses nothing
+    if fmt == "csv":
+        _write_rows(out, [[c.replace("Never count to ten.", "Count to eleven.") for c in row]
+                          for row in _rows(out)])
+    else:
+        book = load_workbook(out)
+        cell = next(c for row in book["Characters"].iter_rows() for c in row
+                    if c.value == "Never count to ten.")
+        cell.value = "Count to eleven."
+        book.save(out)
+    edited = out.read_bytes()
+    res = runner.invoke(cli, ["export", str(work), "--out", str(out)])
+    assert res.exit_code == 1 and out.read_bytes() == edited
+    assert "differs from the card files (edited anger)" in res.output
+    assert f"boneyard import {work} {out}" in res.output and "--force" in res.output
+    res = runner.invoke(cli, ["export", str(work), "--out", str(out), "--force"])
+    assert res.exit_code == 0 and import_set(work, out, dry_run=True).changed == []
+    out.write_text("not a sheet\n", encoding="utf-8")
+    res = runner.invoke(cli, ["export", str(work), "--out", str(out)])
+    assert res.exit_code == 1 and "does not read as this set's sheet" in res.output
+    assert out.read_text(encoding="utf-8") == "not a sheet\n"
