@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import json
 import math
+import re
 import sys
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
@@ -503,6 +504,7 @@ def find_record(path: str | Path, index: int) -> tuple[dict[str, Any], int]:
                                     "(use the line as simulate --log wrote it, or run the "
                                     "simulation again)")
             if rec["game"] == index:
+                _only_one(f, path, index, line, lineno)
                 return rec, lineno
             seen.append(rec["game"])
     if damaged is not None:
@@ -511,6 +513,20 @@ def find_record(path: str | Path, index: int) -> tuple[dict[str, Any], int]:
         raise BoneyardError(f"{path}: holds no numbered games (give the file simulate --log "
                             "wrote)")
     raise click.UsageError(f"{path}: no game {index} (it holds games {min(seen)}..{max(seen)})")
+
+
+def _only_one(rest: Iterable[str], path: str | Path, index: int, found: str, lineno: int) -> None:
+    """Refuse a log holding two different games numbered ``index`` (two runs' logs joined into
+    one file): replaying the first one silently could be the wrong game. Lines are matched by
+    the prefix simulate writes, so the rest of a large log is read, not parsed (a game number written first, as simulate
+    writes it)."""
+    numbered = re.compile(rf'\{{\s*"game"\s*:\s*{index}\s*[,}}]')
+    for other, line in enumerate(rest, lineno + 1):
+        if numbered.match(line) and line.strip() != found.strip():
+            raise BoneyardError(f"{path}:{other}:1: a second, different game {index} (the first "
+                                f"is on line {lineno}): the file holds more than one run's log "
+                                "(replay from the log of one run: keep each run's --log in its "
+                                "own file)")
 
 
 def _json_damage(line: str, exc: json.JSONDecodeError) -> str:
@@ -559,11 +575,16 @@ def _replay(log_file: str, index: int, set_name: str | None) -> None:
     logged = rec.get("rules")
     if isinstance(logged, str) and logged != card_set.rules:  # before the engine trips on it
         theirs = next((s.title for s in specs() if s.name == logged), logged)
-        given = f"--set {set_name}" if set_name else f"the set {where}"
-        raise ReplayError(f"{log_file}:{lineno}: game {index} is a game of {theirs} (set "
-                          f"{rec.get('slug') or rec.get('set')}), but {given} plays "
-                          f"{spec_of(card_set.rules).title}: replay it on a {theirs} set, or "
-                          "leave out --set to use the one the log names")
+        ours = spec_of(card_set.rules).title
+        if set_name:
+            raise ReplayError(f"{log_file}:{lineno}: game {index} is a game of {theirs} (set "
+                              f"{rec.get('slug') or rec.get('set')}), but --set {set_name} "
+                              f"plays {ours}: replay it on a {theirs} set, or leave out --set "
+                              "to use the one the log names")
+        raise ReplayError(f"{log_file}:{lineno}: game {index} is a game of {theirs}, but the "
+                          f"set {where} now plays {ours} (its game.yaml says rules: "
+                          f"{card_set.rules}; the log was written when it said {logged}): "
+                          f"replay it on a {theirs} set with --set, or simulate the set again")
     try:
         lines = transcript(card_set, rec)
     except ReplayError as exc:  # said at the log line the game came from

@@ -281,3 +281,41 @@ def test_piped_figures_are_printed_whole():
     assert r.exit_code == 0, r.output
     assert "…" not in r.output
     assert "win_rate_not_played" in r.output and "effect_fired" in r.output
+
+
+def test_a_log_joined_from_two_runs_refuses_a_game_number_it_holds_twice(tmp_path):
+    """`cat a.jsonl b.jsonl`: game 1 of which run? Replaying the first silently may be the wrong
+    one; the same record twice (a log copied onto itself) is still one game."""
+    logs = []
+    for seed in ("1", "2"):
+        log = tmp_path / f"s{seed}.jsonl"
+        assert run("simulate", "day-of-the-dead", "-n", "2", "--agents", "random", "--seed", seed,
+                   "--log", str(log), "--quiet").exit_code == 0
+        logs.append(log.read_text())
+    joined = tmp_path / "joined.jsonl"
+    joined.write_text(logs[0] + logs[1])
+    r = run("replay", str(joined), "--game", "1")
+    assert r.exit_code == 1 and "Traceback" not in r.output
+    assert r.output.startswith(f"{joined}:4:1: a second, different game 1 (the first is on line "
+                               "2): the file holds more than one run's log"), r.output
+    twice = tmp_path / "twice.jsonl"
+    twice.write_text(logs[0] + logs[0])
+    r = run("replay", str(twice), "--game", "1")
+    assert r.exit_code == 0 and "replay ok: game 1" in r.output, r.output
+
+
+def test_a_log_whose_set_now_plays_another_game_gives_advice_that_applies(tmp_path):
+    """Without --set, "leave out --set" is no advice: say what the set says now."""
+    log = tmp_path / "g.jsonl"
+    assert run("simulate", "day-of-the-dead", "-n", "1", "--agents", "random", "--log", str(log),
+               "--quiet").exit_code == 0
+    rec = json.loads(log.read_text())
+    rec["rules"] = "grave-feast"
+    log.write_text(json.dumps(rec, separators=(",", ":")) + "\n")
+    r = run("replay", str(log))
+    assert r.exit_code == 1 and "Traceback" not in r.output
+    assert r.output.startswith(f"{log}:1: game 0 is a game of Grave Feast, but the set "
+                               "day-of-the-dead now plays Day of the Dead (its game.yaml says "
+                               "rules: day-of-the-dead; the log was written when it said "
+                               "grave-feast): replay it on a Grave Feast set with --set"), r.output
+    assert "leave out --set" not in r.output
