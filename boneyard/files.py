@@ -274,3 +274,26 @@ def atomic_dir(path: str | Path) -> Iterator[Path]:
         _remove(old)
     else:
         os.replace(tmp, target)
+
+
+# --- names that travel ------------------------------------------------------------------------
+
+WINDOWS_DEVICES = frozenset({"CON", "PRN", "AUX", "NUL", *(f"COM{i}" for i in range(1, 10)),
+                             *(f"LPT{i}" for i in range(1, 10))})
+"""Device names Windows reserves, with or without an extension (``con``, ``nul.txt``)."""
+
+_WINDOWS_FORBIDDEN = frozenset('<>:"|?*')
+
+
+def windows_trouble(name: str) -> str | None:
+    """Why a file or folder called ``name`` cannot exist on Windows, or None. A set is shared,
+    zipped for a print shop and checked out on other machines: a name Linux allows but Windows
+    refuses breaks the set there, far from the designer who chose it."""
+    if name.split(".")[0].rstrip(" ").upper() in WINDOWS_DEVICES:
+        return "Windows reserves it for a device"
+    bad = sorted({c for c in name if c in _WINDOWS_FORBIDDEN or ord(c) < 32})
+    if bad:
+        return f"Windows does not allow {' '.join(repr(c) for c in bad)} in a file name"
+    if name != name.rstrip(" ."):
+        return "Windows drops a trailing space or '.' from a file name"
+    return None

@@ -18,12 +18,9 @@ from boneyard.pipeline.load import GAME_FILE, resolve_set
 from boneyard.pipeline.validate_yaml import display_path
 
 from boneyard.errors import BoneyardError
-from boneyard.files import atomic_dir
+from boneyard.files import WINDOWS_DEVICES, atomic_dir
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.-]{0,63}$")
-_RESERVED = frozenset({"CON", "PRN", "AUX", "NUL", *(f"COM{i}" for i in range(1, 10)),
-                       *(f"LPT{i}" for i in range(1, 10))})
-"""Device names Windows reserves, with or without an extension (``con``, ``nul.txt``)."""
 _SCHEMA_LINE = re.compile(r"^(# yaml-language-server: \$schema=)(\S+)(.*)$")
 _NAME_LINE = re.compile(r"^name:[ \t].*$", re.M)
 
@@ -79,7 +76,7 @@ def new_set(name: str, like: str | Path, parent: Path | None = None) -> Path:
     if name != name.rstrip(" ."):  # Windows drops them: "my set " and "my set" are one folder
         raise NewSetError(f"{name!r}: a set's name cannot end in a space or a '.', which Windows "
                           f"drops from folder names (write {name.rstrip(' .')!r})")
-    if name.split(".")[0].rstrip(" ").upper() in _RESERVED:
+    if name.split(".")[0].rstrip(" ").upper() in WINDOWS_DEVICES:
         raise NewSetError(f"{name!r}: Windows reserves this name for a device, so the folder "
                           "could not be copied there or zipped for a print shop (choose another "
                           "name)")

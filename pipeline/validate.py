@@ -25,6 +25,7 @@ from boneyard.pipeline.validate_yaml import JsonPath, YamlDoc
 from jsonschema.exceptions import ValidationError, best_match
 
 from boneyard.errors import Problem
+from boneyard.files import windows_trouble
 
 MAX_ART_BYTES = 32 * 1024 * 1024
 ART_FORMATS = ("PNG", "JPEG")
@@ -372,6 +373,11 @@ def art_problem(root: Path, rel: str) -> str | None:
         return f"art file {name} is not a readable image"
     if fmt not in ART_FORMATS:
         return f"art file {name} is {fmt}, expected PNG or JPEG (export it as PNG)"
+    for part in rel.replace("\\", "/").split("/"):
+        trouble = windows_trouble(part)
+        if trouble:  # fine here, but the set breaks when checked out or unzipped on Windows
+            return (f"art {name}: {trouble} ({quoted(part)}), so the set could not be copied "
+                    "to Windows or zipped for a print shop (rename the file)")
     return None
 
 

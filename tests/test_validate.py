@@ -819,6 +819,26 @@ def test_an_art_path_that_differs_from_its_file_in_case_names_the_file(tmp_path)
                         r"a print shop may run\)", problems[0]), problems
 
 
+@pytest.mark.parametrize("folder, file, said", [
+    ("art", "CON.png", "Windows reserves it for a device ('CON.png')"),
+    ("aux", "hoard.png", "Windows reserves it for a device ('aux')"),
+    ("art", "hoard?.png", "Windows does not allow '?' in a file name ('hoard?.png')"),
+])
+def test_art_named_as_windows_cannot_name_a_file_is_refused(tmp_path, folder, file, said):
+    """``art/CON.png`` renders here, but the set cannot be checked out or unzipped on Windows."""
+    from PIL import Image
+
+    root = _edited(tmp_path, "day-of-the-dead", "characters.yaml",
+                   ("  name: Hoard\n", f"  name: Hoard\n  art: '{folder}/{file}'\n"))
+    (root / folder).mkdir()
+    Image.new("RGB", (8, 5)).save(root / folder / file, format="PNG")
+    problems = [_relative(p, root) for p in check_set(root).problems]
+    assert len(problems) == 1, problems
+    assert re.fullmatch(rf"characters.yaml:\d+:8: card 'hoard': art '{folder}/{re.escape(file)}': "
+                        rf"{re.escape(said)}, so the set could not be copied to Windows or zipped "
+                        r"for a print shop \(rename the file\)", problems[0]), problems
+
+
 @pytest.mark.parametrize("old, new, said", [
     ("  name: Hoard\n", "  name: No\n", "card 'hoard': name must be text, got false (YAML reads "
      "yes, no, on, off, true and false as a yes-or-no value: put the word in quotes, e.g. \"No\")"),
