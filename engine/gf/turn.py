@@ -142,6 +142,8 @@ def end_turn(s: Position) -> None:
         return
     if s.dw[p]:
         draw_up(s, p)  # GF-24: a permanent Devil Wife refills her owner's hand
+    if s.hidden:  # GF-23: his owner's third turn in hiding is over: he is free again at once
+        s.hidden = [x for x in s.hidden if x[0] != p or x[2] > 0]
     s.turn_no += 1
     if s.turn_no >= g.turn_cap * s.n:
         finish_capped(s)
