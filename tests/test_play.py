@@ -220,16 +220,21 @@ def test_mcts_reasons_come_with_the_same_choice_as_the_agent(rules, players):
     ("grave-feast", "random", r"\[random: one of \d+ moves\]"),
     ("day-of-the-dead", "mcts:4", r"\[mcts:4: \d+ of 4 simulations chose it"),
 ])
-def test_agent_moves_come_with_their_reasons(rules, agent, reason):
+def test_agent_moves_come_with_their_reasons_once_the_game_is_over(rules, agent, reason):
+    """A reason is read off the agent's hidden hand: random's "one of 7 moves" told the human it
+    held a family start and a succubus. So the page gets the reasons only when the game is over."""
     session = Session(Setup(rules, players=2, seed=70, agents=(agent,)))
-    while not session.state.is_terminal() and not any(re.search(reason, x) for x in session.lines):
+    while not session.state.is_terminal():
+        assert not any(re.search(r"  \[(random|mcts)", x) for x in session.snapshot()["transcript"])
         session.play(0)
-    assert any(re.search(rf"\({re.escape(agent)}\).*{reason}", x) for x in session.lines)
+    shown = session.snapshot()["transcript"]
+    assert any(re.search(rf"\({re.escape(agent)}\).*{reason}", x) for x in shown)
+    assert [x.split("  [")[0] for x in shown] == session.lines
     # greedy gives none: its moves stand alone
     session = Session(Setup(rules, players=2, seed=70, agents=("greedy",)))
     while not session.state.is_terminal():
         session.play(0)
-    assert not any("(greedy)" in x and "[" in x for x in session.lines)
+    assert not any("(greedy)" in x and "[" in x for x in session.snapshot()["transcript"])
 
 
 def test_the_command_serves_on_localhost_and_says_where(monkeypatch):

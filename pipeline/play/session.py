@@ -106,6 +106,7 @@ class Session:
         self.seed = 0
         self.moves: list[_Move] = []
         self.lines: list[str] = []
+        self.reasons: dict[int, str] = {}  # transcript line -> the agent's reason, shown once over
         self.saved: str | None = None
         self.start: State | None = None  # the scenario's position (None: a deal from the seed)
         self._seen_events = -1
@@ -192,6 +193,7 @@ class Session:
         game = self.game
         self.moves = []
         self.lines = []
+        self.reasons = {}
         self._seen_events = -1
         if self.start is not None:
             self.state = self.start.clone()
@@ -227,7 +229,9 @@ class Session:
         head = f"player {seat + 1}"
         if line.startswith(head):
             line = f"{head} ({who}){line[len(head):]}"
-        self.lines.append(line + (f"  [{reason}]" if reason else ""))
+        if reason:  # read off the agent's own hand (how many moves it had, how sure it is)
+            self.reasons[len(self.lines)] = reason
+        self.lines.append(line)
         self._note_events()
 
     def _header(self, state: State) -> None:
@@ -392,12 +396,22 @@ class Session:
                 "game": self.spec.title, "set": self.card_set.name if self.card_set else "",
                 "seat": me, "seats": seats, "status": status, "turn": view["turn"],
                 "areas": view["areas"], "panels": view["panels"], "moves": moves,
-                "at": len(self.moves), "transcript": self.lines, "over": over,
+                "at": len(self.moves), "transcript": self.transcript(over), "over": over,
                 "can_take_back": any(m.seat == me for m in self.moves),
                 "can_save": over and self.start is None, "saved": self.saved,
                 "seed": self.seed if over else None,
             })
             return out
+
+    def transcript(self, over: bool) -> list[str]:
+        """The transcript lines; the agents' reasons only once the game is over. A reason comes
+        from the agent's hidden hand (random's "one of 7 moves" says it holds a family start and
+        a succubus; mcts's share of the win how good its cards are), so during the game it would
+        tell the human what they may not see, as the seed would."""
+        if not over:
+            return list(self.lines)
+        return [line + (f"  [{self.reasons[i]}]" if i in self.reasons else "")
+                for i, line in enumerate(self.lines)]
 
     def _setup_json(self) -> dict[str, Any]:
         spec = self.spec
