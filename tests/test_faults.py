@@ -607,3 +607,57 @@ def test_simulate_prints_the_stuck_games_with_their_seeds():
     out = console.file.getvalue()
     assert f"STUCK: {res.stuck_count} game(s) hit the action cap" in out
     assert f"seed {res.stuck[0]['seed']}" in out
+
+
+def test_a_local_worker_killed_mid_run_has_its_blocks_played_again():
+    """SIGKILL (the out-of-memory killer) on one of two workers: the pool put a new worker in
+    its place, but the blocks the dead one held never came back and the run waited for ever.
+    The pool is replaced, the blocks in flight are played again, and the report is the local
+    one, with a note saying what happened."""
+    import faulthandler
+    import multiprocessing
+    import os
+
+    cs = load_set("day-of-the-dead")
+    alone = simulate(cs, ["random"], 3000, 4, jobs=1)
+    killed: list[int] = []
+
+    def kill_one(done: int, total: int) -> None:
+        workers = multiprocessing.active_children()
+        if not killed and workers and done < total:
+            os.kill(workers[0].pid, signal.SIGKILL)
+            killed.append(done)
+
+    faulthandler.dump_traceback_later(120, exit=True)  # a hang fails the run, not CI's clock
+    try:
+        res = simulate(cs, ["random"], 3000, 4, jobs=2, progress=kill_one)
+    finally:
+        faulthandler.cancel_dump_traceback_later()
+    assert killed and killed[0] < 3000
+    assert not res.partial and res.to_json() == alone.to_json()
+    assert res.notes and "was killed by SIGKILL" in res.notes[0], res.notes
+    assert "played again by new workers" in res.notes[0]
+
+
+def test_a_worker_killed_in_a_builds_other_work_has_its_tasks_done_again():
+    """The same for ``map_tasks`` (a build's substitution runs): the results, in task order."""
+    import faulthandler
+    import multiprocessing
+    import os
+
+    from boneyard.engine.sim.run import map_tasks
+
+    killed: list[int] = []
+
+    def kill_one(result: float) -> None:
+        workers = multiprocessing.active_children()
+        if not killed and workers:
+            os.kill(workers[0].pid, signal.SIGKILL)
+            killed.append(1)
+
+    faulthandler.dump_traceback_later(120, exit=True)
+    try:
+        out = map_tasks(time.sleep, [0.005] * 600, jobs=2, done=kill_one)
+    finally:
+        faulthandler.cancel_dump_traceback_later()
+    assert killed and out == [None] * 600

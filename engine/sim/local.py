@@ -9,12 +9,14 @@ import queue
 import signal
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from boneyard.engine.cards import CardSet
 from boneyard.engine.core import Game
 from boneyard.engine.sim.play import RunSpec, Take, build_game, play_block
+
+from boneyard.errors import BoneyardError
 
 # Worker-process state: the game is built once per process (set by _init_worker).
 _WORKER: dict[str, Any] = {}
@@ -75,6 +77,46 @@ def new_pool(ctx: Any, processes: int, initializer: Any, initargs: tuple[Any, ..
         signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
+class WorkerLost(BoneyardError):
+    """A worker process ended while it held work that cannot be given to another."""
+
+
+POLL = 0.5
+"""Seconds between checks that every worker is still alive while results are awaited."""
+
+RETRIES = 2
+"""Times the blocks in flight when a local worker dies are handed out again (as on a cluster,
+``engine/sim/cluster.py``) before the run ends partial without them."""
+
+
+class Watch:
+    """The pool's live workers, to notice one that ends mid-run. ``multiprocessing.Pool`` starts
+    a new worker in place of one that was killed (the system's out-of-memory killer sends
+    SIGKILL), but the work the dead one held is lost and its result never comes: the run hung
+    for ever. The pool keeps its workers in ``_pool``, the one place they can be read from."""
+
+    def __init__(self, pool: Any) -> None:
+        self.pool = pool
+        self.workers = list(getattr(pool, "_pool", []))
+
+    def dead(self) -> str | None:
+        """How a worker ended since the last look (and look at the new ones from now), or None."""
+        for w in self.workers:
+            code = w.exitcode
+            if code is None:
+                continue
+            self.workers = [x for x in getattr(self.pool, "_pool", []) if x.exitcode is None]
+            if code >= 0:
+                return f"a worker process (pid {w.pid}) ended with exit code {code}"
+            try:
+                name = signal.Signals(-code).name
+            except ValueError:
+                name = f"signal {-code}"
+            why = " (the system sends it when memory runs out)" if name == "SIGKILL" else ""
+            return f"a worker process (pid {w.pid}) was killed by {name}{why}"
+        return None
+
+
 def mp_context() -> Any:
     """fork when it is safe (no other threads; it does not re-run the main script), else spawn.
 
@@ -99,40 +141,131 @@ WINDOW = 4
 
 
 def run_local(source: CardSet | Game, built: Game, spec: RunSpec,
-              blocks: Iterable[tuple[int, int, int]], nblocks: int, jobs: int, take: Take) -> None:
+              blocks: Iterable[tuple[int, int, int]], nblocks: int, jobs: int,
+              take: Take) -> tuple[list[int], list[str]]:
     """The blocks in-process or on ``jobs`` worker processes, handed out a few at a time (a
-    pool's own imap would queue every block of a 10**12-game run up front)."""
+    pool's own imap would queue every block of a 10**12-game run up front).
+
+    When a worker dies (killed), the pool is replaced: a worker killed while it read a block
+    from the pool's shared pipe leaves the pipe half read, and every other worker then waits on
+    it for ever. Which of the blocks in flight the dead one held is unknown, so all of them are
+    handed to the new pool (a result that comes twice is taken once), at most :data:`RETRIES`
+    times each; a block still missing then is given up. Returns the blocks given up and how the
+    workers died, so the run ends partial with every finished block kept.
+    """
     if jobs == 1 or nblocks == 1:
         for b, start, stop in blocks:
             take(b, play_block(built, spec, start, stop))
-        return
+        return [], []
     ctx = mp_context()
     workers = min(jobs, nblocks)
     pool = new_pool(ctx, workers, _init_worker, (source, spec, True))
     done: queue.SimpleQueue[tuple[bool, Any]] = queue.SimpleQueue()
     todo = iter(blocks)
-    in_flight = 0
+    in_flight: dict[int, tuple[int, int, int]] = {}
+    tries: dict[int, int] = {}
+    lost: list[int] = []
+    deaths: list[str] = []
 
-    def submit(count: int) -> int:
-        sent = 0
-        for block in itertools.islice(todo, count):
-            pool.apply_async(_run_block, (block,), callback=lambda r: done.put((True, r)),
-                             error_callback=lambda e: done.put((False, e)))
-            sent += 1
-        return sent
+    def send(block: tuple[int, int, int]) -> None:
+        in_flight[block[0]] = block
+        pool.apply_async(_run_block, (block,), callback=lambda r: done.put((True, r)),
+                         error_callback=lambda e: done.put((False, e)))
 
     try:
-        in_flight = submit(workers * WINDOW)
+        watch = Watch(pool)
+        for block in itertools.islice(todo, workers * WINDOW):
+            send(block)
         while in_flight:
-            ok, value = done.get()
-            in_flight -= 1
+            try:
+                ok, value = done.get(timeout=POLL)
+            except queue.Empty:
+                how = watch.dead()
+                if how is not None:
+                    deaths.append(how)
+                    pool.terminate()
+                    pool.join()
+                    pool = new_pool(ctx, workers, _init_worker, (source, spec, True))
+                    watch = Watch(pool)
+                    for b, block in list(in_flight.items()):
+                        tries[b] = tries.get(b, 0) + 1
+                        if tries[b] > RETRIES:
+                            del in_flight[b]
+                            lost.append(b)
+                        else:
+                            send(block)
+                continue
             if not ok:
                 raise value
+            b = value[0]
+            if b not in in_flight and b not in lost:
+                continue  # handed out twice after a death, and already taken
+            if b in lost:
+                lost.remove(b)
+            else:
+                del in_flight[b]
             take(*value)
-            in_flight += submit(1)
+            for block in itertools.islice(todo, 1):
+                send(block)
         pool.close()
     except BaseException:
         pool.terminate()  # at once: a stop must not wait for blocks in flight
+        raise
+    finally:
+        pool.join()
+    return lost, deaths
+
+
+def map_local(fn: Callable[[Any], Any], tasks: Sequence[Any], jobs: int,
+              take: Callable[[Any], None]) -> None:
+    """``take(fn(t))`` for every task, in task order, on ``jobs`` worker processes; a worker
+    that dies has the pool replaced and the tasks not yet back handed out again, as in
+    :func:`run_local` (:class:`WorkerLost` when one is still missing after :data:`RETRIES`)."""
+    ctx = mp_context()
+    workers = min(jobs, len(tasks))
+    done: queue.SimpleQueue[tuple[bool, int, Any]] = queue.SimpleQueue()
+    results: dict[int, Any] = {}
+    tries = 0
+    pool = new_pool(ctx, workers, quiet_worker)
+
+    def send(i: int) -> None:
+        pool.apply_async(fn, (tasks[i],), callback=lambda r: done.put((True, i, r)),
+                         error_callback=lambda e: done.put((False, i, e)))
+
+    try:
+        watch = Watch(pool)
+        for i in range(len(tasks)):
+            send(i)
+        nxt = 0
+        while nxt < len(tasks):
+            try:
+                ok, i, value = done.get(timeout=POLL)
+            except queue.Empty:
+                how = watch.dead()
+                if how is not None:
+                    tries += 1
+                    if tries > RETRIES:
+                        raise WorkerLost(f"{how} before it finished its work, {tries} times; "
+                                         "the run is stopped (run it again, with fewer --jobs "
+                                         "if memory ran out)") from None
+                    pool.terminate()
+                    pool.join()
+                    pool = new_pool(ctx, workers, quiet_worker)
+                    watch = Watch(pool)
+                    for k in range(nxt, len(tasks)):
+                        if k not in results:
+                            send(k)
+                continue
+            if not ok:
+                raise value
+            if i >= nxt:  # a task handed out twice after a death is taken once
+                results.setdefault(i, value)
+            while nxt in results:
+                take(results.pop(nxt))
+                nxt += 1
+        pool.close()
+    except BaseException:
+        pool.terminate()
         raise
     finally:
         pool.join()

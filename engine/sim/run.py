@@ -18,7 +18,7 @@ from boneyard.engine.agents import parse_spec
 from boneyard.engine.cards import CardSet
 from boneyard.engine.core import Game
 from boneyard.engine.sim.cluster import connect, run_cluster, scheduler_address
-from boneyard.engine.sim.local import default_jobs, mp_context, new_pool, quiet_worker, run_local
+from boneyard.engine.sim.local import default_jobs, map_local, run_local
 from boneyard.engine.sim.play import RunSpec, build_game, card_set_of, plain
 from boneyard.engine.sim.seeds import block_count, iter_blocks, seat_agents
 from boneyard.engine.sim.tally import tally_metrics
@@ -186,10 +186,7 @@ def map_tasks(fn: Callable[[Any], Any], tasks: Sequence[Any], jobs: int = 1,
             take(fn(t))
         return out
     if address is None:
-        ctx = mp_context()
-        with new_pool(ctx, min(jobs, len(tasks)), quiet_worker) as pool:
-            for result in pool.imap(fn, tasks):
-                take(result)
+        map_local(fn, tasks, jobs, take)
         return out
     client = connect(address)
     try:
@@ -282,8 +279,14 @@ def simulate(
                         notes.append(f"{len(lost)} block(s) of games were lost with their workers "
                                      f"and given up after retries (blocks {', '.join(map(str, lost[:10]))})")
                 else:
-                    run_local(game if jobs > 1 else built, built, spec, blocks, nblocks, jobs,
-                              collector.take)
+                    lost, deaths = run_local(game if jobs > 1 else built, built, spec, blocks,
+                                             nblocks, jobs, collector.take)
+                    if deaths:
+                        notes.append(f"{deaths[0]}{f' (and {len(deaths) - 1} more)' if len(deaths) > 1 else ''}: "
+                                     + (f"{len(lost)} block(s) of games were given up after retries "
+                                        f"(blocks {', '.join(map(str, lost[:10]))})" if lost else
+                                        "its blocks of games were played again by new workers, "
+                                        "and the report is whole"))
             except KeyboardInterrupt:
                 if not interruptible:
                     raise
