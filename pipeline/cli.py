@@ -9,6 +9,7 @@ from __future__ import annotations
 import errno
 import importlib
 import io
+import os
 import signal
 import sys
 import threading
@@ -113,8 +114,24 @@ def _run(argv: list[str] | None) -> None:
         sys.exit(1)
     except KeyboardInterrupt:
         click.echo("Interrupted.", err=True)
-        sys.exit(130)
+        _stopping(130)
     except Terminated:
         click.echo("Terminated.", err=True)
-        sys.exit(128 + signal.SIGTERM)
+        _stopping(128 + signal.SIGTERM)
     sys.exit(0)
+
+
+STOP_GRACE = 5.0
+"""Seconds a stopped process may take to run its exit handlers before it leaves without them."""
+
+
+def _stopping(code: int) -> None:
+    """``sys.exit(code)`` after a stop, bounded: the work has unwound (temporary files gone,
+    nothing half written), but an exit handler may still wait on a worker the same signal
+    killed (a process pool's result pipe, left half written, is read for ever at exit), and a
+    stop must stop."""
+    sys.stderr.flush()
+    timer = threading.Timer(STOP_GRACE, os._exit, (code,))
+    timer.daemon = True
+    timer.start()
+    sys.exit(code)

@@ -552,6 +552,32 @@ def test_sigterm_stops_a_run_like_ctrl_c_and_says_so(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize("after", [0.5, 2.0, 4.0])
+def test_sigterm_to_the_whole_process_group_stops_a_run_at_once(tmp_path, after):
+    """`timeout` and CI send SIGTERM to the process group: the workers died writing a result,
+    the pool's reader waited on the half-written pipe for ever, and so did the run (until a
+    SIGKILL, 4 times in 5). It ends now, with exit 143 and nothing left behind."""
+    import os
+    import subprocess
+
+    log = tmp_path / "games.jsonl"
+    proc = subprocess.Popen([sys.executable, *CLI, "simulate", "day-of-the-dead", "-n",
+                             "1000000", "--jobs", "2", "-q", "--log", str(log)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            start_new_session=True)
+    time.sleep(after)
+    os.killpg(proc.pid, signal.SIGTERM)
+    try:
+        _, err = proc.communicate(timeout=20)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        raise AssertionError("SIGTERM to the group did not end the run in 20 s") from None
+    assert proc.returncode in (143, -signal.SIGTERM), err  # -15: stopped before it set up
+    assert "Traceback" not in err.decode()
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_too_few_file_descriptors_for_the_workers_is_one_message_not_a_hang(tmp_path):
     """Just below the descriptors two workers need (``ulimit -n 14`` here) the pool opens the
     first worker and then ends it with SIGTERM at once; a signal landing in the worker's

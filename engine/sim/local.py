@@ -71,10 +71,36 @@ def new_pool(ctx: Any, processes: int, initializer: Any, initargs: tuple[Any, ..
     if not hasattr(signal, "pthread_sigmask"):
         return ctx.Pool(processes, initializer, initargs)
     old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+    pool = None
     try:
-        return ctx.Pool(processes, initializer, initargs)
+        pool = ctx.Pool(processes, initializer, initargs)
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+        try:
+            signal.pthread_sigmask(signal.SIG_SETMASK, old)  # a SIGTERM that waited lands here
+        except BaseException:
+            if pool is not None:  # stopped as it started: end it, or it outlives the run
+                stop_pool(pool)
+            raise
+    return pool
+
+
+STOP_WAIT = 3.0
+"""Seconds :func:`stop_pool` waits for a pool's own shutdown before leaving it behind."""
+
+
+def stop_pool(pool: Any) -> None:
+    """End a pool at once, without waiting for ever. ``Pool.terminate`` joins the thread that
+    reads results, and a worker killed while it wrote one (SIGTERM to the whole process group,
+    as `timeout` and CI send; the out-of-memory killer) leaves that pipe half written, so the
+    thread, and the join, waited for ever. The workers are killed first, and the pool's
+    shutdown is given a few seconds in a thread of its own; its threads are daemons, so a
+    shutdown still stuck then does not keep the process alive."""
+    for w in list(getattr(pool, "_pool", [])):
+        if w.exitcode is None:
+            w.kill()
+    stopper = threading.Thread(target=pool.terminate, name="boneyard-pool-stop", daemon=True)
+    stopper.start()
+    stopper.join(STOP_WAIT)
 
 
 class WorkerLost(BoneyardError):
@@ -183,8 +209,7 @@ def run_local(source: CardSet | Game, built: Game, spec: RunSpec,
                 how = watch.dead()
                 if how is not None:
                     deaths.append(how)
-                    pool.terminate()
-                    pool.join()
+                    stop_pool(pool)
                     pool = new_pool(ctx, workers, _init_worker, (source, spec, True))
                     watch = Watch(pool)
                     for b, block in list(in_flight.items()):
@@ -208,11 +233,10 @@ def run_local(source: CardSet | Game, built: Game, spec: RunSpec,
             for block in itertools.islice(todo, 1):
                 send(block)
         pool.close()
-    except BaseException:
-        pool.terminate()  # at once: a stop must not wait for blocks in flight
-        raise
-    finally:
         pool.join()
+    except BaseException:
+        stop_pool(pool)  # at once: a stop must not wait for blocks in flight
+        raise
     return lost, deaths
 
 
@@ -248,8 +272,7 @@ def map_local(fn: Callable[[Any], Any], tasks: Sequence[Any], jobs: int,
                         raise WorkerLost(f"{how} before it finished its work, {tries} times; "
                                          "the run is stopped (run it again, with fewer --jobs "
                                          "if memory ran out)") from None
-                    pool.terminate()
-                    pool.join()
+                    stop_pool(pool)
                     pool = new_pool(ctx, workers, quiet_worker)
                     watch = Watch(pool)
                     for k in range(nxt, len(tasks)):
@@ -264,8 +287,7 @@ def map_local(fn: Callable[[Any], Any], tasks: Sequence[Any], jobs: int,
                 take(results.pop(nxt))
                 nxt += 1
         pool.close()
-    except BaseException:
-        pool.terminate()
-        raise
-    finally:
         pool.join()
+    except BaseException:
+        stop_pool(pool)
+        raise
