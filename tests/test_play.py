@@ -518,3 +518,19 @@ def test_a_page_reaching_the_table_by_another_name_is_refused(tmp_path):
         assert r.status_code == 403 and "served as" in r.text
     r = TestClient(app, base_url="http://127.0.0.1:8765").get("/", headers={"Host": "[bad"})
     assert r.status_code == 403
+
+
+def test_the_move_count_the_page_gets_skips_the_moves_it_cannot_see():
+    """In a response window an agent's pass is not shown, but "at" counted it: a jump larger
+    than the new lines told the human the rival held an instant (a preacher or a succubus)."""
+    session = Session(Setup("grave-feast", players=2, seed=1, agents=("greedy",)))
+    rng = random.Random(1)
+    while not session.state.is_terminal():
+        before = session.snapshot()
+        session.play(rng.randrange(len(before["moves"])), at=before["at"])
+        after = session.snapshot()
+        shown = len(after["transcript"]) - len(before["transcript"])
+        moves = sum(1 for x in after["transcript"][len(before["transcript"]):]
+                    if x.startswith("player "))
+        assert after["at"] - before["at"] == moves <= shown
+    assert session.seen < len(session.moves)  # the game had unseen passes, uncounted

@@ -2,7 +2,7 @@
 
     GET  /                 the page (static/index.html, play.js, play.css)
     GET  /api/state        the human's table (Session.snapshot)
-    POST /api/move         {"i": move index, "at": move count seen}
+    POST /api/move         {"i": move index, "at": the count of moves the page saw made}
     POST /api/undo         take back your last move
     POST /api/new          {"players", "seed", "seat", "agents", "options"}: a new game
     POST /api/save         append the finished game to the log file

@@ -107,6 +107,7 @@ class Session:
         self.moves: list[_Move] = []
         self.lines: list[str] = []
         self.reasons: dict[int, str] = {}  # transcript line -> the agent's reason, shown once over
+        self.seen = 0  # moves the human saw made: the page's "at" (hidden passes not counted)
         self.saved: str | None = None
         self.start: State | None = None  # the scenario's position (None: a deal from the seed)
         self._seen_events = -1
@@ -194,6 +195,7 @@ class Session:
         self.moves = []
         self.lines = []
         self.reasons = {}
+        self.seen = 0
         self._seen_events = -1
         if self.start is not None:
             self.state = self.start.clone()
@@ -222,6 +224,8 @@ class Session:
         self._header(before)
         line = self.table.move_line(before.observation(me), self.state.observation(me), seat,
                                     action)
+        if seat == me or line is not None:  # an agent's unseen pass would show it could act
+            self.seen += 1
         if line is None:  # a move this seat does not see
             self._note_events()
             return
@@ -268,7 +272,7 @@ class Session:
         the move count the page saw, so a second click on a stale page does nothing."""
         with self.lock:
             state = self._playing()
-            if at is not None and at != len(self.moves):
+            if at is not None and at != self.seen:
                 raise PlayError("the table changed since that page was drawn: look again")
             if state.is_terminal():
                 raise PlayError("the game is over: start a new game to play again")
@@ -396,7 +400,7 @@ class Session:
                 "game": self.spec.title, "set": self.card_set.name if self.card_set else "",
                 "seat": me, "seats": seats, "status": status, "turn": view["turn"],
                 "areas": view["areas"], "panels": view["panels"], "moves": moves,
-                "at": len(self.moves), "transcript": self.transcript(over), "over": over,
+                "at": self.seen, "transcript": self.transcript(over), "over": over,
                 "can_take_back": any(m.seat == me for m in self.moves),
                 "can_save": over and self.start is None, "saved": self.saved,
                 "seed": self.seed if over else None,
