@@ -115,6 +115,9 @@ def _play(set_name: str, players: int | None, agents: tuple[str, ...], seed: int
     setup = Setup(set_name, players, tuple(specs), seed, 0, options, switches, log_path, scenario)
     check_setup(setup)  # --players 5 for a 2-player game: a usage error, before any server
     session = Session(setup)
+    if not host.strip():  # an unset shell variable: it meant every interface, IPv4 and IPv6
+        raise click.UsageError("--host is empty: give an address such as 127.0.0.1 (the "
+                               "default: leave --host out), or 0.0.0.0 to be seen by others")
     port = _free_port(host, port)
     url = f"http://{'[' + host + ']' if ':' in host else host}:{port}/"
     click.echo(f"Boneyard table for {set_name}: {url}  (Ctrl-C to stop)")

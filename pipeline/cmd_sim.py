@@ -421,6 +421,9 @@ def _simulate(set_name: str, n: int, agents: str, seed: int, players: int | None
               engine_options: dict[str, Any], check: bool | None = None) -> bool:
     specs = parse_agents(agents)
     to_stdout = json_path == "-"  # for a pipe (| jq): stdout then holds the JSON alone
+    if log_path == "-":  # it wrote a file named '-' where --json - means standard output
+        raise click.BadParameter("the log is a file (boneyard replay reads it back): give a "
+                                 "name, e.g. --log games.jsonl", param_hint="'--log'")
     output_targets(json=None if to_stdout else json_path, log=log_path)
     card_set = apply_switches(load_set(set_name), switches)
     players = seats_of(card_set, specs, players)

@@ -317,6 +317,14 @@ def test_an_unusable_host_blames_host_not_port(host, said):
     assert f"Error: --host {host}: {said}" in res.output and "--port" not in res.output
 
 
+@pytest.mark.parametrize("host", ["", "  "])
+def test_an_empty_host_is_refused_not_every_interface(host):
+    """`--host "$HOST"` with HOST unset listened on every interface, IPv4 and IPv6."""
+    res = CliRunner().invoke(cli, ["play", "day-of-the-dead", "--no-open", "--port", "0",
+                                   "--host", host])
+    assert res.exit_code == 2 and "Error: --host is empty: give an address" in res.output
+
+
 def test_session_refuses_moves_out_of_turn():
     session = Session(Setup("day-of-the-dead", seed=80))
     while not session.state.is_terminal():

@@ -319,3 +319,11 @@ def test_a_log_whose_set_now_plays_another_game_gives_advice_that_applies(tmp_pa
                                "rules: day-of-the-dead; the log was written when it said "
                                "grave-feast): replay it on a Grave Feast set with --set"), r.output
     assert "leave out --set" not in r.output
+
+
+def test_a_log_to_standard_output_is_refused_not_a_file_named_dash(tmp_path, monkeypatch):
+    """`--json -` is standard output; `--log -` quietly wrote a file named '-'."""
+    monkeypatch.chdir(tmp_path)
+    r = run("simulate", "day-of-the-dead", "-n", "2", "--log", "-")
+    assert r.exit_code == 2 and "the log is a file" in r.output
+    assert list(tmp_path.iterdir()) == []
