@@ -216,6 +216,10 @@ def _too_many(grid: Grid, what: str) -> SheetReadError:
                           "is this the right file?)")
 
 
+_SEP_LINE = re.compile(r'"?sep=([^\r\n"])"?[ \t]*\r?\n', re.IGNORECASE)
+"""The first line Excel writes (and reads) to name a CSV file's separator: ``sep=;``."""
+
+
 def _delimiter(text: str) -> str:
     """``,``, or ``;`` (or a tab) when the header row read with commas is one cell holding
     semicolons (tabs): Excel in a locale with decimal commas saves "CSV" that way, and no heading
@@ -250,9 +254,14 @@ def read_csv(path: Path) -> Grid:
                              "UTF-8)") from None
     if "\x00" in text:
         raise SheetReadError(f"{grid.file}: holds NUL bytes; is it a CSV file?")
-    sep = _delimiter(text)
+    off = 0  # lines read past before the rows
+    hint = _SEP_LINE.match(text)
+    if hint:  # Excel's "sep=;" line names the separator and is no row: read past it
+        sep, text, off = hint.group(1), text[hint.end():], 1
+    else:
+        sep = _delimiter(text)
+    start = 1 + off
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=sep, strict=True)
-    start = 1
     width: int | None = None
     uneven: list[str] = []
     try:
@@ -265,16 +274,17 @@ def read_csv(path: Path) -> Grid:
                 if any(v.strip() for v in row):  # blank lines above the header: said once, there
                     width = len(row)
             elif len(row) != width and any(v.strip() for v in row):
-                uneven.append(_uneven(grid.file, start, reader.line_num, len(row), width, sep))
+                uneven.append(_uneven(grid.file, start, reader.line_num + off, len(row), width,
+                                      sep))
             grid.rows.append([csv_value(v) if v != "" else None for v in row[:MAX_COLUMNS]])
             grid.lines.append(start)
-            start = reader.line_num + 1
+            start = reader.line_num + 1 + off
     except csv.Error as exc:
         if "unexpected end of data" in str(exc):
             raise SheetReadError(f"{grid.file}:{start}:1: a quote opened on this row is never "
                                  "closed, so the rest of the file reads as one cell (close the "
                                  "quote, or remove it)") from None
-        raise SheetReadError(f"{grid.file}:{reader.line_num}:1: not valid CSV: {exc} "
+        raise SheetReadError(f"{grid.file}:{reader.line_num + off}:1: not valid CSV: {exc} "
                              "(check the quotes on this line)") from None
     if uneven:
         raise SheetReadError(*_capped(uneven, grid.file, "rows"))

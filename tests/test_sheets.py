@@ -456,6 +456,29 @@ def test_a_semicolon_or_tab_separated_csv_is_read_as_such(tmp_path: Path, sep: s
     assert f"(a {word} missing or extra" in err.value.lines[0]
 
 
+@pytest.mark.parametrize("sep", [",", ";"])
+def test_excels_sep_line_names_the_separator_and_is_not_the_header(tmp_path: Path,
+                                                                   sep: str) -> None:
+    """Excel writes (and reads) a first line "sep=;" to name the separator: it was taken for
+    the header, with 20 messages, one a row; line numbers still count it."""
+    work = _copy(tmp_path, DOTD)
+    sheet, _ = export_set(work, tmp_path / "cards.csv")
+    rows = _rows(sheet)
+    hinted = tmp_path / "hinted.csv"
+    buf = io.StringIO()
+    csv.writer(buf, delimiter=sep, lineterminator="\r\n").writerows(rows)
+    hinted.write_text(f"sep={sep}\r\n" + buf.getvalue(), encoding="utf-8", newline="")
+    assert import_set(work, hinted, dry_run=True).changed == []
+    rows[3][2] = "eleven"
+    buf = io.StringIO()
+    csv.writer(buf, delimiter=sep, lineterminator="\n").writerows(rows)
+    hinted.write_text(f"sep={sep}\n" + buf.getvalue(), encoding="utf-8")
+    with pytest.raises(SheetError) as err:
+        import_set(work, hinted)
+    assert len(err.value.lines) == 1 and err.value.lines[0].startswith(f"{hinted}:5:3:"), \
+        err.value.lines
+
+
 def test_a_workbook_named_csv_or_damaged_says_what_it_is_and_what_to_do(tmp_path: Path) -> None:
     work = _copy(tmp_path, DOTD)
     book, _ = export_set(work, tmp_path / "cards.xlsx")
