@@ -152,6 +152,13 @@ def test_agent_seats_and_new_game_settings(tmp_path):
     r = client.post("/api/new", json={"players": 9})
     assert r.status_code == 400 and "from 2 to 8 in Grave Feast (got 9)" in r.json()["error"]
     assert session.game.num_players == 5 and "problems" not in r.json()
+    # so is a seat it does not have, given or kept from the last game (seat 2 of 5, then 2 players)
+    for body, said in (({"seat": 5}, "seat must be from 0 to 4 with 5 players (got 5)"),
+                       ({"players": 2}, "seat must be from 0 to 1 with 2 players (got 2, the "
+                                        "seat of the last game)")):
+        r = client.post("/api/new", json=body)
+        assert r.status_code == 400 and r.json()["error"] == said, r.json()
+        assert session.state is not None and session.game.num_players == 5
 
 
 def test_the_table_plays_the_sets_current_files_and_shows_their_problems(tmp_path):

@@ -123,6 +123,14 @@ def create_app(session: Session, faces_root: Path | None = None,
             return await answer(str(exc), exc.status)
         changes: dict[str, Any] = {}
         problem = _new_game_changes(data, changes, session.spec)
+        if problem is None:  # before the game in progress is thrown away
+            players = changes.get("players", session.setup.players)
+            if players is None and session.game is not None:
+                players = session.num_players
+            seat = changes.get("seat", session.setup.seat)
+            if players is not None and seat >= players:
+                problem = (f"seat must be from 0 to {players - 1} with {players} players (got "
+                           f"{seat}{'' if 'seat' in changes else ', the seat of the last game'})")
         if problem:
             return await answer(problem, 400)
         if "options" in changes:  # the page sends the flags it shows; the rest stay as set
