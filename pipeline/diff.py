@@ -265,13 +265,15 @@ def plan(cfg: PlaytestConfig, card_set: CardSet) -> str:
     return "each version plays " + ", ".join(parts)
 
 
-def config_from_record(record: Mapping[str, Any], jobs: int) -> PlaytestConfig:
-    """The settings a saved record was made with (so the new run uses the same seeds)."""
+def config_from_record(record: Mapping[str, Any], jobs: int,
+                       where: str = "playtest.json") -> PlaytestConfig:
+    """The settings a saved record was made with (so the new run uses the same seeds); ``where``
+    names the record in messages."""
     cfg = dict(record["config"])
     profile = cfg.pop("profile", "default")
     cfg.pop("precision", None)
     cfg["jobs"] = jobs
-    resolved = resolve(cfg, default_players=None, where="playtest.json: config")
+    resolved = resolve(cfg, default_players=None, where=f"{where}: config")
     from dataclasses import replace
 
     return replace(resolved, profile=profile)
@@ -295,6 +297,8 @@ def saved_record(path: Path, card_set: CardSet) -> dict[str, Any]:
     try:
         if not isinstance(record["config"], dict):
             raise TypeError("'config' is not an object")
+        if not record["runs"]:  # nothing to compare with: every metric would read "unmoved"
+            raise ValueError("it holds no runs")
         record = _nan_back(record)
         compare(record, record)
         gate_changes(record, record)
@@ -325,7 +329,7 @@ def diff(card_set: CardSet, against: str, *, fast: bool = False, jobs: int | Non
                             f"--against {path / 'playtest.json'}")
     if path.suffix == ".json" or path.is_file():
         before = saved_record(path, card_set)
-        cfg = bounded(config_from_record(before, jobs), games)
+        cfg = bounded(config_from_record(before, jobs, str(path)), games)
         if announce:
             announce(plan(cfg, card_set) + " (the new version only: the old one is the saved record)")
         after = playtest(card_set, cfg)

@@ -195,6 +195,10 @@ def test_a_damaged_or_foreign_record_is_one_message_before_any_game(tmp_path, ca
         "noruns.json": (json.dumps({"config": {}}), "it has no 'content_hash', 'runs'"),
         "metric.json": (json.dumps(_shaped_record(runs=[{"label": "main", "metrics": [{"name": "x"}]}])),
                         "a damaged playtest record (its runs or gates cannot be read"),
+        "empty.json": (json.dumps(_shaped_record(runs=[])),  # "No metric moved": compared nothing
+                       "a damaged playtest record (its runs or gates cannot be read: ValueError "
+                       "it holds no runs)"),
+        "emptyobj.json": (json.dumps(_shaped_record(runs={})), "it holds no runs"),
         "feast.json": (json.dumps(_shaped_record(rules="grave-feast", set="grave-feast")),
                        "a playtest record of Grave Feast (set 'grave-feast'), not of Day of the Dead"),
         "cut.txt": ("{", "not a playtest record (not JSON: "),
