@@ -272,7 +272,7 @@ class Watcher:
         def watch() -> Generator[set[tuple[Any, str]], None, None]:
             return watchfiles.watch(self.root, watch_filter=relevant, debounce=debounce_ms,
                                     step=50, stop_event=stop, rust_timeout=200,
-                                    yield_on_timeout=True, raise_interrupt=False)
+                                    yield_on_timeout=True, raise_interrupt=True)
 
         batches = watch()
         if max_cycles is None or max_cycles > 1:

@@ -156,3 +156,26 @@ def test_the_page_refuses_a_request_by_another_host_name(toy: Path, tmp_path: Pa
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_ctrl_c_on_an_idle_watch_says_interrupted_and_exits_130(tmp_path):
+    """Idle, it printed the watch library's "KeyboardInterrupt caught, stopping watch" and exited
+    0; during a cycle, "Interrupted." and 130. Now both are the CLI's own."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    folder = tmp_path / "dotd"
+    shutil.copytree(Path(__file__).resolve().parent.parent / "cards" / "day-of-the-dead", folder)
+    proc = subprocess.Popen([sys.executable, "-c", "from boneyard.pipeline.cli import main; main()",
+                             "watch", str(folder), "--no-page", "--no-playtest", "--no-render",
+                             "--out", str(tmp_path / "out")],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    first = proc.stdout.readline()  # the first cycle has begun: the watch is set up
+    time.sleep(3)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    assert first and proc.returncode == 130, (first, out, err)
+    assert err.strip().endswith("Interrupted.") and "KeyboardInterrupt" not in err, err
