@@ -549,3 +549,39 @@ def test_the_move_count_the_page_gets_skips_the_moves_it_cannot_see():
                     if x.startswith("player "))
         assert after["at"] - before["at"] == moves <= shown
     assert session.seen < len(session.moves)  # the game had unseen passes, uncounted
+
+
+def test_the_table_answers_while_an_agent_thinks(monkeypatch):
+    """An mcts agent with a big budget held the session for its whole move, and the page's
+    request for the table waited as long: it now gets the table as the agents began."""
+    import threading
+    import time
+
+    import boneyard.pipeline.play.session as session_module
+
+    thinking, go_on = threading.Event(), threading.Event()
+    real = session_module.choose_with_reason
+
+    def slow(agent, obs, rng):
+        thinking.set()
+        go_on.wait(30)
+        return real(agent, obs, rng)
+
+    session = Session(Setup("day-of-the-dead", seed=80, agents=("greedy",)))
+    monkeypatch.setattr(session_module, "choose_with_reason", slow)
+    def play_on() -> None:
+        while not thinking.is_set() and not session.state.is_terminal():
+            session.play(0)
+
+    mover = threading.Thread(target=play_on)
+    mover.start()
+    try:
+        assert thinking.wait(30)
+        started = time.perf_counter()
+        seen = session.snapshot()
+        assert time.perf_counter() - started < 1.0
+        assert seen["status"] == "Player 2 (greedy) is choosing" and seen["moves"] == []
+    finally:
+        go_on.set()
+        mover.join(30)
+    assert session.snapshot()["at"] > seen["at"]

@@ -108,6 +108,7 @@ class Session:
         self.lines: list[str] = []
         self.reasons: dict[int, str] = {}  # transcript line -> the agent's reason, shown once over
         self.seen = 0  # moves the human saw made: the page's "at" (hidden passes not counted)
+        self._published: dict[str, Any] | None = None  # the last snapshot, for while agents think
         self.saved: str | None = None
         self.start: State | None = None  # the scenario's position (None: a deal from the seed)
         self._seen_events = -1
@@ -213,6 +214,7 @@ class Session:
         self._note_events()
         for m in moves:
             self._apply(m.seat, m.action, m.reason)
+        self._published = self._snapshot()
         self._advance()
 
     def _apply(self, seat: int, action: int, reason: str | None) -> None:
@@ -283,6 +285,7 @@ class Session:
                 raise PlayError(f"there is no move {index} (choose 0..{len(legal) - 1})")
             self.saved = None
             self._apply(self.setup.seat, legal[index], None)
+            self._published = self._snapshot()
             self._advance()
 
     def take_back(self) -> None:
@@ -363,7 +366,23 @@ class Session:
     # --- what the page sees ---------------------------------------------------------------------
 
     def snapshot(self) -> dict[str, Any]:
-        """The human's view of the table, as the page draws it (see the module docstring)."""
+        """The human's view of the table, as the page draws it (see the module docstring).
+
+        While an agent thinks (mcts with a big budget: seconds, minutes at a table of seven) it
+        holds the lock, and the page's request for the table waited as long; it gets the table
+        as it was when the agents began, which says who is choosing."""
+        if not self.lock.acquire(blocking=False):
+            published = self._published
+            if published is not None:
+                return published
+            self.lock.acquire()
+        try:
+            self._published = self._snapshot()
+            return self._published
+        finally:
+            self.lock.release()
+
+    def _snapshot(self) -> dict[str, Any]:
         with self.lock:
             out: dict[str, Any] = {"setup": self._setup_json()}
             state = self.state
