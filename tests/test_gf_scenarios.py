@@ -111,6 +111,18 @@ def test_setup_mistakes_are_located(tmp_path):
         run_scenario(f)
 
 
+def test_a_deal_the_deck_cannot_make_is_refused_as_validate_refuses_it(tmp_path):
+    """8 players with hand_size 20 dealt hands of 14 and 13 without a word (game.yaml with the
+    same numbers does not validate)."""
+    f = write(tmp_path, "game: grave-feast\nstart: deal\nplayers: 8\nparams: {hand_size: 20}\n")
+    with pytest.raises(ScenarioError) as err:
+        run_scenario(f)
+    assert str(err.value) == (f"{f}:4:21: params.hand_size: 108 cards cannot deal 20 to each of "
+                              "8 players (add cards, or lower params.hand_size)")
+    out, failed = run_scenario(write(tmp_path, f.read_text().replace("20", "13")))
+    assert failed == [] and all(len(p["hand"]) == 13 for p in out["state"]["players"])
+
+
 def test_scripted_coins_must_cover_every_flip(tmp_path):
     f = write(tmp_path, "game: grave-feast\nparams: {rares: true}\nplayers:\n"
                         "  - hand: [vampire, blood 8]\n    families: [blood 3 4 5]\n"

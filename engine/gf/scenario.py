@@ -210,6 +210,14 @@ class _Run:
                 raise self._error(f"players[{i}]", "start: deal deals every card from the seed; "
                                                    "leave the players empty ({}) or give a number")
         s = game.new_initial_state(int(d.get("seed", 0)))
+        hand = game.hand_size
+        if any(len(h) < hand for h in s.hands):  # validate refuses it in game.yaml, so here too
+            total = sum(len(h) for h in s.hands) + len(s.draw)
+            raise self._error("params.hand_size" if "hand_size" in d.get("params", {})
+                              else "players", f"{total} cards cannot deal {hand} to each of "
+                              f"{s.n} players (add cards, "
+                              + ("use two decks with params.decks: 2, " if game.decks == 1 else "")
+                              + "or lower params.hand_size)")
         s.scripted = [list(d.get("coins", [])), list(d.get("phrases", []))]
         return s
 
