@@ -1,4 +1,5 @@
-"""The one way Boneyard writes a file: to a temporary name beside it, renamed over it when whole.
+"""The one way Boneyard writes a file: to a temporary name beside it, renamed over it when whole
+(and, at the end, the file names a set may use so that it travels to Windows and print shops).
 
 A run that fails or is stopped halfway (an error, Ctrl-C, a full disk) never leaves half a
 report, log or sheet over a good one: the target keeps its old content until the rename, and
