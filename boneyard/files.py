@@ -24,6 +24,7 @@ import errno
 import glob
 import os
 import shutil
+import stat
 import tempfile
 import time
 from collections.abc import Iterator
@@ -298,3 +299,24 @@ def windows_trouble(name: str) -> str | None:
     if name != name.rstrip(" ."):
         return "Windows drops a trailing space or '.' from a file name"
     return None
+
+
+# --- reading what came from elsewhere ----------------------------------------------------------
+
+
+def read_bounded(path: str | Path, limit: int, what: str) -> bytes:
+    """The bytes of the regular file ``path``, at most ``limit`` of them; OSError naming the
+    file otherwise. An output folder or an option may point anywhere (a synced folder, a CI
+    artifact, a typo): a FIFO there blocked the reader for ever, and /dev/zero filled memory."""
+    p = Path(path)
+    st = p.stat()  # follows a symbolic link: what it names is what is read
+    if not stat.S_ISREG(st.st_mode):
+        raise OSError(errno.EINVAL, f"not a regular file (give the {what} itself)", str(p))
+    if st.st_size > limit:
+        raise OSError(errno.EFBIG, f"{st.st_size // (1024 * 1024)} MiB, larger than any {what} "
+                                   f"({limit // (1024 * 1024)} MiB at most)", str(p))
+    with p.open("rb") as f:
+        data = f.read(limit + 1)
+    if len(data) > limit:  # it grew while read
+        raise OSError(errno.EFBIG, f"larger than any {what}", str(p))
+    return data

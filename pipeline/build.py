@@ -49,16 +49,17 @@ def read_record(path: Path) -> dict[str, Any] | None:
     Nothing read here is trusted yet: :func:`record_doubts` says whether it can vouch for a set.
     """
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(rec.record_text(path))
     except (OSError, ValueError, RecursionError):
         return None
     return data if isinstance(data, dict) else None
 
 
+
 def _unreadable(path: Path) -> str:
     """Why a record file that exists is no record (a build cut short, an edit by hand)."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(rec.record_text(path))
     except OSError as exc:
         return exc.strerror or type(exc).__name__
     except (ValueError, RecursionError) as exc:
@@ -240,7 +241,11 @@ def check_out_dir(out_dir: Path) -> None:
                 raise BoneyardError(f"{p}: is a file, where the build writes the folder {out_dir} "
                                     "(move the file away, or choose another --out)")
             break
-    why = unwritable(out_dir / RECORD_NAME)  # a read-only or full disk: before the games too
+    record = out_dir / RECORD_NAME
+    if record.exists() and not record.is_file():  # a FIFO would take the record for ever
+        raise BoneyardError(f"{record}: not a regular file, where the build keeps its playtest "
+                            "record (remove it, or choose another --out)")
+    why = unwritable(record)  # a read-only or full disk: before the games too
     if why is not None:
         raise BoneyardError(f"{out_dir}: the build cannot write its record there: {why} "
                             "(choose another --out)")

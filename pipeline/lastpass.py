@@ -128,7 +128,7 @@ def find(card_set: CardSet, out_dir: Path, *, declared_hash: str, code_hash: str
     if not path.exists():
         return None, "no last passing record"
     try:
-        record = json.loads(path.read_text(encoding="utf-8"))
+        record = json.loads(rec.record_text(path))
     except (OSError, ValueError, RecursionError) as exc:
         return None, f"the last passing record {path} is damaged ({exc})"[:200]
     if not isinstance(record, dict):

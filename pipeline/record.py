@@ -35,6 +35,8 @@ from boneyard.pipeline.gates import ALPHA, evaluate, parse_gates
 from boneyard.pipeline.gates import failed as failed_results
 from boneyard.pipeline.report import write_atomic
 
+from boneyard.files import read_bounded
+
 SCHEMA = Path(__file__).with_name("record.schema.json")
 KEY_ENV = "BONEYARD_RECORD_KEY"  # a file holding the signing key (tests, shared CI runners)
 
@@ -203,3 +205,13 @@ def mismatches(record: Mapping[str, Any], *, content_hash: str, tool: str, code_
         out.append(f"its playtest settings ({record.get('profile')}, config "
                    f"{record['config_hash']}) are not the set's own")
     return out
+
+
+MAX_RECORD_BYTES = 64 * 1024 * 1024
+"""A playtest record is a few MB at most; what is larger is not one (and is not read whole)."""
+
+
+def record_text(path: Path) -> str:
+    """A record file's text: a regular file of at most :data:`MAX_RECORD_BYTES` (OSError, naming
+    it, else: the output folder may come from elsewhere)."""
+    return read_bounded(path, MAX_RECORD_BYTES, "playtest record").decode("utf-8")

@@ -404,3 +404,47 @@ def test_template_sizes_have_schema_limits(tmp_path, element, said):
     with pytest.raises(RenderError) as err:
         load_template(_template(tmp_path, element))
     assert f"{tmp_path / 'template.yaml'}:5:" in str(err.value) and said in str(err.value)
+
+
+def _cli_run(args: list[str], timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    """The CLI in a process of its own, so that a hang fails the test instead of the run."""
+    return subprocess.run([sys.executable, "-c", "from boneyard.pipeline.cli import main; main()",
+                           *args], capture_output=True, text=True, timeout=timeout)
+
+
+@pytest.mark.parametrize("kind", ["fifo", "zero"])
+def test_a_playtest_record_that_is_no_file_is_refused_not_read_for_ever(tmp_path, kind):
+    """The output folder may come from elsewhere (a synced folder, a CI artifact): a FIFO named
+    playtest.json hung render and build, and a link to /dev/zero filled memory."""
+    record = tmp_path / "out" / "day-of-the-dead" / "playtest.json"
+    record.parent.mkdir(parents=True)
+    if kind == "fifo":
+        os.mkfifo(record)
+    else:
+        record.symlink_to("/dev/zero")
+    res = _cli_run(["render", "day-of-the-dead", "--format", "pdf", "--out", str(tmp_path / "out")])
+    assert res.returncode == 1 and "Traceback" not in res.stderr, res.stderr
+    assert "its playtest record is damaged (not a regular file" in res.stderr, res.stderr
+    res = _cli_run(["build", "day-of-the-dead", "--fast", "--no-render", "--out",
+                    str(tmp_path / "out")])  # it played every game, then waited on the FIFO
+    assert res.returncode == 1 and res.stderr == (
+        f"{record}: not a regular file, where the build keeps its playtest record (remove it, "
+        "or choose another --out)\n"), res.stderr
+
+
+@pytest.mark.parametrize("kind", ["fifo", "zero", "huge"])
+def test_an_icc_profile_that_is_no_profile_file_is_one_line(tmp_path, kind):
+    """--icc read any path whole: /dev/zero was killed for memory, a FIFO waited for ever."""
+    icc = tmp_path / "press.icc"
+    if kind == "fifo":
+        os.mkfifo(icc)
+    elif kind == "zero":
+        icc = Path("/dev/zero")
+    else:
+        with icc.open("wb") as f:
+            f.truncate(40 * 1024 * 1024)  # sparse: 40 MiB on paper, nothing on disk
+    res = _cli_run(["render", "day-of-the-dead", "--force", "--format", "shop", "--cmyk",
+                    "--icc", str(icc), "--out", str(tmp_path / "out")])
+    assert res.returncode == 1 and "Traceback" not in res.stderr, res.stderr
+    said = "40 MiB, larger than any ICC profile" if kind == "huge" else "not a regular file"
+    assert f"{icc}: not a readable ICC profile ({said}" in res.stderr, res.stderr

@@ -22,6 +22,7 @@ from PIL import Image, ImageCms, ImageOps
 from reportlab.lib.utils import ImageReader
 
 from boneyard.errors import RenderError
+from boneyard.files import read_bounded
 
 #: Where Ghostscript's profiles are installed (Debian, Fedora, Homebrew, MacPorts).
 CMYK_PROFILE_PATHS = (
@@ -40,6 +41,10 @@ class CmykProfile:
     description: str
 
 
+MAX_ICC_BYTES = 32 * 1024 * 1024
+"""Press profiles are a few MB (FOGRA39 is 0.6); what is larger is not read whole."""
+
+
 def find_cmyk_profile(path: str | Path | None = None) -> CmykProfile:
     """The profile at ``path``, or Ghostscript's default CMYK profile; a clear error if none."""
     candidates = [Path(path)] if path else [p for p in CMYK_PROFILE_PATHS if p.is_file()]
@@ -49,10 +54,11 @@ def find_cmyk_profile(path: str | Path | None = None) -> CmykProfile:
                           "or pass --icc FILE (the print shop's profile)")
     target = candidates[0]
     try:
-        data = target.read_bytes()
+        data = read_bounded(target, MAX_ICC_BYTES, "ICC profile")
         profile = ImageCms.ImageCmsProfile(io.BytesIO(data))
     except (OSError, ImageCms.PyCMSError) as exc:
-        raise RenderError(f"{target}: not a readable ICC profile ({exc})") from None
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        raise RenderError(f"{target}: not a readable ICC profile ({why})") from None
     if profile.profile.xcolor_space.strip() != "CMYK":
         raise RenderError(f"{target}: an ICC profile for {profile.profile.xcolor_space.strip()}, "
                           "not CMYK (a press profile is needed, e.g. the shop's)")
