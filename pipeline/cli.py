@@ -39,8 +39,12 @@ def cli() -> None:
     """Boneyard: validate card sets, playtest them by simulation, render them for print."""
 
 
-for _name in COMMAND_MODULES:
-    importlib.import_module(f"boneyard.pipeline.{_name}").register(cli)
+try:
+    for _name in COMMAND_MODULES:
+        importlib.import_module(f"boneyard.pipeline.{_name}").register(cli)
+except KeyboardInterrupt:  # Ctrl-C in the first second, before main() can say it: no traceback
+    sys.stderr.write("Interrupted.\n")
+    sys.exit(130)
 
 
 class Terminated(BaseException):

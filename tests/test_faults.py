@@ -687,3 +687,20 @@ def test_a_worker_killed_in_a_builds_other_work_has_its_tasks_done_again():
     finally:
         faulthandler.cancel_dump_traceback_later()
     assert killed and out == [None] * 600
+
+
+def test_ctrl_c_while_the_commands_load_says_interrupted_without_a_traceback():
+    """The first half second of any command imports every command module; a Ctrl-C then printed
+    a 20-55 line traceback through the imports, before main() could catch it."""
+    import subprocess
+
+    code = ("import importlib\n"
+            "real = importlib.import_module\n"
+            "def slow(name, *a):\n"
+            "    if name.endswith('cmd_watch'):\n"
+            "        raise KeyboardInterrupt\n"
+            "    return real(name, *a)\n"
+            "importlib.import_module = slow\n"
+            "import boneyard.pipeline.cli\n")
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert (res.returncode, res.stderr) == (130, "Interrupted.\n"), res.stderr
