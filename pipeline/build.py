@@ -151,6 +151,7 @@ class BuildOutcome:
     reused: bool = False
     watermark: str | None = None
     warnings: list[str] = field(default_factory=list)  # said after the verdict
+    stale: bool = False  # the set's files changed while it was built: nothing kept or rendered
 
     @property
     def passed(self) -> bool:
@@ -472,7 +473,8 @@ def build_set(
     outcome = BuildOutcome(card_set, record, out_dir, reused=reused)
     if kept is not None:
         outcome.warnings.append(kept)
-    if not render or (kept or "").startswith(lastpass.CHANGED):  # the prints would mix contents
+    outcome.stale = (kept or "").startswith(lastpass.CHANGED)
+    if not render or outcome.stale:  # the prints would mix contents
         return outcome
     if outcome.passed or force:
         outcome.watermark = None if outcome.passed else FAILED_PLAYTEST

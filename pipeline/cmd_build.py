@@ -33,7 +33,7 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-from boneyard.errors import GateError
+from boneyard.errors import BoneyardError, GateError
 from boneyard.paths import bundled_sets
 
 
@@ -99,6 +99,8 @@ def build_cmd(sets: tuple[str, ...], out: Path | None, force: bool, fast: bool, 
 
     Nothing is rendered when a gate fails: the failed gates are listed and the exit code is 1.
     The playtest record and the balance report (report.html, report.md) are written either way.
+    A set whose files change while it is built is neither rendered nor kept as the last pass:
+    exit code 1, build again.
     """
     from boneyard.pipeline.load import load_set
 
@@ -111,6 +113,7 @@ def build_cmd(sets: tuple[str, ...], out: Path | None, force: bool, fast: bool, 
         check_out_dir(out_dir_for(cs, out))
     jobs = capped_jobs(jobs, scheduler)
     failures = []
+    stale: list[str] = []
     for cs in card_sets:
         started = time.perf_counter()
         for line in unmatched_gates(cs):  # a misspelt gate, said now rather than after the games
@@ -148,6 +151,8 @@ def build_cmd(sets: tuple[str, ...], out: Path | None, force: bool, fast: bool, 
         console.print(f"  report: {outcome.out_dir / 'report.html'}", markup=False)
         for line in outcome.warnings:
             click.echo(f"warning: {cs.name}: {line}", err=True)
+        if outcome.stale:
+            stale.append(cs.name)
         if not outcome.passed:
             console.print(failed_table(outcome))
             for line in never_tested(outcome.record):  # issue 13.6 (pipeline/coverage.py)
@@ -161,6 +166,10 @@ def build_cmd(sets: tuple[str, ...], out: Path | None, force: bool, fast: bool, 
     if failures:
         sys.stdout.flush()
         raise GateError(f"playtest gates failed for: {', '.join(failures)}")
+    if stale:  # a CI step reading exit 0 would take the prints for made
+        sys.stdout.flush()
+        raise BoneyardError(f"the files of {', '.join(stale)} changed while it was built, so "
+                            "nothing of it was rendered or kept: build again")
 
 
 def register(group: click.Group) -> None:

@@ -201,7 +201,15 @@ def test_a_set_changed_during_its_build_is_not_rendered(tmp_path, monkeypatch):
     rec = Recorder()
     outcome = build_set(small_passing_set(), out=tmp_path, jobs=1, renderer=rec)
     assert outcome.passed and outcome.warnings == [said]
-    assert rec.calls == [] and outcome.rendered == []
+    assert rec.calls == [] and outcome.rendered == [] and outcome.stale
+    # and the command says so with its exit code: a CI step took exit 0 for prints made
+    from boneyard.pipeline import cmd_build
+
+    monkeypatch.setattr(cmd_build, "build_set", lambda cs, **_kw: outcome)
+    res = CliRunner().invoke(cli, ["build", str(FIXTURES / "dotd-useless"), "--out", str(tmp_path)])
+    assert res.exit_code == 1, res.output
+    assert "changed while it was built, so nothing of it was rendered or kept: build again" \
+        in str(res.exception or "") + res.output
 
 
 def test_a_damaged_record_is_said_to_be_damaged_not_missing(tmp_path):
