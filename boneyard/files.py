@@ -22,12 +22,13 @@ import contextlib
 import ctypes
 import errno
 import glob
+import hashlib
 import os
 import shutil
 import stat
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO
@@ -320,3 +321,53 @@ def read_bounded(path: str | Path, limit: int, what: str) -> bytes:
     if len(data) > limit:  # it grew while read
         raise OSError(errno.EFBIG, f"larger than any {what}", str(p))
     return data
+
+
+# --- one writer a folder ------------------------------------------------------------------------
+
+_HELD: dict[str, int] = {}
+"""The folders this process holds the lock of, and how deep (a build renders inside its own)."""
+
+
+@contextmanager
+def folder_lock(folder: str | Path, on_wait: Callable[[str], None] | None = None) -> Iterator[None]:
+    """Hold the one lock on writing ``folder`` (a set's output folder). Each file is written
+    whole, but two runs writing one folder at once (a build while another renders, two CI jobs
+    sharing it) left the PDF of one content beside the images of the other, both exit 0. The
+    second run waits for the first (``on_wait`` is told once); the lock is the system's (flock),
+    so a run that dies lets go of it. It lives in the temporary folder, not in the output."""
+    try:
+        import fcntl
+    except ImportError:  # not on a POSIX system: no lock
+        yield
+        return
+    key = str(Path(folder).resolve())
+    if key in _HELD:
+        _HELD[key] += 1
+        try:
+            yield
+        finally:
+            _HELD[key] -= 1
+        return
+    locks = Path(tempfile.gettempdir()) / f"boneyard-locks-{os.getuid()}"
+    locks.mkdir(mode=0o700, exist_ok=True)
+    name = hashlib.sha256(key.encode()).hexdigest()[:24] + ".lock"
+    fd = os.open(locks / name, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            if on_wait is not None:
+                other = os.pread(fd, 32, 0).decode(errors="replace").strip()
+                on_wait(f"waiting for the other boneyard run (pid {other or '?'}) writing {key}")
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, str(os.getpid()).encode(), 0)
+        _HELD[key] = 1
+        try:
+            yield
+        finally:
+            del _HELD[key]
+            fcntl.flock(fd, fcntl.LOCK_UN)
+    finally:
+        os.close(fd)

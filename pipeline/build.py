@@ -14,6 +14,7 @@ import json
 import math
 import os
 import re
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,7 +32,7 @@ from boneyard.pipeline.report import write_reports
 
 from boneyard import __version__
 from boneyard.errors import BoneyardError, GateError, RenderError
-from boneyard.files import unwritable
+from boneyard.files import folder_lock, unwritable
 from boneyard.paths import OUTPUT
 
 NOT_PLAYTESTED = "NOT PLAYTESTED"
@@ -446,6 +447,16 @@ def build_set(
     check_focus(card_set, focus)
     out_dir = out_dir_for(card_set, out)
     check_out_dir(out_dir)
+    with folder_lock(out_dir, lambda note: print(f"note: {note}", file=sys.stderr, flush=True)):
+        return _build_locked(card_set, cfg, out_dir, fresh=fresh, focus=focus,
+                             accept_undecided=accept_undecided, progress=progress,
+                             render=render, renderer=renderer, force=force)
+
+
+def _build_locked(card_set: CardSet, cfg: PlaytestConfig, out_dir: Path, *, fresh: bool,
+                  focus: tuple[str, ...], accept_undecided: bool, progress: Progress | None,
+                  render: bool, renderer: Renderer | None, force: bool) -> BuildOutcome:
+    """:func:`build_set` once it holds the output folder (one writer at a time)."""
     old = load_record(out_dir / RECORD_NAME)
     kept: str | None = None  # why no last pass was kept
     if not fresh and not focus and old is not None and _reusable(old, card_set, cfg) \

@@ -448,3 +448,24 @@ def test_an_icc_profile_that_is_no_profile_file_is_one_line(tmp_path, kind):
     assert res.returncode == 1 and "Traceback" not in res.stderr, res.stderr
     said = "40 MiB, larger than any ICC profile" if kind == "huge" else "not a regular file"
     assert f"{icc}: not a readable ICC profile ({said}" in res.stderr, res.stderr
+
+
+def test_a_second_run_writing_the_same_output_folder_waits_for_the_first(tmp_path):
+    """Two renders of one set at once (a build while another renders, two CI jobs sharing the
+    folder) left the PDF of one content beside the images of the other, both exit 0."""
+    folder = tmp_path / "out" / "day-of-the-dead"
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys, time; from boneyard.files import folder_lock\n"
+         f"with folder_lock({str(folder)!r}):\n    print('held', flush=True); time.sleep(2)\n"],
+        stdout=subprocess.PIPE, text=True)
+    assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+    began = time.monotonic()
+    notes: list[str] = []
+    with files.folder_lock(folder, notes.append):
+        assert time.monotonic() - began > 1.5  # it went on only once the other let go
+    holder.communicate()
+    assert notes == [f"waiting for the other boneyard run (pid {holder.pid}) writing "
+                     f"{folder.resolve()}"]
+    with files.folder_lock(folder, notes.append), files.folder_lock(folder, notes.append):
+        pass  # a build renders inside its own lock: no wait on itself
+    assert len(notes) == 1 and not folder.exists()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -19,7 +20,7 @@ from boneyard.engine.games import GAMES, build_deck, spec_of
 from boneyard.pipeline.validate import inside_set
 
 from boneyard.errors import RenderError
-from boneyard.files import atomic_dir, atomic_path
+from boneyard.files import atomic_dir, atomic_path, folder_lock
 from boneyard.paths import CARDS, OUTPUT
 
 from .colour import CmykProfile, find_cmyk_profile
@@ -271,6 +272,10 @@ def _group_errors(errors: list[str]) -> str:
     return "\n".join(lines)
 
 
+def _waiting(note: str) -> None:
+    print(f"note: {note}", file=sys.stderr, flush=True)
+
+
 def render_set(card_set: CardSet, out_dir: str | Path | None = None,
                options: RenderOptions | None = None, *, watermark: str | None = None,
                footer_note: str | None = None, progress: Progress | None = None,
@@ -299,8 +304,9 @@ def render_set(card_set: CardSet, out_dir: str | Path | None = None,
         raise RenderError(f"{out}: cannot create the output folder: {exc.strerror or exc} "
                           "(choose another --out)") from None
     try:
-        return _write_outputs(card_set, prep, out, options, progress,
-                              written if written is not None else [])
+        with folder_lock(out, _waiting):
+            return _write_outputs(card_set, prep, out, options, progress,
+                                  written if written is not None else [])
     except OSError as exc:  # a full disk, a file in the way: the temporary files are gone
         from PIL import UnidentifiedImageError
 
