@@ -850,3 +850,13 @@ def test_a_word_yaml_reads_as_a_boolean_or_nothing_says_to_quote_it(tmp_path, ol
     root = _edited(tmp_path, "day-of-the-dead", "characters.yaml", (old, new))
     problems = [_relative(p, root) for p in check_set(root).problems]
     assert len(problems) == 1 and problems[0].endswith(said), problems
+
+
+def test_a_playtest_profile_build_cannot_select_is_refused_where_it_is_written(tmp_path):
+    """`fsat:` validated, then build --fast failed in CI ("no profile 'fast'"); a `default:`
+    profile was silently ignored. build selects one name, with --fast."""
+    root = _edited(tmp_path, "grave-feast", "game.yaml", ("\n    fast:\n", "\n    fsat:\n"))
+    problems = [_relative(p, root) for p in check_set(root).problems]
+    assert len(problems) == 1 and re.fullmatch(
+        r"game.yaml:\d+:5: unknown key 'fsat' in playtest.profiles \(did you mean 'fast'\?\)",
+        problems[0]), problems
