@@ -93,6 +93,10 @@ def record_doubts(record: Mapping[str, Any] | None, card_set: CardSet) -> str | 
     if record is None:
         return "there is no playtest record"
     why = rec.problems(record)
+    theirs = (record.get("rules"), record.get("set"))
+    if not why and isinstance(theirs[0], str) and theirs[0] != card_set.rules:
+        return (f"the record is of another game ({theirs[0]}, set '{theirs[1]}'), not of this "
+                f"{card_set.name} set (was another set's output folder copied here?)")
     if not why:
         why = rec.mismatches(record, content_hash=card_set.content_hash,
                              tool=f"boneyard {__version__}", code_hash=code_hash(),

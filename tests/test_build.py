@@ -461,3 +461,15 @@ def test_a_build_stopped_after_its_record_leaves_no_stale_report(tmp_path, monke
     monkeypatch.undo()
     again = build_set(cs, out=tmp_path, jobs=1, seed=9, render=False)
     assert again.reused and report.exists() and report.read_text() != old
+
+
+def test_a_record_of_another_game_is_refused_as_such(monkeypatch):
+    """A Grave Feast record copied into a Day of the Dead folder was refused for "other playtest
+    settings (profile, seed, agents or gates)": true, but it sent the designer to game.yaml."""
+    from boneyard.pipeline import build
+    from boneyard.pipeline import record as rec
+
+    monkeypatch.setattr(rec, "problems", lambda record: [])  # a whole, signed record
+    said = build.record_doubts({"rules": "grave-feast", "set": "gf"}, load_set("day-of-the-dead"))
+    assert said == ("the record is of another game (grave-feast, set 'gf'), not of this Day of "
+                    "the Dead set (was another set's output folder copied here?)")
