@@ -182,8 +182,8 @@ def render_cmd(set_name: str, formats: str, paper: str, size: str | None, bleed:
                                 watermark=watermark, footer_note=footer_note, progress=progress,
                                 written=written)
         except BaseException as exc:
-            if not isinstance(exc, Exception):  # Ctrl-C, SIGTERM: say what is new, then stop
-                _stopped(written, options.formats)
+            if not isinstance(exc, Exception) or written:  # Ctrl-C, SIGTERM, a full disk
+                _stopped(written, options.formats)  # half way: say what is new, then stop
             raise
     for line in result.warnings:
         click.echo(f"warning: {line}", err=True)

@@ -172,3 +172,25 @@ def test_a_render_stopped_half_way_names_what_is_new_and_what_is_not(tmp_path, m
     assert "stopped: wrote pdf; not rendered: png, tts, proof (any such output in the folder is " \
            "from an earlier render; render again for a matching set)" in err, err
     assert err.strip().endswith("Interrupted.")
+
+
+def test_a_render_that_fails_half_way_names_what_is_new_and_what_is_not(tmp_path, monkeypatch,
+                                                                          capsys):
+    """A full disk after the PDF said only "png-tgc: cannot write: No space left on device":
+    was the PDF beside it from this render? The failure now names both, as a stop does."""
+    import errno
+
+    from boneyard.pipeline.render import api
+
+    def full(*args: object, **kwargs: object) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device", str(tmp_path / "png-tgc"))
+
+    monkeypatch.setattr(api, "write_face_pngs", full)
+    with pytest.raises(SystemExit) as done:
+        main(["render", "day-of-the-dead", "--force", "--out", str(tmp_path)])
+    out, err = capsys.readouterr()
+    assert done.value.code == 1
+    (pdf,) = out.split()
+    assert pdf.endswith(".pdf") and Path(pdf).is_file()
+    assert "stopped: wrote pdf; not rendered: png, tts, proof" in err, err
+    assert "No space left on device" in err
