@@ -374,6 +374,8 @@ def art_problem(root: Path, rel: str) -> str | None:
     if fmt not in ART_FORMATS:
         return f"art file {name} is {fmt}, expected PNG or JPEG (export it as PNG)"
     for part in rel.replace("\\", "/").split("/"):
+        if part in ("", "."):  # ./art/x.png: this folder, no name of its own
+            continue
         trouble = windows_trouble(part)
         if trouble:  # fine here, but the set breaks when checked out or unzipped on Windows
             return (f"art {name}: {trouble} ({quoted(part)}), so the set could not be copied "
