@@ -94,13 +94,43 @@ def stop_pool(pool: Any) -> None:
     as `timeout` and CI send; the out-of-memory killer) leaves that pipe half written, so the
     thread, and the join, waited for ever. The workers are killed first, and the pool's
     shutdown is given a few seconds in a thread of its own; its threads are daemons, so a
-    shutdown still stuck then does not keep the process alive."""
+    shutdown still stuck then does not keep the process alive. When a killed worker held a
+    lock of the pool's pipes (it was reading a block or writing a result: likely when Ctrl-C
+    stops a busy run) the shutdown can never end, and the stop does not wait for it."""
+    killed = [w for w in list(getattr(pool, "_pool", [])) if w.exitcode is None]
+    for w in killed:
+        w.kill()
+    for w in killed:
+        w.join(STOP_WAIT)
+    stuck = pipe_held(pool)
+    # terminate even so: it marks the pool finished, or the exit would wait on it for ever
+    stopper = threading.Thread(target=pool.terminate, name="boneyard-pool-stop", daemon=True)
+    stopper.start()
+    # the pool starts new workers in place of the killed ones until its shutdown stops that
+    handler = getattr(pool, "_worker_handler", None)
+    if handler is not None:
+        handler.join(STOP_WAIT)
     for w in list(getattr(pool, "_pool", [])):
         if w.exitcode is None:
             w.kill()
-    stopper = threading.Thread(target=pool.terminate, name="boneyard-pool-stop", daemon=True)
-    stopper.start()
-    stopper.join(STOP_WAIT)
+            w.join(STOP_WAIT)
+    if not stuck:
+        stopper.join(STOP_WAIT)
+
+
+def pipe_held(pool: Any) -> bool:
+    """Whether one of the pool's pipe locks is held: a worker reads blocks holding the lock of
+    the pipe in and writes results holding the lock of the pipe out, and the pool's shutdown
+    takes both. With the workers dead, a held one is never released."""
+    for pipe, name in ((getattr(pool, "_inqueue", None), "_rlock"),
+                       (getattr(pool, "_outqueue", None), "_wlock")):
+        lock = getattr(pipe, name, None)
+        if lock is None:
+            continue
+        if not lock.acquire(False):
+            return True
+        lock.release()
+    return False
 
 
 class WorkerLost(BoneyardError):
