@@ -2,7 +2,7 @@
 
 The gate's lookahead (engine/dotd/gate.py) plays every candidate on up to W sampled deals; more
 deals play better and cost more. For each W given (and ``fast``, the agent before 2026-12-01:
-one deal, conversions and Unearths only) it prints the games/s with the agent in every seat
+one deal of random playouts, conversions and Unearths only, ``gate:fast``) it prints the games/s with the agent in every seat
 (process CPU time, one core) and the win share against ``--opponent`` with a 95% interval
 (seats rotated, the same deals for every point, a draw counts half):
 
@@ -24,9 +24,11 @@ from boneyard.pipeline.load import load_set
 from gate_eval import win_share
 
 
-def every_seat(game: object, search: dict[str, int], games: int, seed: int = 3) -> float:
+def every_seat(game: object, search: dict[str, int], games: int,
+               hindsight: dict[str, int] | None = None, seed: int = 3) -> float:
     """Games/s (process CPU time) with this gate in both seats."""
-    agents = [dotd_gate.GateAgent(game, search=search) for _ in range(2)]  # type: ignore[arg-type]
+    agents = [dotd_gate.GateAgent(game, search=search, hindsight=hindsight)  # type: ignore[arg-type]
+              for _ in range(2)]
     t = time.process_time()
     for i in range(games):
         state = game.new_initial_state(seed * 1_000_003 + i)  # type: ignore[attr-defined]
@@ -48,10 +50,12 @@ def main() -> None:
     game = make_game(load_set("day-of-the-dead"), 2)
     print(f"{'point':>5} {'games/s':>8}  vs {args.opponent} ({args.games} games)", flush=True)
     for point in args.points.split(","):
-        search = dict(dotd_gate.FAST) if point == "fast" else dict.fromkeys(dotd_gate.KINDS, int(point))
-        gps = every_seat(game, search, args.speed)
-        share, half = win_share(game, dotd_gate.GateAgent(game, search=search), args.opponent,
-                                args.games, seed=args.seed)
+        fast = point == "fast"
+        search = dict(dotd_gate.FAST) if fast else dict.fromkeys(dotd_gate.SEARCH, int(point))
+        hindsight = {} if fast else None
+        gps = every_seat(game, search, args.speed, hindsight)
+        share, half = win_share(game, dotd_gate.GateAgent(game, search=search, hindsight=hindsight),
+                                args.opponent, args.games, seed=args.seed)
         print(f"{point:>5} {gps:8.0f}  {100 * share:5.1f}% ({100 * (share - half):.1f}-"
               f"{100 * (share + half):.1f})", flush=True)
 

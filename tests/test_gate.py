@@ -142,3 +142,36 @@ def test_dotd_search_agents_play_the_same_games_compiled_and_pure():
         pytest.skip("the engine is not compiled here (no C compiler, or BONEYARD_PURE at install)")
     assert not runs[1]["compiled"]
     assert runs[0]["games"] == runs[1]["games"]
+
+
+def test_dotd_hindsight_plays_its_own_unearths_and_conversions_best():
+    """In a sampled deal the gate plays its own Unearths and conversions every way and keeps the
+    best: never worse than the random playout of the same luck (which is one of the ways), and
+    strictly better somewhere; 0 deep, it is that random playout."""
+    from boneyard.engine.dotd.gate_playout import action_values, hindsight_values
+
+    game = make_game(load_set("day-of-the-dead"))
+    greedy = make_agent("greedy", game)
+    better = compared = 0
+    for seed in range(30):
+        state = game.new_initial_state(seed)
+        rng = random.Random(seed)
+        while not state.is_terminal() and state.turn < game.turns:
+            p = state.current_player()
+            obs = state.observation(p)
+            legal = obs.legal_actions()
+            if len(legal) > 1:
+                world = obs.determinize(rng)
+                luck = [rng.random() for _ in range(16)]
+                plain = action_values(world, legal, luck, p, 1000.0)
+                if state.turn < game.turns - 1:  # (a lost game is worth its margin to the new leaf)
+                    assert hindsight_values(world, legal, luck, p, 1000.0, 0) == plain
+                deep = hindsight_values(world, legal, luck, p, 1000.0, 2)
+                shallow = hindsight_values(world, legal, luck, p, 1000.0, 1)
+                assert all(d >= s - 1e-9 for d, s in zip(deep, shallow, strict=True))
+                assert all(s >= r - 1e-9 for s, r in zip(shallow, hindsight_values(
+                    world, legal, luck, p, 1000.0, 0), strict=True))
+                compared += 1
+                better += deep != hindsight_values(world, legal, luck, p, 1000.0, 0)
+            state.apply_action(greedy.choose(obs, rng))
+    assert compared > 500 and better > compared // 10, (compared, better)

@@ -1,29 +1,33 @@
 """The Day of the Dead gate agent: greedy's reading of the cards, and every real choice played
-out on a few sampled deals to the end of the turn.
+out on a few sampled deals to the end of the turn, its own Unearths and conversions played well.
 
 Why: a build must play thousands of games in seconds, yet the greedy player's verdicts describe
-greedy. Search plays well but costs milliseconds a decision. Measured against mcts:50 (300 games
-each, mcts:50 on one decision kind and the former gate on the rest): every kind gains (the
-spirit +9 points, the conversion +7, Dig +6, the turn-1 fighter +5, the Unearth +3), so no single
-kind carries the gap; and no static feature of a conversion predicted search's choice better than
-65%. So each choice of ``SEARCH``'s kinds is a flat lookahead: every action on up to ``SEARCH[kind]``
-sampled deals (``obs.determinize``), each deal continued at random to the end of this turn with
-one stream of random numbers shared by the actions (common random numbers); the best total score
-difference then (the result, on the last turn) wins, greedy's pick on a tie, and the deals stop
-early once the leader is clearly ahead (``RACE_Z``). One deal plays no better than the fitted weights
-below on the spirit, the fighter and Dig; three beat them (bench/gate_curve.py, docs/simulation.md).
+greedy. Search plays well but costs milliseconds a decision. Each choice of ``SEARCH``'s kinds is a
+flat lookahead: every action on up to ``SEARCH[kind]`` sampled deals (``obs.determinize``), each
+deal played on to the end of the turn with one stream of random numbers shared by the actions
+(common random numbers); the best total score difference then (on the last turn the result, the
+margin breaking ties) wins, greedy's pick on a tie, and the deals stop early once the leader is
+clearly ahead (``RACE_Z``).
+
+The playouts are random but for the agent's own Unearths (which card, which of the three to keep)
+and conversions: in the sampled deal every card is known, so each of those is played out every
+way and the best kept (``HINDSIGHT[kind]`` such choices deep; ``gate_playout.hindsight_values``).
+A random playout Unearths a random card and keeps a random one, so before 2026-12-06 an Unearth
+spirit or an Unearth-backed loser looked no better than chance: against mcts:50 that playout won
+35% of games, and these won 52% (bench/strength.py, docs/simulation.md). A spirit's back is all
+that acts this turn, so one card of each back is played out (greedy's choice of that back) and
+the best back's card is played. Dig's choices act beyond the turn, where the playouts do not
+look; the fitted weights below make them.
+
 The playouts (``gate_playout.py``) and the deals (``sample.py``) are compiled with the engine:
-the same games as pure Python, 1.2-1.4 times faster. Measured and not adopted (docs/simulation.md):
-other leaf values (the lines' power for the turns to come, a logistic win chance, playing on to
-the next turn or to the end of the game), a cheap card-rating playout policy, 6 deals, fewer
-deals where one deal shows a clear lead, no search for Dig.
+the same games as pure Python, faster.
 
 A kind without search scores every candidate by a weighted sum of card-generic features (greedy's
 pick, printed power, the effect's rated fight bonus and victory points, backs, the static margins
 of the line, turns left, scores, what is left unseen in each deck), weights in
 ``gate_weights.WEIGHTS``: softmax regression on mcts:100 visit shares (``bench/fit_gate.py``),
-refined by paired play against greedy (``bench/tune_gate.py``). ``FAST`` (three times faster,
-weaker) is the former agent that used them.
+refined by paired play against greedy (``bench/tune_gate.py``). ``FAST`` (several times faster,
+weaker) is the former agent that used them; ``gate:fast`` plays it.
 
 No feature names a card, so edited and invented cards are played from their data alone. It reads
 only the observation, and all its randomness comes from the rng it is given: reproducible.
@@ -38,7 +42,7 @@ from operator import mul
 
 from .codes import ACT_NO, DECK_BASE, DOUBLE, POWER_UP, UNEARTH
 from .game import DotdGame, DotdState
-from .gate_playout import action_values, separated
+from .gate_playout import action_values, hindsight_values, separated
 from .gate_weights import WEIGHTS
 from .greedy import GreedyAgent, _effect_bonus
 from .observation import DotdObservation
@@ -52,14 +56,21 @@ KINDS = ("fighter", "spirit", "convert", "unearth_target", "unearth_pick", "dig_
 # A kind missing from WEIGHTS falls back to greedy's choice.
 
 # Decision kinds decided by the lookahead, with at most this many sampled deals (see the module
-# docstring; bench/gate_curve.py measures other numbers)
-SEARCH: dict[str, int] = dict.fromkeys(KINDS, 3)
+# docstring; bench/gate_curve.py measures other numbers). Dig's kinds are left to the weights.
+SEARCH: dict[str, int] = dict.fromkeys(
+    ("fighter", "spirit", "convert", "unearth_target", "unearth_pick"), 3)
+HINDSIGHT: dict[str, int] = {**dict.fromkeys(SEARCH, 2), "convert": 1}
+"""Per searched kind, how many of its own Unearth and conversion choices along a playout the agent
+plays the best way in the sampled deal (a kind left out plays them at random). Measured against
+mcts:50, 1,600 games each: 2 everywhere 52.8%; a conversion's playouts 1 deep, as here, 52.1% at
+1.1 times the speed; 0 for conversions 45.6%; 1 for the Unearths 49.4% (docs/simulation.md)."""
 FAST: dict[str, int] = {"convert": 1, "unearth_target": 1, "unearth_pick": 1}
-"""The gate before 2026-12-01 (``GateAgent(search=FAST)``): one deal for the conversions and
-Unearths, the fitted weights elsewhere; ~3 times faster, weaker (docs/simulation.md)."""
+"""The gate before 2026-12-01 (``gate:fast``: ``GateAgent(search=FAST, hindsight={})``): one deal
+of random playouts for the conversions and Unearths, the fitted weights elsewhere; several times
+faster, weaker (docs/simulation.md)."""
 PLAYOUTS_PER_DEAL = 1  # playout streams on one sampled deal before the next is drawn
 RACE_MIN = 2  # sampled deals before the lookahead may stop early
-RACE_Z = 2.0  # standard errors of lead that stop it
+RACE_Z = 1.5  # standard errors of lead that stop it (2.0: as strong and a little slower)
 CLEAR_PICK = 3.0  # greedy's rating lead of an Unearth pick that is not played out
 FINAL_WEIGHT = 1000.0  # a won game outweighs any score difference
 PLAYOUT_LUCK = 16  # random numbers drawn per sampled deal for its playouts (reused cyclically)
@@ -68,15 +79,19 @@ OUTLOOK_T = 2.0  # fight strength difference that makes a win e (~2.7) times as 
 
 
 class GateAgent(GreedyAgent):
-    """Greedy's ratings, choices by the fitted linear scores (see the module docstring)."""
+    """Greedy's ratings; choices by lookahead on sampled deals, or by the fitted linear scores
+    where a kind is not searched (see the module docstring)."""
 
     name = "gate"
 
     def __init__(self, game: DotdGame | None = None,
                  weights: dict[str, tuple[float, ...]] | None = None,
-                 search: dict[str, int] | None = None) -> None:
+                 search: dict[str, int] | None = None,
+                 hindsight: dict[str, int] | None = None) -> None:
         self.weights = WEIGHTS if weights is None else weights
-        self.search = SEARCH if search is None else search  # kind -> playouts per action
+        self.search = SEARCH if search is None else search  # kind -> sampled deals per action
+        # kind -> own choices played the best way in a playout; a kind left out plays at random
+        self.hindsight = HINDSIGHT if hindsight is None else hindsight
         self.clear_pick = CLEAR_PICK
         self._vp: list[float] = []
         super().__init__(game)
@@ -125,7 +140,12 @@ class GateAgent(GreedyAgent):
         if worlds and kind == "unearth_pick" and self._clear_pick(obs, legal):
             return pick  # one look-at card far better than the others: nothing to play out
         if worlds:
-            return self._lookahead(obs, legal, pick, worlds, rng)
+            depth = self.hindsight.get(kind)
+            if depth is not None and kind == "spirit":
+                legal = self._one_of_each_back(obs, legal, pick)
+                if len(legal) == 1:
+                    return legal[0]
+            return self._lookahead(obs, legal, pick, worlds, rng, depth)
         w = self.weights.get(kind)
         if w is None:
             return pick
@@ -137,6 +157,21 @@ class GateAgent(GreedyAgent):
                 best, best_v = a, v
         return best
 
+    def _one_of_each_back(self, obs: DotdObservation[DotdState], legal: list[int], pick: int) -> list[int]:
+        """The spirits worth playing out: of each back, greedy's pick or else its best-rated
+        card. Only the back acts this turn, so the cards of one back play out alike."""
+        back = obs.game.back
+        fight = self._fight
+        value = self._value
+        best: dict[int, int] = {}
+        for a in legal:
+            b = back[a]
+            c = best.get(b)
+            if c is None or (c != pick and (a == pick or fight[a] + value[a] > fight[c] + value[c])):
+                best[b] = a
+        keep = set(best.values())
+        return [a for a in legal if a in keep]
+
     def _clear_pick(self, obs: DotdObservation[DotdState], legal: list[int]) -> bool:
         """Does greedy's rating of the looked-at cards put one ahead by ``CLEAR_PICK``?"""
         keys = sorted((self._value[a] + 0.3 * self._fight[a] for a in legal),
@@ -144,17 +179,19 @@ class GateAgent(GreedyAgent):
         return abs(keys[0] - keys[1]) > self.clear_pick
 
     def _lookahead(self, obs: DotdObservation[DotdState], legal: list[int], pick: int, worlds: int,
-                   rng: random.Random) -> int:
-        """Each action on up to ``worlds`` sampled deals, each played on at random to the end of
-        this turn (one stream of random numbers per deal, the same for every action); the best
-        total score difference then (the result, on the last turn) wins, greedy's pick on a
-        tie. From ``RACE_MIN`` deals on it stops once the leader is ahead of every other action
-        by ``RACE_Z`` standard errors of their paired difference (or ties it on every deal)."""
+                   rng: random.Random, depth: int | None = None) -> int:
+        """Each action on up to ``worlds`` sampled deals, each played on to the end of this turn
+        (one stream of random numbers per deal, the same for every action), at random or, with
+        ``depth``, with the agent's own Unearths and conversions played the best way that deep
+        (``hindsight_values``); the best total score difference then (the result, on the last
+        turn) wins, greedy's pick on a tie (the first action when greedy's pick was left out).
+        From ``RACE_MIN`` deals on it stops once the leader is ahead of every other action by
+        ``RACE_Z`` standard errors of their paired difference (or ties it on every deal)."""
         me = obs.player
         n = len(legal)
         totals = [0.0] * n
         seen: list[list[float]] = []
-        pi = legal.index(pick)
+        pi = legal.index(pick) if pick in legal else 0
         world = obs.determinize(rng)
         for w in range(1, worlds + 1):
             if w > 1 and (w - 1) % PLAYOUTS_PER_DEAL == 0:
@@ -162,7 +199,10 @@ class GateAgent(GreedyAgent):
             # one stream of playout numbers, replayed for every action (common random numbers:
             # the actions meet the same luck); cheaper than seeding a Random for each
             luck = [rng.random() for _ in range(PLAYOUT_LUCK)]
-            vals = action_values(world, legal, luck, me, FINAL_WEIGHT)
+            if depth is None:
+                vals = action_values(world, legal, luck, me, FINAL_WEIGHT)
+            else:
+                vals = hindsight_values(world, legal, luck, me, FINAL_WEIGHT, depth)
             for i in range(n):
                 totals[i] += vals[i]
             seen.append(vals)

@@ -1,7 +1,7 @@
 """The gate agent's playouts (engine/dotd/gate.py), compiled with the engine.
 
-Why a module of its own: the lookahead spends most of its time applying random actions to the end
-of a turn, a loop of a few cheap calls per action. Compiled beside the state machine (pyproject.toml
+Why a module of its own: the lookahead spends most of its time applying actions to the end of a
+turn, a loop of a few cheap calls per action. Compiled beside the state machine (pyproject.toml
 ``[tool.boneyard] compiled``) those calls are native, which the gate's own module (a Python
 subclass of greedy that reads the observation) cannot be. Pure Python runs the same code to the
 same numbers: only int and float arithmetic and the engine's own moves.
@@ -9,6 +9,7 @@ same numbers: only int and float arithmetic and the engine's own moves.
 
 from __future__ import annotations
 
+from .codes import D_CONVERT, D_UE_PICK, D_UE_TARGET
 from .game import DotdState
 
 
@@ -34,6 +35,54 @@ def action_values(world: DotdState, legal: list[int], luck: list[float], me: int
         else:
             vals.append(float(state.scores[me] - state.scores[1 - me]))
     return vals
+
+
+def hindsight_values(world: DotdState, legal: list[int], luck: list[float], me: int,
+                     final_weight: float, depth: int) -> list[float]:
+    """Each action of ``legal`` applied to a copy of ``world`` and played on to the end of the
+    turn, as :func:`action_values` plays it, except ``me``'s own choices of what to Unearth,
+    which card to keep from the look and whether to convert a loser: each is the best for ``me``
+    in this sampled deal (every option played on, the best value kept), up to ``depth`` such
+    choices along any line of play. The rival's moves stay random, with the same ``luck`` for
+    every option (common random numbers). A finished game is worth ``final_weight`` times
+    ``me``'s result plus the final score difference (of two wins, the wider is safer).
+
+    Why: a random playout Unearths a random card and keeps a random one of the three, so an
+    Unearth spirit, or a loser with an Unearth back, looked no better than chance; in the deal
+    the agent knows every card, so what the choice is worth there is what a player who makes it
+    well gets (perfect-information sampling, as card-game programs since GIB do)."""
+    vals: list[float] = []
+    for a in legal:
+        state = world.clone()
+        state.apply_action(a)
+        vals.append(_hindsight(state, luck, 0, me, state.turn, depth, final_weight))
+    return vals
+
+
+def _hindsight(state: DotdState, luck: list[float], k: int, me: int, turn: int, depth: int,
+               final_weight: float) -> float:
+    """The value of ``state`` for ``me`` at the end of ``turn`` (see :func:`hindsight_values`);
+    ``k`` is the next random number of ``luck`` to use."""
+    period = len(luck)
+    while not state.done and state.turn == turn:
+        acts = state.dl
+        n = len(acts)
+        kind = state.dk
+        if depth > 0 and n > 1 and state.dp == me and kind in (D_UE_TARGET, D_UE_PICK, D_CONVERT):
+            best = -1e300
+            for a in acts:  # each option meets the same luck after it
+                branch = state.clone()
+                branch.apply_action(a)
+                v = _hindsight(branch, luck, k + 1, me, turn, depth - 1, final_weight)
+                if v > best:
+                    best = v
+            return best
+        state.apply_action(acts[int(luck[k % period] * n)])
+        k += 1
+    d = float(state.scores[me] - state.scores[1 - me])
+    if state.done:
+        return final_weight * state.returns()[me] + d
+    return d
 
 
 def separated(seen: list[list[float]], totals: list[float], pick: int, z: float) -> bool:

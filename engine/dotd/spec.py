@@ -45,7 +45,7 @@ def _gate_fast(game: Game) -> Agent:
     """``gate:fast``: the gate with its former, three times cheaper search (gate.FAST), for CI."""
     from boneyard.engine.dotd.gate import FAST, GateAgent
 
-    agent = GateAgent(game, search=FAST)  # type: ignore[arg-type]
+    agent = GateAgent(game, search=FAST, hindsight={})  # type: ignore[arg-type]
     agent.name = "gate:fast"
     return cast(Agent, agent)
 
