@@ -175,3 +175,28 @@ def test_dotd_hindsight_plays_its_own_unearths_and_conversions_best():
                 better += deep != hindsight_values(world, legal, luck, p, 1000.0, 0)
             state.apply_action(greedy.choose(obs, rng))
     assert compared > 500 and better > compared // 10, (compared, better)
+
+
+def test_dotd_fork_plays_on_as_a_clone_and_leaves_the_position_alone():
+    """The playouts' fork shares only the logs and counts: it plays on exactly as a clone does,
+    and the state it was forked from keeps its position."""
+    game = make_game(load_set("day-of-the-dead"))
+
+    def position(s: Any) -> tuple[Any, ...]:
+        return (s.turn, s.prio, s.scores, s.hands, s.lines, s.up, s.spirit, s.decks, s.discards,
+                s.pub, s.dk, s.dp, s.dl, s.stack, s.done)
+
+    for seed in range(20):
+        state = game.new_initial_state(seed)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            before = json.dumps(position(state), default=str)
+            fork, clone = state.fork(), state.clone()
+            moves = random.Random(seed * 7 + len(state.history))
+            while not clone.is_terminal():
+                a = clone.legal_actions()[moves.randrange(len(clone.legal_actions()))]
+                clone.apply_action(a)
+                fork.apply_action(a)
+                assert position(fork) == position(clone)
+            assert json.dumps(position(state), default=str) == before
+            state.apply_action(state.legal_actions()[rng.randrange(len(state.legal_actions()))])

@@ -53,7 +53,7 @@ def hindsight_values(world: DotdState, legal: list[int], luck: list[float], me: 
     well gets (perfect-information sampling, as card-game programs since GIB do)."""
     vals: list[float] = []
     for a in legal:
-        state = world.clone()
+        state = world.fork()
         state.apply_action(a)
         vals.append(_hindsight(state, luck, 0, me, state.turn, depth, final_weight))
     return vals
@@ -71,7 +71,7 @@ def _hindsight(state: DotdState, luck: list[float], k: int, me: int, turn: int, 
         if depth > 0 and n > 1 and state.dp == me and kind in (D_UE_TARGET, D_UE_PICK, D_CONVERT):
             best = -1e300
             for a in acts:  # each option meets the same luck after it
-                branch = state.clone()
+                branch = state.fork()
                 branch.apply_action(a)
                 v = _hindsight(branch, luck, k + 1, me, turn, depth - 1, final_weight)
                 if v > best:
