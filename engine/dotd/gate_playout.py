@@ -22,7 +22,7 @@ def action_values(world: DotdState, legal: list[int], luck: list[float], me: int
     vals: list[float] = []
     period = len(luck)
     for a in legal:
-        state = world.clone()
+        state = world.fork()
         state.apply_action(a)
         turn = state.turn
         k = 0
