@@ -87,11 +87,12 @@ class GateAgent(GreedyAgent):
     def __init__(self, game: DotdGame | None = None,
                  weights: dict[str, tuple[float, ...]] | None = None,
                  search: dict[str, int] | None = None,
-                 hindsight: dict[str, int] | None = None) -> None:
+                 hindsight: dict[str, int] | None = None, race_z: float = RACE_Z) -> None:
         self.weights = WEIGHTS if weights is None else weights
         self.search = SEARCH if search is None else search  # kind -> sampled deals per action
         # kind -> own choices played the best way in a playout; a kind left out plays at random
         self.hindsight = HINDSIGHT if hindsight is None else hindsight
+        self.race_z = race_z  # standard errors of lead that stop the deals early
         self.clear_pick = CLEAR_PICK
         self._vp: list[float] = []
         super().__init__(game)
@@ -186,7 +187,7 @@ class GateAgent(GreedyAgent):
         (``hindsight_values``); the best total score difference then (the result, on the last
         turn) wins, greedy's pick on a tie (the first action when greedy's pick was left out).
         From ``RACE_MIN`` deals on it stops once the leader is ahead of every other action by
-        ``RACE_Z`` standard errors of their paired difference (or ties it on every deal)."""
+        ``race_z`` standard errors of their paired difference (or ties it on every deal)."""
         me = obs.player
         n = len(legal)
         totals = [0.0] * n
@@ -206,7 +207,7 @@ class GateAgent(GreedyAgent):
             for i in range(n):
                 totals[i] += vals[i]
             seen.append(vals)
-            if RACE_MIN <= w < worlds and separated(seen, totals, pi, RACE_Z):
+            if RACE_MIN <= w < worlds and separated(seen, totals, pi, self.race_z):
                 break
         best = pi
         for i, t in enumerate(totals):

@@ -1,0 +1,140 @@
+"""Which Day of the Dead gate? Named variants of the gate agent against one opponent, on all cores.
+
+Each variant plays the same deals against ``--opponent`` (seats rotated, a draw counts half; the
+deals of ``bench/gate_eval.py``) and is timed with the agent in both seats (games/s, process CPU
+time, one core). The variants are the measurements behind the gate's settings (engine/dotd/gate.py,
+docs/simulation.md):
+
+    nice .venv/bin/python bench/gate_variants.py --games 1600 --seed 8 --jobs 2 \
+        --variants gate,random-playouts,former
+
+``gate`` is the agent as it is; ``random-playouts`` the gate of 2026-12-01 (random playouts, all
+seven kinds searched, 2 standard errors to stop); ``former`` is gate:fast. The others change one
+setting of ``gate``: ``hindsight-2`` (conversions two deep too), ``convert-0`` (conversions' own
+playouts at random), ``unearth-1`` (the Unearths one deep), ``deals-2``, ``race-2.0``, ``dig``
+(Dig searched too), ``every-card`` (every spirit played out, not one of each back).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import sys
+import time
+from multiprocessing import Pool
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).parent))
+from boneyard.engine.agents import make_agent
+from boneyard.engine.dotd import gate as dotd_gate
+from boneyard.engine.games import make_game
+from boneyard.pipeline.load import load_set
+
+_GAME: Any = None
+
+
+def game() -> Any:
+    global _GAME
+    if _GAME is None:
+        _GAME = make_game(load_set("day-of-the-dead"), 2)
+    return _GAME
+
+
+class _EveryCard(dotd_gate.GateAgent):
+    """The gate with every spirit played out (not one of each back)."""
+
+    def _one_of_each_back(self, obs: Any, legal: list[int], pick: int) -> list[int]:
+        return legal
+
+
+def variant(name: str) -> Any:
+    """The agent a variant name stands for (an agent spec for any other name)."""
+    g = game()
+    search, hindsight = dict(dotd_gate.SEARCH), dict(dotd_gate.HINDSIGHT)
+    if name == "gate":
+        return dotd_gate.GateAgent(g)
+    if name == "random-playouts":
+        return dotd_gate.GateAgent(g, search=dict.fromkeys(dotd_gate.KINDS, 3), hindsight={},
+                                   race_z=2.0)
+    if name == "former":
+        return dotd_gate.GateAgent(g, search=dotd_gate.FAST, hindsight={})
+    if name == "every-card":
+        return _EveryCard(g)
+    changes: dict[str, tuple[dict[str, int], dict[str, int], float]] = {
+        "hindsight-2": ({}, {"convert": 2}, dotd_gate.RACE_Z),
+        "convert-0": ({}, {"convert": 0}, dotd_gate.RACE_Z),
+        "unearth-1": ({}, {"unearth_target": 1, "unearth_pick": 1}, dotd_gate.RACE_Z),
+        "deals-2": (dict.fromkeys(search, 2), {}, dotd_gate.RACE_Z),
+        "race-2.0": ({}, {}, 2.0),
+        "dig": ({"dig_deck": 3, "dig_discard": 3}, {"dig_deck": 2, "dig_discard": 2}, dotd_gate.RACE_Z),
+    }
+    if name in changes:
+        s, h, z = changes[name]
+        return dotd_gate.GateAgent(g, search={**search, **s}, hindsight={**hindsight, **h}, race_z=z)
+    return make_agent(name, g)
+
+
+def _play(task: tuple[str, str, int, int, int]) -> list[float]:
+    name, opponent, seed, lo, hi = task
+    g = game()
+    agent, rival = variant(name), make_agent(opponent, g)
+    out = []
+    for i in range(lo, hi):  # the deals and seats of bench/gate_eval.py's win_share
+        state = g.new_initial_state(seed * 1_000_003 + i)
+        mine = i % 2
+        rngs = [random.Random(seed * 7919 + i * 31 + k) for k in range(2)]
+        while not state.is_terminal():
+            p = state.current_player()
+            obs = state.observation(p)
+            legal = obs.legal_actions()
+            if len(legal) == 1:
+                state.apply_action(legal[0])
+                continue
+            state.apply_action((agent if p == mine else rival).choose(obs, rngs[p]))
+        out.append(state.returns()[mine])
+    return out
+
+
+def every_seat(name: str, games: int, seed: int = 3) -> float:
+    """Games/s (process CPU time, one core) with the variant in both seats."""
+    g = game()
+    agents = [variant(name), variant(name)]
+    t = time.process_time()
+    for i in range(games):
+        state = g.new_initial_state(seed * 1_000_003 + i)
+        rngs = [random.Random(i * 10 + k) for k in range(2)]
+        while not state.is_terminal():
+            p = state.current_player()
+            state.apply_action(agents[p].choose(state.observation(p), rngs[p]))
+    return games / (time.process_time() - t)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--variants", default="gate,random-playouts,former")
+    ap.add_argument("--opponent", default="mcts:50")
+    ap.add_argument("--games", type=int, default=1600)
+    ap.add_argument("--seed", type=int, default=8)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--speed", type=int, default=300, help="games timed in every seat (0: none)")
+    args = ap.parse_args()
+    print(f"{'variant':16} {'games/s':>8}  vs {args.opponent} ({args.games} games, seed {args.seed})",
+          flush=True)
+    for name in args.variants.split(","):
+        gps = every_seat(name, args.speed) if args.speed else math.nan
+        blocks = 4 * args.jobs
+        tasks = [(name, args.opponent, args.seed, k * args.games // blocks, (k + 1) * args.games // blocks)
+                 for k in range(blocks)]
+        with Pool(args.jobs) as pool:
+            results = [r for block in pool.map(_play, tasks) for r in block]
+        m = sum(results) / len(results)
+        sd = math.sqrt(max(0.0, sum(r * r for r in results) / len(results) - m * m))
+        half = 1.96 * sd / math.sqrt(len(results))
+        print(f"{name:16} {gps:8.1f}  {100 * m:5.1f}% ({100 * (m - half):.1f}-{100 * (m + half):.1f})",
+              flush=True)
+
+
+if __name__ == "__main__":
+    main()
