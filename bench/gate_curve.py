@@ -12,31 +12,15 @@ one deal of random playouts, conversions and Unearths only, ``gate:fast``) it pr
 from __future__ import annotations
 
 import argparse
-import random
 import sys
-import time
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 from boneyard.engine.dotd import gate as dotd_gate
 from boneyard.engine.games import make_game
 from boneyard.pipeline.load import load_set
-from gate_eval import win_share
-
-
-def every_seat(game: object, search: dict[str, int], games: int,
-               hindsight: dict[str, int] | None = None, seed: int = 3) -> float:
-    """Games/s (process CPU time) with this gate in both seats."""
-    agents = [dotd_gate.GateAgent(game, search=search, hindsight=hindsight)  # type: ignore[arg-type]
-              for _ in range(2)]
-    t = time.process_time()
-    for i in range(games):
-        state = game.new_initial_state(seed * 1_000_003 + i)  # type: ignore[attr-defined]
-        rngs = [random.Random(i * 10 + k) for k in range(2)]
-        while not state.is_terminal():
-            p = state.current_player()
-            state.apply_action(agents[p].choose(state.observation(p), rngs[p]))
-    return games / (time.process_time() - t)
+from gate_eval import every_seat, win_share
 
 
 def main() -> None:
@@ -53,7 +37,8 @@ def main() -> None:
         fast = point == "fast"
         search = dict(dotd_gate.FAST) if fast else dict.fromkeys(dotd_gate.SEARCH, int(point))
         hindsight = {} if fast else None
-        gps = every_seat(game, search, args.speed, hindsight)
+        gps = every_seat(game, partial(dotd_gate.GateAgent, game, search=search, hindsight=hindsight),
+                         args.speed)
         share, half = win_share(game, dotd_gate.GateAgent(game, search=search, hindsight=hindsight),
                                 args.opponent, args.games, seed=args.seed)
         print(f"{point:>5} {gps:8.0f}  {100 * share:5.1f}% ({100 * (share - half):.1f}-"

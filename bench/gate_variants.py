@@ -19,9 +19,8 @@ from __future__ import annotations
 
 import argparse
 import math
-import random
 import sys
-import time
+from functools import partial
 from multiprocessing import Pool
 from pathlib import Path
 from typing import Any
@@ -31,6 +30,7 @@ from boneyard.engine.agents import make_agent
 from boneyard.engine.dotd import gate as dotd_gate
 from boneyard.engine.games import make_game
 from boneyard.pipeline.load import load_set
+from gate_eval import every_seat, mean_interval, results
 
 _GAME: Any = None
 
@@ -78,37 +78,7 @@ def variant(name: str) -> Any:
 
 def _play(task: tuple[str, str, int, int, int]) -> list[float]:
     name, opponent, seed, lo, hi = task
-    g = game()
-    agent, rival = variant(name), make_agent(opponent, g)
-    out = []
-    for i in range(lo, hi):  # the deals and seats of bench/gate_eval.py's win_share
-        state = g.new_initial_state(seed * 1_000_003 + i)
-        mine = i % 2
-        rngs = [random.Random(seed * 7919 + i * 31 + k) for k in range(2)]
-        while not state.is_terminal():
-            p = state.current_player()
-            obs = state.observation(p)
-            legal = obs.legal_actions()
-            if len(legal) == 1:
-                state.apply_action(legal[0])
-                continue
-            state.apply_action((agent if p == mine else rival).choose(obs, rngs[p]))
-        out.append(state.returns()[mine])
-    return out
-
-
-def every_seat(name: str, games: int, seed: int = 3) -> float:
-    """Games/s (process CPU time, one core) with the variant in both seats."""
-    g = game()
-    agents = [variant(name), variant(name)]
-    t = time.process_time()
-    for i in range(games):
-        state = g.new_initial_state(seed * 1_000_003 + i)
-        rngs = [random.Random(i * 10 + k) for k in range(2)]
-        while not state.is_terminal():
-            p = state.current_player()
-            state.apply_action(agents[p].choose(state.observation(p), rngs[p]))
-    return games / (time.process_time() - t)
+    return results(game(), variant(name), opponent, lo, hi, seed)
 
 
 def main() -> None:
@@ -123,15 +93,13 @@ def main() -> None:
     print(f"{'variant':16} {'games/s':>8}  vs {args.opponent} ({args.games} games, seed {args.seed})",
           flush=True)
     for name in args.variants.split(","):
-        gps = every_seat(name, args.speed) if args.speed else math.nan
+        gps = every_seat(game(), partial(variant, name), args.speed) if args.speed else math.nan
         blocks = 4 * args.jobs
         tasks = [(name, args.opponent, args.seed, k * args.games // blocks, (k + 1) * args.games // blocks)
                  for k in range(blocks)]
         with Pool(args.jobs) as pool:
-            results = [r for block in pool.map(_play, tasks) for r in block]
-        m = sum(results) / len(results)
-        sd = math.sqrt(max(0.0, sum(r * r for r in results) / len(results) - m * m))
-        half = 1.96 * sd / math.sqrt(len(results))
+            shares = [r for block in pool.map(_play, tasks) for r in block]
+        m, half = mean_interval(shares)
         print(f"{name:16} {gps:8.1f}  {100 * m:5.1f}% ({100 * (m - half):.1f}-{100 * (m + half):.1f})",
               flush=True)
 
