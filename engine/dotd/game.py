@@ -439,44 +439,11 @@ class DotdState(Position):
         self.apply_action(_RESUME)
 
     def clone(self) -> DotdState:
-        s = DotdState.__new__(DotdState)
-        s.g = self.g
-        s.seed = self.seed
-        s.nshuf = self.nshuf
-        s.turn = self.turn
-        s.prio = self.prio
-        s.first_prio = self.first_prio
-        d = self.decks
-        s.decks = [d[0][:], d[1][:], d[2][:]]
-        d = self.discards
-        s.discards = [d[0][:], d[1][:], d[2][:]]
-        s.pub = self.pub[:]
-        s.hands = [self.hands[0][:], self.hands[1][:]]
-        s.lines = [self.lines[0][:], self.lines[1][:]]
-        s.up = [self.up[0][:], self.up[1][:]]
-        s.spirit = self.spirit[:]
-        s.chosen = [self.chosen[0][:], self.chosen[1][:]]
-        s.eff_back = self.eff_back[:]
-        s.nback = [self.nback[0][:], self.nback[1][:]]
-        s.scores = self.scores[:]
-        s.stack = self.stack[:]
-        s.dk = self.dk
-        s.dp = self.dp
-        s.dl = self.dl[:]
-        s.dc = self.dc
-        s.fslot = self.fslot
-        s.fx = self.fx[:]
-        s.wonc = self.wonc[:]
-        s.lostc = self.lostc[:]
-        s.won_n = self.won_n[:]
-        s.conv_n = self.conv_n[:]
-        s.done = self.done
+        s = self.fork()
         s.history = self.history[:]
         s.stats = [[st[0][:], st[1][:], st[2], st[3], st[4]] for st in self.stats]
         s.score_log = self.score_log[:]
-        s.end_turn = self.end_turn
         s.fight_log = self.fight_log[:]
-        s.retrig = self.retrig[:]
         s.events = None if self.events is None else self.events[:]
         s.fired = self.fired[:]
         return s
