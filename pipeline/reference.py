@@ -111,6 +111,8 @@ def save(rules: str, agent: str, figures: Sequence[Figure], measured: str,
 
     old = load(rules) or {}
     keep = {f["name"]: f for f in old.get("figures", []) if old.get("agent") == agent}
+    if players is None and old.get("agent") == agent:
+        players = old.get("players")
     for f in figures:
         keep[f.name] = {**f.to_json(), "measured": measured}
     data = {

@@ -54,11 +54,13 @@ def test_an_edited_set_or_another_agent_is_said(kept, tmp_path):
     assert "not on this set's content" in text and "this build played gate:fast" in text
 
 
-def test_saving_again_keeps_the_other_figures(kept):
-    reference.save("day-of-the-dead", "greedy", FIGURES, "2026-12-01")
+def test_saving_again_keeps_the_other_figures_and_the_player_count(kept):
+    reference.save("day-of-the-dead", "greedy", FIGURES, "2026-12-01", players=2)
     newer = dataclasses.replace(FIGURES[0], value=0.40, low=0.37, high=0.43)
-    reference.save("day-of-the-dead", "greedy", [newer], "2026-12-02")
-    figures = {f["name"]: f for f in json.loads(kept.read_text())["figures"]}
+    reference.save("day-of-the-dead", "greedy", [newer], "2026-12-02")  # a bench that names no count
+    data = json.loads(kept.read_text())
+    assert data["players"] == 2
+    figures = {f["name"]: f for f in data["figures"]}
     assert figures["win share vs mcts:50"]["value"] == 0.40
     assert figures["win share vs mcts:50"]["measured"] == "2026-12-02"
     assert figures["sub_delta agreement"]["measured"] == "2026-12-01"
