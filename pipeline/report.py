@@ -338,8 +338,8 @@ def _ordered(results: Sequence[GateResult]) -> list[GateResult]:
 
 def build_markdown(record: Mapping[str, Any]) -> str:
     results = _ordered(_results(record))
-    out = [f"# Balance report: {record['name']}", ""]
-    out.append(f"**{verdict(record)}** -- content {record['content_hash']}, seed {record['seed']}, "
+    out = [f"# Balance report: {md_text(record['name'])}", ""]
+    out.append(f"**{md_text(verdict(record))}** -- content {record['content_hash']}, seed {record['seed']}, "
                f"agents {record['agents']}, profile {record['profile']}, {record['tool']}")
     out.append("")
     worst = [r for r in results if r.status in (FAIL, MISSING, FLAG, UNDECIDED)]
@@ -354,7 +354,7 @@ def build_markdown(record: Mapping[str, Any]) -> str:
     out.append("")
     out.append("## What was tested")
     out.append("")
-    out += [f"- {line}" for line in tested(record)]
+    out += [f"- {md_text(line)}" for line in tested(record)]
     out.append("")
     comp = comparison_rows(record)
     if comp:
@@ -376,13 +376,13 @@ def build_markdown(record: Mapping[str, Any]) -> str:
         out.append("")
     text, ref_rows = reference.report_rows(record.get("agent_reference"))
     if text:
-        out += ["## The agent against its reference", "", text, ""]
+        out += ["## The agent against its reference", "", md_text(text), ""]
         out += _md_table(reference.HEAD, ref_rows)
         out.append("")
     for run in record["runs"]:
         metrics = _metrics(run)
-        out.append(f"## Run {run['label']}: {run['players']} players, {run['games']} games"
-                   + (f", options {run['options']}" if run["options"] else ""))
+        out.append(md_text(f"## Run {run['label']}: {run['players']} players, {run['games']} games"
+                           + (f", options {run['options']}" if run["options"] else ""), head=3))
         out.append("")
         out.append("### Agent strength")
         out.append("")
@@ -391,7 +391,7 @@ def build_markdown(record: Mapping[str, Any]) -> str:
         if rows:
             out += _md_table(("agent", "win rate [95%]", "fair share"), rows)
         for note in run.get("strength_notes", []):
-            out.append(f"- {note}")
+            out.append(f"- {md_text(note)}")
         out.append("")
         out.append("### Game level")
         out.append("")
@@ -442,9 +442,27 @@ def _extremeness(m: Metric | None) -> float:
     return -abs(m.value) if m is not None and not math.isnan(m.value) else 0.0
 
 
+_MD_MARKUP = re.compile(
+    r"[`*~]"                      # code spans, emphasis, strikethrough
+    r"|\\(?=[!-/:-@\[-`{-~])"     # a backslash that would escape what follows
+    r"|\](?=[(\[])"               # a link's or an image's closing bracket
+    r"|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])"  # an underscore that could open or close emphasis
+    r"|&(?=#?[A-Za-z0-9]+;)"      # an entity such as &copy;
+    r"|(?<!\S)#")                 # a heading's mark
+"""What CommonMark reads as markup in text; only those characters are escaped, so report.md
+still reads plainly as text (``card.oaf.sub_delta``, ``36.5% [33.6%, 39.5%]``)."""
+
+
+def md_text(text: str, head: int = 0) -> str:
+    """``text`` to read as written in report.md: a card named ``*Hoard*`` or ``[x](y)`` is not
+    turned into emphasis or a link. ``<`` is left to ``_NO_HTML`` and ``|`` to the table cells;
+    the first ``head`` characters (a heading's own ``## ``) are kept as they are."""
+    return text[:head] + _MD_MARKUP.sub(lambda m: "\\" + m.group(0), text[head:])
+
+
 def _md_table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
     def cell(v: Any) -> str:
-        return str(v).replace("|", "\\|")
+        return md_text(str(v)).replace("|", "\\|")
 
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in rows]

@@ -408,11 +408,13 @@ def test_an_output_folder_that_takes_no_files_is_refused_before_any_game(tmp_pat
 
 
 def test_report_shows_a_sets_markup_as_text_in_html_and_markdown(tmp_path):
-    """A set's words reach report.html (escaped) and report.md, whose viewers render raw HTML."""
+    """A set's words reach report.html (escaped) and report.md, whose viewers render raw HTML
+    and Markdown: a name with stars, brackets or backticks reads as written."""
     from markdown_it import MarkdownIt
 
     evil = "<img src=x onerror=alert(1)>"
-    src = tiny_set(tmp_path, f"Set {evil}", TINY_PLAYTEST.replace(
+    marked = "*B* [x](y.c) `x` &copy; \\ b"
+    src = tiny_set(tmp_path, f"Set {evil} {marked}", TINY_PLAYTEST.replace(
         '"[/i] a [bold]why[/bold] with rich markup"', json.dumps(f"why </style><script>x</script> {evil}")))
     outcome = build_set(load_set(src), out=tmp_path / "out", jobs=1, render=False)
     folder = tmp_path / "out" / outcome.card_set.slug
@@ -422,6 +424,8 @@ def test_report_shows_a_sets_markup_as_text_in_html_and_markdown(tmp_path):
     shown = MarkdownIt("commonmark").enable("table").render((folder / "report.md").read_text())
     assert "<img" not in shown and "<script" not in shown, shown
     assert "why &lt;/style&gt;&lt;script&gt;x&lt;/script&gt; &lt;img src=x onerror=alert(1)&gt;" in shown
+    assert "<h1>Balance report: Set &lt;img src=x onerror=alert(1)&gt; " \
+           "*B* [x](y.c) `x` &amp;copy; \\ b</h1>" in shown, shown
 
 
 def test_more_agents_than_seats_is_refused_before_any_game(tmp_path):
