@@ -27,6 +27,9 @@ from boneyard.engine.sim import simulate
 from boneyard.pipeline import reference
 from boneyard.pipeline.load import load_set
 
+sys.path.insert(0, str(Path(__file__).parent))
+from gate_eval import every_seat
+
 CONFIGS = {
     "dotd": ("day-of-the-dead", 2),
     "gf2": ("grave-feast", 2),
@@ -49,21 +52,11 @@ def matchups(budget: int) -> list[tuple[str, str]]:
 
 def gate_speed(card_set, players: int, games: int, seed: int) -> float:
     """Games/s (process CPU time) of the gate agent in every seat, one core, no simulator."""
-    import random
-
     from boneyard.engine.agents import make_agent
     from boneyard.engine.games import make_game
 
     game = make_game(card_set, players)
-    agents = [make_agent("gate", game) for _ in range(players)]
-    t = time.process_time()
-    for i in range(games):
-        state = game.new_initial_state(seed * 1_000_003 + i)
-        rngs = [random.Random(i * 10 + k) for k in range(players)]
-        while not state.is_terminal():
-            p = state.current_player()
-            state.apply_action(agents[p].choose(state.observation(p), rngs[p]))
-    return games / (time.process_time() - t)
+    return every_seat(game, lambda: make_agent("gate", game), games, seed)
 
 
 def main() -> None:
