@@ -14,7 +14,7 @@ and conversions: in the sampled deal every card is known, so each of those is pl
 way and the best kept (``HINDSIGHT[kind]`` such choices deep; ``gate_playout.hindsight_values``).
 A random playout Unearths a random card and keeps a random one, so before 2026-12-06 an Unearth
 spirit or an Unearth-backed loser looked no better than chance: against mcts:50 that playout won
-35% of games, and these won 52% (bench/strength.py, docs/simulation.md). A spirit's back is all
+36% of games, and these won 52% over the same deals (bench/gate_variants.py, docs/simulation.md). A spirit's back is all
 that acts this turn, so one card of each back is played out (greedy's choice of that back) and
 the best back's card is played. Dig's choices act beyond the turn, where the playouts do not
 look; the fitted weights below make them.
@@ -62,8 +62,9 @@ SEARCH: dict[str, int] = dict.fromkeys(
 HINDSIGHT: dict[str, int] = {**dict.fromkeys(SEARCH, 2), "convert": 1}
 """Per searched kind, how many of its own Unearth and conversion choices along a playout the agent
 plays the best way in the sampled deal (a kind left out plays them at random). Measured against
-mcts:50, 1,600 games each: 2 everywhere 52.8%; a conversion's playouts 1 deep, as here, 52.1% at
-1.1 times the speed; 0 for conversions 45.6%; 1 for the Unearths 49.4% (docs/simulation.md)."""
+mcts:50, 1,600 games each: 2 everywhere 52.8%; a conversion's playouts 1 deep, as here, 52.1% a
+little faster (42.6 against 40.9 games/s); 0 for conversions 45.6%; 1 for the Unearths 48.1%
+(bench/gate_variants.py, docs/simulation.md)."""
 FAST: dict[str, int] = {"convert": 1, "unearth_target": 1, "unearth_pick": 1}
 """The gate before 2026-12-01 (``gate:fast``: ``GateAgent(search=FAST, hindsight={})``): one deal
 of random playouts for the conversions and Unearths, the fitted weights elsewhere; several times
