@@ -53,8 +53,11 @@ def variant(name: str) -> Any:
     """The agent a variant name stands for (an agent spec for any other name)."""
     g = game()
     search, hindsight = dict(dotd_gate.SEARCH), dict(dotd_gate.HINDSIGHT)
+    prune = name.endswith("+prune")  # <variant>+prune: each action dropped once clearly behind
+    if prune:
+        name = name[:-len("+prune")]
     if name == "gate":
-        return dotd_gate.GateAgent(g)
+        return dotd_gate.GateAgent(g, prune=prune)
     if name == "random-playouts":
         return dotd_gate.GateAgent(g, search=dict.fromkeys(dotd_gate.KINDS, 3), hindsight={},
                                    race_z=2.0)
@@ -70,9 +73,16 @@ def variant(name: str) -> Any:
         "race-2.0": ({}, {}, 2.0),
         "dig": ({"dig_deck": 3, "dig_discard": 3}, {"dig_deck": 2, "dig_discard": 2}, dotd_gate.RACE_Z),
     }
+    if name.startswith("deals-") and name not in changes:  # deals-N[@Z]: N deals, race at Z
+        n, _, z = name[6:].partition("@")
+        changes[name] = (dict.fromkeys(search, int(n)), {}, float(z) if z else dotd_gate.RACE_Z)
+    if "=" in name:  # kind=N[+kind=N...]: those kinds on up to N sampled deals
+        deals = {k: int(n) for k, n in (part.split("=") for part in name.split("+"))}
+        changes[name] = (deals, {}, dotd_gate.RACE_Z)
     if name in changes:
         s, h, z = changes[name]
-        return dotd_gate.GateAgent(g, search={**search, **s}, hindsight={**hindsight, **h}, race_z=z)
+        return dotd_gate.GateAgent(g, search={**search, **s}, hindsight={**hindsight, **h}, race_z=z,
+                                   prune=prune)
     return make_agent(name, g)
 
 

@@ -177,6 +177,19 @@ def test_dotd_hindsight_plays_its_own_unearths_and_conversions_best():
     assert compared > 500 and better > compared // 10, (compared, better)
 
 
+def test_dotd_gate_race_drops_only_the_actions_clearly_behind():
+    """With ``prune`` the lookahead stops playing out an action once the leader is clearly ahead
+    of it: the leader stays, a close rival stays, one far behind or equal on every deal goes."""
+    from boneyard.engine.dotd.gate_playout import separated, survivors
+
+    seen = [[5.0, 5.0, 1.0, 7.0], [6.0, 6.0, 0.0, 3.0], [7.0, 7.0, 2.0, 6.0]]
+    totals = [sum(col) for col in zip(*seen, strict=True)]
+    assert survivors(seen, totals, [0, 1, 2, 3], 0, 1.5) == [0, 3]
+    assert survivors(seen, totals, [0, 1, 2, 3], 1, 1.5) == [1, 3]  # greedy's pick leads equals
+    assert survivors(seen, totals, [0, 1, 2], 0, 1.5) == [0]
+    assert not separated(seen, totals, 0, 1.5)  # the close rival keeps the race going
+
+
 def test_dotd_fork_plays_on_as_a_clone_and_leaves_the_position_alone():
     """The playouts' fork shares only the logs and counts: it plays on exactly as a clone does,
     and the state it was forked from keeps its position."""

@@ -14,10 +14,11 @@ and conversions: in the sampled deal every card is known, so each of those is pl
 way and the best kept (``HINDSIGHT[kind]`` such choices deep; ``gate_playout.hindsight_values``).
 A random playout Unearths a random card and keeps a random one, so before 2026-12-06 an Unearth
 spirit or an Unearth-backed loser looked no better than chance: against mcts:50 that playout won
-36% of games, and these won 52% over the same deals (bench/gate_variants.py, docs/simulation.md). A spirit's back is all
-that acts this turn, so one card of each back is played out (greedy's choice of that back) and
-the best back's card is played. Dig's choices act beyond the turn, where the playouts do not
-look; the fitted weights below make them.
+36% of games, and these won 52% over the same deals with 3 deals a decision, 56% with 6
+(bench/gate_variants.py, docs/simulation.md). A spirit's back is all that acts this turn, so one
+card of each back is played out (greedy's choice of that back) and the best back's card is
+played. Dig's choices act beyond the turn, where the playouts do not look; the fitted weights
+below make them.
 
 The playouts (``gate_playout.py``) and the deals (``sample.py``) are compiled with the engine:
 the same games as pure Python, faster.
@@ -42,7 +43,7 @@ from operator import mul
 
 from .codes import ACT_NO, DECK_BASE, DOUBLE, POWER_UP, UNEARTH
 from .game import DotdGame, DotdState
-from .gate_playout import action_values, hindsight_values, separated
+from .gate_playout import action_values, hindsight_values, separated, survivors
 from .gate_weights import WEIGHTS
 from .greedy import GreedyAgent, _effect_bonus
 from .observation import DotdObservation
@@ -55,16 +56,19 @@ KINDS = ("fighter", "spirit", "convert", "unearth_target", "unearth_pick", "dig_
 
 # A kind missing from WEIGHTS falls back to greedy's choice.
 
-# Decision kinds decided by the lookahead, with at most this many sampled deals (see the module
-# docstring; bench/gate_curve.py measures other numbers). Dig's kinds are left to the weights.
 SEARCH: dict[str, int] = dict.fromkeys(
-    ("fighter", "spirit", "convert", "unearth_target", "unearth_pick"), 3)
+    ("fighter", "spirit", "convert", "unearth_target", "unearth_pick"), 6)
+"""Decision kinds decided by the lookahead, with at most this many sampled deals (see the module
+docstring); Dig's kinds are left to the weights. Against mcts:50 (1,000 games at each of
+bench/strength.py's seeds 1-3) 6 deals won 54.2-54.5% where 3 won 49.3-50.6%, at about two
+thirds of the speed (33 against 48 games/s); over bench/gate_variants.py's deals 3, 4, 5, 6 and 8
+won 52.1, 54.0, 54.8, 56.1 and 56.0% (docs/simulation.md)."""
 HINDSIGHT: dict[str, int] = {**dict.fromkeys(SEARCH, 2), "convert": 1}
 """Per searched kind, how many of its own Unearth and conversion choices along a playout the agent
-plays the best way in the sampled deal (a kind left out plays them at random). Measured against
-mcts:50, 1,600 games each: 2 everywhere 52.8%; a conversion's playouts 1 deep, as here, 52.1% a
-little faster (42.6 against 40.9 games/s); 0 for conversions 45.6%; 1 for the Unearths 48.1%
-(bench/gate_variants.py, docs/simulation.md)."""
+plays the best way in the sampled deal (a kind left out plays them at random). Measured with 3
+deals against mcts:50, 1,600 games each: 2 everywhere 52.8%; a conversion's playouts 1 deep, as
+here, 52.1% a little faster (42.6 against 40.9 games/s); 0 for conversions 45.6%; 1 for the
+Unearths 48.1% (bench/gate_variants.py, docs/simulation.md)."""
 FAST: dict[str, int] = {"convert": 1, "unearth_target": 1, "unearth_pick": 1}
 """The gate before 2026-12-01 (``gate:fast``: ``GateAgent(search=FAST, hindsight={})``): one deal
 of random playouts for the conversions and Unearths, the fitted weights elsewhere; several times
@@ -72,6 +76,10 @@ faster, weaker (docs/simulation.md)."""
 PLAYOUTS_PER_DEAL = 1  # playout streams on one sampled deal before the next is drawn
 RACE_MIN = 2  # sampled deals before the lookahead may stop early
 RACE_Z = 1.5  # standard errors of lead that stop it (2.0: as strong and a little slower)
+PRUNE = False
+"""From ``RACE_MIN`` deals on, play no more deals for an action clearly behind (``survivors``):
+about a tenth faster, about a point weaker against mcts:50 (54.2% against 55.3% over 3,200
+games, bench/gate_variants.py ``gate+prune``), so off."""
 CLEAR_PICK = 3.0  # greedy's rating lead of an Unearth pick that is not played out
 FINAL_WEIGHT = 1000.0  # a won game outweighs any score difference
 PLAYOUT_LUCK = 16  # random numbers drawn per sampled deal for its playouts (reused cyclically)
@@ -88,12 +96,14 @@ class GateAgent(GreedyAgent):
     def __init__(self, game: DotdGame | None = None,
                  weights: dict[str, tuple[float, ...]] | None = None,
                  search: dict[str, int] | None = None,
-                 hindsight: dict[str, int] | None = None, race_z: float = RACE_Z) -> None:
+                 hindsight: dict[str, int] | None = None, race_z: float = RACE_Z,
+                 prune: bool = PRUNE) -> None:
         self.weights = WEIGHTS if weights is None else weights
         self.search = SEARCH if search is None else search  # kind -> sampled deals per action
         # kind -> own choices played the best way in a playout; a kind left out plays at random
         self.hindsight = HINDSIGHT if hindsight is None else hindsight
         self.race_z = race_z  # standard errors of lead that stop the deals early
+        self.prune = prune  # drop each action as soon as it is clearly behind (``survivors``)
         self.clear_pick = CLEAR_PICK
         self._vp: list[float] = []
         super().__init__(game)
@@ -194,6 +204,7 @@ class GateAgent(GreedyAgent):
         totals = [0.0] * n
         seen: list[list[float]] = []
         pi = legal.index(pick) if pick in legal else 0
+        active = list(range(n))
         world = obs.determinize(rng)
         for w in range(1, worlds + 1):
             if w > 1 and (w - 1) % PLAYOUTS_PER_DEAL == 0:
@@ -201,18 +212,29 @@ class GateAgent(GreedyAgent):
             # one stream of playout numbers, replayed for every action (common random numbers:
             # the actions meet the same luck); cheaper than seeding a Random for each
             luck = [rng.random() for _ in range(PLAYOUT_LUCK)]
+            acts = legal if len(active) == n else [legal[i] for i in active]
             if depth is None:
-                vals = action_values(world, legal, luck, me, FINAL_WEIGHT)
+                vals = action_values(world, acts, luck, me, FINAL_WEIGHT)
             else:
-                vals = hindsight_values(world, legal, luck, me, FINAL_WEIGHT, depth)
-            for i in range(n):
+                vals = hindsight_values(world, acts, luck, me, FINAL_WEIGHT, depth)
+            if len(active) < n:  # a full row, the dropped actions' places unused
+                row = [0.0] * n
+                for i, v in zip(active, vals, strict=True):
+                    row[i] = v
+                vals = row
+            for i in active:
                 totals[i] += vals[i]
             seen.append(vals)
-            if RACE_MIN <= w < worlds and separated(seen, totals, pi, self.race_z):
-                break
-        best = pi
-        for i, t in enumerate(totals):
-            if t > totals[best]:
+            if RACE_MIN <= w < worlds:
+                if self.prune:
+                    active = survivors(seen, totals, active, pi, self.race_z)
+                    if len(active) == 1:
+                        break
+                elif separated(seen, totals, pi, self.race_z):
+                    break
+        best = pi if pi in active else active[0]
+        for i in active:
+            if totals[i] > totals[best]:
                 best = i
         return legal[best]
 

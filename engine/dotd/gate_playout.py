@@ -114,3 +114,37 @@ def separated(seen: list[list[float]], totals: list[float], pick: int, z: float)
         if m <= 0.0 or m * m * k < z * z * var:
             return False
     return True
+
+
+def survivors(seen: list[list[float]], totals: list[float], active: list[int], pick: int,
+              z: float) -> list[int]:
+    """The actions of ``active`` still in the race: the leader among them (``pick`` among equals,
+    else the first) and each one it is not ahead of by ``z`` standard errors of their paired
+    per-deal difference (``seen``: one row of values a deal; an action equal to the leader on
+    every deal is out). Why: an action clearly behind needs no more playouts, while the close
+    ones get every deal (successive elimination)."""
+    lead = pick if pick in active else active[0]
+    for i in active:
+        if totals[i] > totals[lead]:
+            lead = i
+    k = len(seen)
+    out: list[int] = []
+    for i in active:
+        if i == lead:
+            out.append(i)
+            continue
+        m = 0.0
+        for v in seen:
+            m += v[lead] - v[i]
+        m /= k
+        var = 0.0
+        for v in seen:
+            x = v[lead] - v[i] - m
+            var += x * x
+        var /= k - 1
+        if var == 0.0:
+            if m < 0.0:
+                out.append(i)
+        elif m <= 0.0 or m * m * k < z * z * var:
+            out.append(i)
+    return out
