@@ -25,6 +25,7 @@ from typing import Any
 from boneyard.engine.agents import make_agent
 from boneyard.engine.cards import CardSet
 from boneyard.engine.games import make_game, spec_of
+from boneyard.engine.hashing import play_hash
 from boneyard.engine.sim.play import play_game
 from boneyard.engine.sim.seeds import game_seed, seat_agents
 
@@ -103,7 +104,7 @@ def load(rules: str) -> dict[str, Any] | None:
 def save(rules: str, agent: str, figures: Sequence[Figure], measured: str,
          players: int | None = None) -> Path:
     """Merge ``figures`` (by name) into the game's reference file, with the agent's fingerprint
-    and the bundled set's content hash as of now; the benches call it with ``--save``."""
+    and the bundled set's play hash as of now; the benches call it with ``--save``."""
     spec = spec_of(rules)
     if spec.agent_reference is None:
         raise ValueError(f"{rules} keeps no agent reference file (GameSpec.agent_reference)")
@@ -118,7 +119,7 @@ def save(rules: str, agent: str, figures: Sequence[Figure], measured: str,
     data = {
         "agent": agent,
         "set": spec.bundled_set,
-        "content_hash": load_set(spec.bundled_set).content_hash,
+        "play_hash": play_hash(load_set(spec.bundled_set)),
         "fingerprint": fingerprint(rules, agent, players),
         "players": players,
         "figures": list(keep.values()),
@@ -140,11 +141,21 @@ def for_report(card_set: CardSet, agents: str | Sequence[str]) -> dict[str, Any]
         "agent": data["agent"],
         "played": ",".join(played),
         "set": data.get("set"),
-        "same_set": data.get("content_hash") == card_set.content_hash,
+        "same_set": _same_play(data, card_set),
         "current": current,
         "figures": [{**Figure.from_json(f).to_json(), "measured": f.get("measured", "")}
                     for f in data.get("figures", [])],
     }
+
+
+def _same_play(data: Mapping[str, Any], card_set: CardSet) -> bool:
+    """Were the figures measured on what this set plays? The play hash leaves out the playtest
+    section, the template and the print-only fields, which no bench reads: a gate's bound or
+    its why, or a flavor text, edited since leaves the figures the set's own. (Files saved
+    before 2026-12-07 keep the whole content hash.)"""
+    if "play_hash" in data:
+        return bool(data["play_hash"] == play_hash(card_set))
+    return bool(data.get("content_hash") == card_set.content_hash)
 
 
 HEAD = ("figure", "measured [95%]", "target", "how to measure it")

@@ -49,9 +49,22 @@ def test_an_agent_that_plays_differently_now_makes_them_out_of_date(kept):
 
 def test_an_edited_set_or_another_agent_is_said(kept, tmp_path):
     reference.save("day-of-the-dead", "greedy", FIGURES, "2026-12-01")
-    edited = dataclasses.replace(load_set("day-of-the-dead"), content_hash="edited")
+    bundled = load_set("day-of-the-dead")
+    edited = dataclasses.replace(bundled, params={**bundled.params, "turns": 5})
     text, _ = reference.report_rows(reference.for_report(edited, "gate:fast"))
     assert "not on this set's content" in text and "this build played gate:fast" in text
+
+
+def test_a_bound_or_its_why_edited_leaves_the_figures_the_sets_own(kept):
+    """The benches never read the playtest section: a designer who retunes a gate's bound or
+    rewrites its why still plays the set the figures were measured on."""
+    reference.save("day-of-the-dead", "greedy", FIGURES, "2026-12-01")
+    bundled = load_set("day-of-the-dead")
+    retuned = dataclasses.replace(bundled, playtest={**bundled.playtest, "games": 10},
+                                  content_hash="retuned")
+    ref = reference.for_report(retuned, "greedy")
+    assert ref is not None and ref["same_set"]
+    assert "not on this set" not in reference.report_rows(ref)[0]
 
 
 def test_saving_again_keeps_the_other_figures_and_the_player_count(kept):
