@@ -85,6 +85,24 @@ def _hindsight(state: DotdState, luck: list[float], k: int, me: int, turn: int, 
     return d
 
 
+def _ahead(seen: list[list[float]], lead: int, i: int, z: float) -> bool:
+    """Is action ``lead`` ahead of action ``i`` by ``z`` standard errors of their paired per-deal
+    difference (``seen``: one row of values a deal), or equal to it on every deal?"""
+    k = len(seen)
+    m = 0.0
+    for v in seen:
+        m += v[lead] - v[i]
+    m /= k
+    var = 0.0
+    for v in seen:
+        x = v[lead] - v[i] - m
+        var += x * x
+    var /= k - 1
+    if var == 0.0:
+        return m >= 0.0
+    return m > 0.0 and m * m * k >= z * z * var
+
+
 def separated(seen: list[list[float]], totals: list[float], pick: int, z: float) -> bool:
     """Is the leader (``pick`` among equals) ahead of every other action by ``z`` standard errors
     of the paired per-deal difference (``seen``: one row of values a deal), or equal to it on
@@ -94,26 +112,7 @@ def separated(seen: list[list[float]], totals: list[float], pick: int, z: float)
     for i in range(n):
         if totals[i] > totals[lead]:
             lead = i
-    k = len(seen)
-    for i in range(n):
-        if i == lead:
-            continue
-        m = 0.0
-        for v in seen:
-            m += v[lead] - v[i]
-        m /= k
-        var = 0.0
-        for v in seen:
-            x = v[lead] - v[i] - m
-            var += x * x
-        var /= k - 1
-        if var == 0.0:
-            if m < 0.0:
-                return False
-            continue
-        if m <= 0.0 or m * m * k < z * z * var:
-            return False
-    return True
+    return all(i == lead or _ahead(seen, lead, i, z) for i in range(n))
 
 
 def survivors(seen: list[list[float]], totals: list[float], active: list[int], pick: int,
@@ -127,24 +126,4 @@ def survivors(seen: list[list[float]], totals: list[float], active: list[int], p
     for i in active:
         if totals[i] > totals[lead]:
             lead = i
-    k = len(seen)
-    out: list[int] = []
-    for i in active:
-        if i == lead:
-            out.append(i)
-            continue
-        m = 0.0
-        for v in seen:
-            m += v[lead] - v[i]
-        m /= k
-        var = 0.0
-        for v in seen:
-            x = v[lead] - v[i] - m
-            var += x * x
-        var /= k - 1
-        if var == 0.0:
-            if m < 0.0:
-                out.append(i)
-        elif m <= 0.0 or m * m * k < z * z * var:
-            out.append(i)
-    return out
+    return [i for i in active if i == lead or not _ahead(seen, lead, i, z)]
