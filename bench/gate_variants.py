@@ -8,11 +8,15 @@ docs/simulation.md):
     nice .venv/bin/python bench/gate_variants.py --games 1600 --seed 8 --jobs 2 \
         --variants gate,random-playouts,former
 
-``gate`` is the agent as it is; ``random-playouts`` the gate of 2026-12-01 (random playouts, all
-seven kinds searched, 2 standard errors to stop); ``former`` is gate:fast. The others change one
+``gate`` is the agent as it is (6 deals since 2026-12-07); ``random-playouts`` the gate of
+2026-12-01 (random playouts, all seven kinds searched, 2 standard errors to stop); ``former`` is
+gate:fast. The others change one
 setting of ``gate``: ``hindsight-2`` (conversions two deep too), ``convert-0`` (conversions' own
 playouts at random), ``unearth-1`` (the Unearths one deep), ``deals-2``, ``race-2.0``, ``dig``
-(Dig searched too), ``every-card`` (every spirit played out, not one of each back).
+(Dig searched too), ``every-card`` (every spirit played out, not one of each back). Named by
+pattern: ``deals-N`` (up to N deals for every searched kind), ``deals-N@Z`` (and the early stop
+at Z standard errors), ``kind=N[+kind=N...]`` (only those kinds on up to N deals), and any
+variant with ``+prune`` (an action clearly behind gets no more deals, ``GateAgent(prune=True)``).
 """
 
 from __future__ import annotations
