@@ -151,11 +151,8 @@ def for_report(card_set: CardSet, agents: str | Sequence[str]) -> dict[str, Any]
 def _same_play(data: Mapping[str, Any], card_set: CardSet) -> bool:
     """Were the figures measured on what this set plays? The play hash leaves out the playtest
     section, the template and the print-only fields, which no bench reads: a gate's bound or
-    its why, or a flavor text, edited since leaves the figures the set's own. (Files saved
-    before 2026-12-07 keep the whole content hash.)"""
-    if "play_hash" in data:
-        return bool(data["play_hash"] == play_hash(card_set))
-    return bool(data.get("content_hash") == card_set.content_hash)
+    its why, or a flavor text, edited since leaves the figures the set's own."""
+    return bool(data.get("play_hash") == play_hash(card_set))
 
 
 HEAD = ("figure", "measured [95%]", "target", "how to measure it")

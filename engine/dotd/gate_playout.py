@@ -107,12 +107,7 @@ def separated(seen: list[list[float]], totals: list[float], pick: int, z: float)
     """Is the leader (``pick`` among equals) ahead of every other action by ``z`` standard errors
     of the paired per-deal difference (``seen``: one row of values a deal), or equal to it on
     every deal?"""
-    n = len(totals)
-    lead = pick
-    for i in range(n):
-        if totals[i] > totals[lead]:
-            lead = i
-    return all(i == lead or _ahead(seen, lead, i, z) for i in range(n))
+    return len(survivors(seen, totals, list(range(len(totals))), pick, z)) == 1
 
 
 def survivors(seen: list[list[float]], totals: list[float], active: list[int], pick: int,
