@@ -70,9 +70,11 @@ def _hindsight(state: DotdState, luck: list[float], k: int, me: int, turn: int, 
         kind = state.dk
         if depth > 0 and n > 1 and state.dp == me and kind in (D_UE_TARGET, D_UE_PICK, D_CONVERT):
             best = -1e300
-            for a in acts:  # each option meets the same luck after it
-                branch = state.fork()
-                branch.apply_action(a)
+            last = n - 1
+            for j in range(n):  # each option meets the same luck after it
+                # the last option plays on this state itself, which nothing reads after it
+                branch = state.fork() if j < last else state
+                branch.apply_action(acts[j])
                 v = _hindsight(branch, luck, k + 1, me, turn, depth - 1, final_weight)
                 if v > best:
                     best = v
