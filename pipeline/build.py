@@ -26,6 +26,7 @@ from boneyard.pipeline import lastpass, reference
 from boneyard.pipeline import record as rec
 from boneyard.pipeline.coverage import with_checks
 from boneyard.pipeline.gates import GateResult, failed
+from boneyard.pipeline.lastgames import Played
 from boneyard.pipeline.playtest import Progress, config_hash, declared_hash, default_jobs, playtest
 from boneyard.pipeline.playtest_config import PlaytestConfig, resolve
 from boneyard.pipeline.report import write_reports
@@ -352,7 +353,7 @@ def code_hash() -> str:
     here = Path(__file__).parent
     h = hashlib.sha256()
     files = sorted(engine_dir.rglob("*.py")) + [here / n for n in ("playtest.py", "playtest_config.py", "gates.py",
-                                                                   "paired.py", "lastpass.py",
+                                                                   "paired.py", "lastpass.py", "lastgames.py",
                                                                    "coverage.py", "sensitivity.py")]
     for f in files:
         if f.is_file():
@@ -470,8 +471,9 @@ def _build_locked(card_set: CardSet, cfg: PlaytestConfig, out_dir: Path, *, fres
         tool = f"boneyard {__version__}"
         base, why = (None, "--fresh") if fresh else lastpass.find(
             card_set, out_dir, declared_hash=declared_hash(cfg), code_hash=code_hash(), tool=tool)
+        played = Played()
         record, reused = playtest(card_set, cfg, progress, base=base, focus=focus,
-                                  accept_undecided=accept_undecided), False
+                                  accept_undecided=accept_undecided, played=played), False
         record["code_hash"] = code_hash()
         record["agent_reference"] = reference.for_report(card_set, record.get("agents") or [])
         if base is None:
@@ -480,7 +482,7 @@ def _build_locked(card_set: CardSet, cfg: PlaytestConfig, out_dir: Path, *, fres
         write_record(record, out_dir)
         record = load_record(out_dir / RECORD_NAME) or record
         try:
-            kept = lastpass.save(card_set, record, out_dir) if record.get("passed") else None
+            kept = lastpass.save(card_set, record, out_dir, played) if record.get("passed") else None
         except OSError as exc:  # a full disk: the record and the verdict still stand
             kept = (f"the last pass could not be kept ({exc.strerror or exc}): the next build "
                     "of this set plays it from scratch")

@@ -25,7 +25,9 @@ from boneyard.engine.cards import CardSet
 from boneyard.engine.games import spec_of
 from boneyard.engine.hashing import play_content, play_hash
 from boneyard.engine.stats import Metric
+from boneyard.pipeline import lastgames
 from boneyard.pipeline import record as rec
+from boneyard.pipeline.lastgames import Played
 
 from boneyard.errors import BoneyardError
 
@@ -49,6 +51,7 @@ class Base:
     units: frozenset[str] = field(default_factory=frozenset)
     same_code: bool = True
     same_play: bool = False  # only what is printed changed (template, art): every game is the same
+    games: Played | None = None  # its main games, kept (pipeline/lastgames.py): not played again
 
     def run_metrics(self, label: str) -> dict[str, Metric]:
         for run in self.record["runs"]:
@@ -83,11 +86,14 @@ CHANGED = "the set's files changed while it was built"
 """How :func:`save` begins its answer when the folder is no longer the content played."""
 
 
-def save(card_set: CardSet, record: Mapping[str, Any], out_dir: Path) -> str | None:
-    """Keep ``record`` (passed) and a copy of the set's folder as the last pass, atomically: the
-    new copy is made beside the old one and swapped in by renames. The copy is kept only if it
-    is the content that was played: a file saved while the build ran would otherwise be kept
-    under a record that never played it. Returns why nothing was kept, or None."""
+def save(card_set: CardSet, record: Mapping[str, Any], out_dir: Path,
+         played: Played | None = None) -> str | None:
+    """Keep ``record`` (passed), a copy of the set's folder and the main games ``played`` as the
+    last pass, atomically: the new copy is made beside the old one and swapped in by renames.
+    The copy is kept only if it is the content that was played: a file saved while the build ran
+    would otherwise be kept under a record that never played it. A build that played no main
+    game (only what is printed changed) keeps the last pass's games, which are its own. Returns
+    why nothing was kept, or None."""
     from boneyard.pipeline.load import check_set
 
     if not record.get("passed") or not card_set.root:
@@ -105,6 +111,11 @@ def save(card_set: CardSet, record: Mapping[str, Any], out_dir: Path) -> str | N
                     "the content as it was read, and it is neither kept as the last pass nor "
                     "rendered; build again for the edits")
         rec.write(record, tmp / "playtest.json")
+        want = lastgames.identity(record, play_hash(card_set))
+        games = played if played else lastgames.read(dest, want)
+        if games:
+            games.identity = want
+            lastgames.write(games, tmp)
         old = None
         if dest.exists():
             old = dest.with_name(f".{LAST_PASS}-old-{os.getpid()}")
@@ -150,7 +161,9 @@ def find(card_set: CardSet, out_dir: Path, *, declared_hash: str, code_hash: str
         return None, "the last pass's copy of the set is not the content it vouched for"
     if old.rules != card_set.rules:
         return None, "the last pass is of another game"
-    return base_for(card_set, old, record), ""
+    base = base_for(card_set, old, record)
+    base.games = lastgames.read(where, lastgames.identity(record, play_hash(old)))
+    return base, ""
 
 
 def base_for(card_set: CardSet, old: CardSet, record: Mapping[str, Any]) -> Base:

@@ -46,6 +46,7 @@ from boneyard.pipeline.gates import (
     outliers,
     stuck_metric,
 )
+from boneyard.pipeline.lastgames import Played
 from boneyard.pipeline.lastpass import Base
 from boneyard.pipeline.paired import Pairing, jackknife_change, run_pairings
 from boneyard.pipeline.paired import (
@@ -388,11 +389,11 @@ def _said_where(where: str) -> Iterator[None]:
 
 def run_one(card_set: CardSet, run: Run, cfg: PlaytestConfig, progress: Progress | None = None,
             base: Base | None = None, focus: Sequence[str] = (),
-            refused_by: str | None = None) -> dict[str, Any]:
+            refused_by: str | None = None, played: Played | None = None) -> dict[str, Any]:
     """Simulate one run in looks until every gated metric is decided (or the cap), then the
     paired card comparisons, each sequential too. Against a last pass (``base``) the same games
-    are played on the old content and every main metric is the last pass's value plus the
-    paired change.
+    are played on the old content (or taken from the ones it kept) and every main metric is the
+    last pass's value plus the paired change. ``played`` collects this content's main games.
 
     ``refused_by``: the label of an earlier run whose gate already failed. The build is refused
     whatever this run shows, so it plays its first look only (its paired comparisons too, as a
@@ -442,12 +443,19 @@ def run_one(card_set: CardSet, run: Run, cfg: PlaytestConfig, progress: Progress
         summaries += res.summaries
         returns += res.returns
         seats += res.seats
-        if base is not None:
-            was = simulate(base.card_set, specs, n, bseed, jobs=cfg.jobs, num_players=run.players,
-                           options=run.options, keep_games=True, scheduler=cfg.scheduler)
-            old_games[0].extend(was.summaries)
-            old_games[1].extend(was.returns)
-            old_games[2].extend(was.seats)
+        if played is not None and not res.stuck_count and not res.partial:
+            played.add(run.label, bseed, specs, run.players, run.options,
+                       (res.summaries, res.returns, res.seats))
+        if base is not None:  # the old content's side: the last pass's own games, if it kept them
+            was = base.games.take(run.label, bseed, specs, run.players, run.options, n) \
+                if base.games else None
+            if was is None:
+                old = simulate(base.card_set, specs, n, bseed, jobs=cfg.jobs, num_players=run.players,
+                               options=run.options, keep_games=True, scheduler=cfg.scheduler)
+                was = (old.summaries, old.returns, old.seats)
+            old_games[0].extend(was[0])
+            old_games[1].extend(was[1])
+            old_games[2].extend(was[2])
         if not res.stuck_count:  # (a stuck game has no outcome: the indices would not line up)
             keys += [(bseed, i) for i in range(len(res.returns))]
             known.update(zip(keys[len(known):], res.returns, strict=True))
@@ -711,12 +719,13 @@ def register_check(check: ExtraCheck) -> ExtraCheck:
 
 def playtest(card_set: CardSet, cfg: PlaytestConfig, progress: Progress | None = None, *,
              base: Base | None = None, focus: Sequence[str] = (),
-             accept_undecided: bool = False) -> dict[str, Any]:
+             accept_undecided: bool = False, played: Played | None = None) -> dict[str, Any]:
     """Run every configured run, judge the gates and return the playtest record.
 
     ``base``: the last passing record to judge this content against (change-aware build);
     ``focus``: characters to test as pre-declared hypotheses; ``accept_undecided``: metrics
-    still open at the cap do not fail the build (the record says so)."""
+    still open at the cap do not fail the build (the record says so); ``played``: collects the
+    main games played, for the last pass to keep (pipeline/lastgames.py)."""
     started = time.perf_counter()
     if base is not None and base.same_play and not focus:
         # the engine sees exactly the last pass's content and code: every game would replay the
@@ -728,7 +737,7 @@ def playtest(card_set: CardSet, cfg: PlaytestConfig, progress: Progress | None =
             by = next((x["label"] for x in runs if x.get("refused")), None)
             with _said_where(f"{card_set.name}, run '{planned.label}'"):
                 runs.append(run_one(card_set, planned, cfg, progress, base=base, focus=focus,
-                                    refused_by=by))
+                                    refused_by=by, played=played))
     extra: list[Gate] = []
     for check in EXTRA_CHECKS:
         with _said_where(card_set.name):

@@ -112,6 +112,16 @@ def sign(record: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+def mac(data: bytes) -> str:
+    """This installation's HMAC-SHA256 of ``data`` (what a record's signature is, for other
+    files the build keeps beside a record: pipeline/lastgames.py)."""
+    return hmac.new(_key(), data, hashlib.sha256).hexdigest()
+
+
+def mac_matches(data: bytes, mac_: str) -> bool:
+    return hmac.compare_digest(mac(data), mac_)
+
+
 def finite(value: Any) -> Any:
     """NaN is not JSON: store unmeasured figures as null."""
     if isinstance(value, float) and not math.isfinite(value):

@@ -3,12 +3,14 @@ tests what changed on paired games (pipeline/lastpass.py, pipeline/paired.py).""
 
 from __future__ import annotations
 
+import gzip
 import json
 import shutil
 from pathlib import Path
 
 import pytest
 import yaml
+from boneyard.engine.hashing import play_hash
 from boneyard.pipeline import record as rec
 from boneyard.pipeline.build import build_set
 from boneyard.pipeline.gates import UNDECIDED
@@ -204,3 +206,58 @@ def test_the_build_names_the_grave_feast_cards_an_edit_changed(tmp_path, fast_bu
     assert "tested what changed since the last pass" in result.output, result.output
     line = next(x for x in result.output.splitlines() if "tested what changed" in x)
     assert line.endswith(": succubus, switches.phrase_error_rate"), line
+
+
+def _runs(record: dict) -> list[dict]:
+    """A record's runs without their timings (what the games measured)."""
+    return [{k: v for k, v in r.items() if k not in ("seconds", "stage_seconds")} for r in record["runs"]]
+
+
+def test_a_change_aware_build_takes_the_old_side_from_the_games_the_last_pass_kept(tmp_path, monkeypatch):
+    """The last pass keeps its main games, so the next build plays only the new content: the
+    same record as playing the old side again, without playing it; a kept file that was edited,
+    or that belongs to other content, is not used (the old side is played again)."""
+    from boneyard.pipeline import lastgames
+    from boneyard.pipeline import playtest as pt
+
+    root = make_set(tmp_path)
+    out = tmp_path / "out"
+    first = build_set(load_set(root), out=out, jobs=1, render=False)
+    kept = out / "dotd" / LAST_PASS / lastgames.GAMES
+    assert kept.is_file()
+    replay = tmp_path / "replay"
+    shutil.copytree(out, replay)
+    (replay / "dotd" / LAST_PASS / lastgames.GAMES).unlink()
+    edit(root, "    - gain_vp: 3\n", "    - gain_vp: 4\n")  # Hoard
+    played_on: list[str] = []
+    real = pt.simulate
+
+    def counting(card_set, *args, **kwargs):
+        played_on.append(card_set.content_hash)
+        return real(card_set, *args, **kwargs)
+
+    monkeypatch.setattr(pt, "simulate", counting)
+    taken = build_set(load_set(root), out=out, jobs=1, render=False)
+    assert taken.record["change"]["changed"] == ["hoard"]
+    assert first.record["content_hash"] not in played_on  # the old side was not played
+    played_on.clear()
+    again = build_set(load_set(root), out=replay, jobs=1, render=False)
+    assert first.record["content_hash"] in played_on  # (without the file it is)
+    assert _runs(taken.record) == _runs(again.record)
+    # the new last pass keeps the games it played; they are believed for its content only
+    old = load_set(out / "dotd" / LAST_PASS / "set")
+    want = lastgames.identity(taken.record, play_hash(old))
+    games = lastgames.read(out / "dotd" / LAST_PASS, want)
+    b = games.batches["main|3"] if games else {}  # batch 0 of run "main" has the build's seed
+    assert len(b["returns"]) == 200 and b["agents"] == ["greedy"]
+    assert games.take("main", 3, ["greedy"], b["players"], b["options"], 200) is not None
+    assert games.take("main", 3, ["gate"], b["players"], b["options"], 200) is None
+    assert lastgames.read(out / "dotd" / LAST_PASS, dict(want, play_hash="0" * 16)) is None
+    # an edited file (one game's result turned round) is not believed
+    played = lastgames.Played(games.identity, games.batches)
+    batch = next(iter(played.batches.values()))
+    batch["returns"][0] = batch["returns"][0][::-1]
+    body = lastgames._body(played)
+    head = json.dumps({"mac": json.loads(gzip.decompress(kept.read_bytes()).partition(b"\n")[0])["mac"]})
+    kept.write_bytes(gzip.compress(head.encode() + b"\n" + body))
+    assert lastgames.read(kept.parent, want) is None
