@@ -8,7 +8,8 @@ docs/simulation.md):
     nice .venv/bin/python bench/gate_variants.py --games 1600 --seed 8 --jobs 2 \
         --variants gate,random-playouts,former
 
-``gate`` is the agent as it is (6 deals since 2026-12-07); ``random-playouts`` the gate of
+``gate`` is the agent as it is (5 deals and ``PRUNE`` since 2026-12-07; 6 deals without it
+before); ``random-playouts`` the gate of
 2026-12-01 (random playouts, all seven kinds searched, 2 standard errors to stop); ``former`` is
 gate:fast. The others change one
 setting of ``gate``: ``hindsight-2`` (conversions two deep too), ``convert-0`` (conversions' own
@@ -16,7 +17,8 @@ playouts at random), ``unearth-1`` (the Unearths one deep), ``deals-2``, ``race-
 (Dig searched too), ``every-card`` (every spirit played out, not one of each back). Named by
 pattern: ``deals-N`` (up to N deals for every searched kind), ``deals-N@Z`` (and the early stop
 at Z standard errors), ``kind=N[+kind=N...]`` (only those kinds on up to N deals), and any
-variant with ``+prune`` (an action clearly behind gets no more deals, ``GateAgent(prune=True)``).
+variant with ``+prune`` or ``+noprune`` (an action clearly behind gets no more deals, or every
+action gets them all: ``GateAgent(prune=...)``; without either, ``PRUNE`` decides).
 """
 
 from __future__ import annotations
@@ -57,14 +59,15 @@ def variant(name: str) -> Any:
     """The agent a variant name stands for (an agent spec for any other name)."""
     g = game()
     search, hindsight = dict(dotd_gate.SEARCH), dict(dotd_gate.HINDSIGHT)
-    prune = name.endswith("+prune")  # <variant>+prune: each action dropped once clearly behind
-    if prune:
-        name = name[:-len("+prune")]
+    prune = dotd_gate.PRUNE  # <variant>+prune / +noprune: each action dropped once clearly behind, or not
+    for suffix, on in (("+prune", True), ("+noprune", False)):
+        if name.endswith(suffix):
+            name, prune = name[:-len(suffix)], on
     if name == "gate":
-        return dotd_gate.GateAgent(g, prune=prune)
+        return dotd_gate.GateAgent(g, prune=prune)  # (gate+noprune: every deal for every action)
     if name == "random-playouts":
         return dotd_gate.GateAgent(g, search=dict.fromkeys(dotd_gate.KINDS, 3), hindsight={},
-                                   race_z=2.0)
+                                   race_z=2.0, prune=False)
     if name == "former":
         return dotd_gate.GateAgent(g, search=dotd_gate.FAST, hindsight={})
     if name == "every-card":

@@ -6,8 +6,8 @@ greedy. Search plays well but costs milliseconds a decision. Each choice of ``SE
 flat lookahead: every action on up to ``SEARCH[kind]`` sampled deals (``obs.determinize``), each
 deal played on to the end of the turn with one stream of random numbers shared by the actions
 (common random numbers); the best total score difference then (on the last turn the result, the
-margin breaking ties) wins, greedy's pick on a tie, and the deals stop early once the leader is
-clearly ahead (``RACE_Z``).
+margin breaking ties) wins, greedy's pick on a tie; an action clearly behind the leader gets no
+more deals, and the deals stop once one is left (``RACE_Z``, ``PRUNE``).
 
 The playouts are random but for the agent's own Unearths (which card, which of the three to keep)
 and conversions: in the sampled deal every card is known, so each of those is played out every
@@ -57,12 +57,13 @@ KINDS = ("fighter", "spirit", "convert", "unearth_target", "unearth_pick", "dig_
 # A kind missing from WEIGHTS falls back to greedy's choice.
 
 SEARCH: dict[str, int] = dict.fromkeys(
-    ("fighter", "spirit", "convert", "unearth_target", "unearth_pick"), 6)
+    ("fighter", "spirit", "convert", "unearth_target", "unearth_pick"), 5)
 """Decision kinds decided by the lookahead, with at most this many sampled deals (see the module
-docstring); Dig's kinds are left to the weights. Against mcts:50 (1,000 games at each of
-bench/strength.py's seeds 1-3) 6 deals won 54.2-54.5% where 3 won 49.3-50.6%, at about two
-thirds of the speed (33 against 48 games/s); over bench/gate_variants.py's deals 3, 4, 5, 6 and 8
-won 52.1, 54.0, 54.8, 56.1 and 56.0% (docs/simulation.md)."""
+docstring); Dig's kinds are left to the weights. Every action on every deal (no ``PRUNE``),
+bench/gate_variants.py's deals 3, 4, 5, 6 and 8 won 52.1, 54.0, 54.8, 56.1 and 56.0% against
+mcts:50; with ``PRUNE``, 4, 5 and 6 deals won 53.3, 54.0 and 54.2% over two seeds' 3,200 games,
+at 48, 45 and 42 games/s (docs/simulation.md). 5 deals with ``PRUNE`` since 2026-12-07: a
+Day of the Dead build from nothing in 162-177 s where 6 deals without it took 181-186 s."""
 HINDSIGHT: dict[str, int] = {**dict.fromkeys(SEARCH, 2), "convert": 1}
 """Per searched kind, how many of its own Unearth and conversion choices along a playout the agent
 plays the best way in the sampled deal (a kind left out plays them at random). Measured with 3
@@ -76,10 +77,10 @@ faster, weaker (docs/simulation.md)."""
 PLAYOUTS_PER_DEAL = 1  # playout streams on one sampled deal before the next is drawn
 RACE_MIN = 2  # sampled deals before the lookahead may stop early
 RACE_Z = 1.5  # standard errors of lead that stop it (2.0: as strong and a little slower)
-PRUNE = False
+PRUNE = True
 """From ``RACE_MIN`` deals on, play no more deals for an action clearly behind (``survivors``):
-about a tenth faster, about a point weaker against mcts:50 (54.2% against 55.3% over 3,200
-games, bench/gate_variants.py ``gate+prune``), so off."""
+with 6 deals about a fifth faster (42 against 34 games/s) and about a point weaker against
+mcts:50 (54.2% against 55.3% over 3,200 games, bench/gate_variants.py ``gate+noprune``)."""
 CLEAR_PICK = 3.0  # greedy's rating lead of an Unearth pick that is not played out
 FINAL_WEIGHT = 1000.0  # a won game outweighs any score difference
 PLAYOUT_LUCK = 16  # random numbers drawn per sampled deal for its playouts (reused cyclically)
