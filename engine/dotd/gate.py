@@ -43,7 +43,7 @@ from operator import mul
 
 from .codes import ACT_NO, DECK_BASE, DOUBLE, POWER_UP, UNEARTH
 from .game import DotdGame, DotdState
-from .gate_playout import action_values, hindsight_values, separated, survivors
+from .gate_playout import lookahead
 from .gate_weights import WEIGHTS
 from .greedy import GreedyAgent, _effect_bonus
 from .observation import DotdObservation
@@ -198,46 +198,14 @@ class GateAgent(GreedyAgent):
         ``depth``, with the agent's own Unearths and conversions played the best way that deep
         (``hindsight_values``); the best total score difference then (the result, on the last
         turn) wins, greedy's pick on a tie (the first action when greedy's pick was left out).
-        From ``RACE_MIN`` deals on it stops once the leader is ahead of every other action by
-        ``race_z`` standard errors of their paired difference (or ties it on every deal)."""
-        me = obs.player
-        n = len(legal)
-        totals = [0.0] * n
-        seen: list[list[float]] = []
+        From ``RACE_MIN`` deals on, with ``prune``, an action the leader is ahead of by
+        ``race_z`` standard errors of their paired difference (or ties on every deal) gets no
+        more deals; without it the deals stop once the leader is that far ahead of every other
+        action. Either way the search ends when one is left (``gate_playout.lookahead``)."""
         pi = legal.index(pick) if pick in legal else 0
-        active = list(range(n))
-        world = obs.determinize(rng)
-        for w in range(1, worlds + 1):
-            if w > 1 and (w - 1) % PLAYOUTS_PER_DEAL == 0:
-                world = obs.determinize(rng)
-            # one stream of playout numbers, replayed for every action (common random numbers:
-            # the actions meet the same luck); cheaper than seeding a Random for each
-            luck = [rng.random() for _ in range(PLAYOUT_LUCK)]
-            acts = legal if len(active) == n else [legal[i] for i in active]
-            if depth is None:
-                vals = action_values(world, acts, luck, me, FINAL_WEIGHT)
-            else:
-                vals = hindsight_values(world, acts, luck, me, FINAL_WEIGHT, depth)
-            if len(active) < n:  # a full row, the dropped actions' places unused
-                row = [0.0] * n
-                for i, v in zip(active, vals, strict=True):
-                    row[i] = v
-                vals = row
-            for i in active:
-                totals[i] += vals[i]
-            seen.append(vals)
-            if RACE_MIN <= w < worlds:
-                if self.prune:
-                    active = survivors(seen, totals, active, pi, self.race_z)
-                    if len(active) == 1:
-                        break
-                elif separated(seen, totals, pi, self.race_z):
-                    break
-        best = pi if pi in active else active[0]
-        for i in active:
-            if totals[i] > totals[best]:
-                best = i
-        return legal[best]
+        return legal[lookahead(obs.determinize, legal, pi, worlds, rng, obs.player, FINAL_WEIGHT,
+                               -1 if depth is None else depth, PLAYOUTS_PER_DEAL, PLAYOUT_LUCK,
+                               RACE_MIN, self.race_z, self.prune)]
 
     # --- features ------------------------------------------------------------------------------
 

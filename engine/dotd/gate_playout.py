@@ -9,8 +9,58 @@ same numbers: only int and float arithmetic and the engine's own moves.
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable
+
 from .codes import D_CONVERT, D_UE_PICK, D_UE_TARGET
 from .game import DotdState
+
+
+def lookahead(determinize: Callable[[random.Random], DotdState], legal: list[int], pick: int,
+              worlds: int, rng: random.Random, me: int, final_weight: float, depth: int,
+              per_deal: int, luck_size: int, race_min: int, race_z: float, prune: bool) -> int:
+    """The index in ``legal`` of the action the gate's lookahead picks (``GateAgent._lookahead``,
+    which says how), ``pick`` the index of greedy's pick; ``depth`` < 0: random playouts, else
+    the hindsight playouts that deep. Here, compiled, rather than in the agent: in Python the
+    loop over the deals (drawing each deal's numbers, keeping the rows, the race) took about 6%
+    of the agent's time, compiled about 4% (cProfile, 150 games); the same draws in the same
+    order, so the same games."""
+    n = len(legal)
+    totals = [0.0] * n
+    seen: list[list[float]] = []
+    active = list(range(n))
+    rnd = rng.random
+    world = determinize(rng)
+    for w in range(1, worlds + 1):
+        if w > 1 and (w - 1) % per_deal == 0:
+            world = determinize(rng)
+        # one stream of playout numbers, replayed for every action (common random numbers)
+        luck = [rnd() for _ in range(luck_size)]
+        acts = legal if len(active) == n else [legal[i] for i in active]
+        if depth < 0:
+            vals = action_values(world, acts, luck, me, final_weight)
+        else:
+            vals = hindsight_values(world, acts, luck, me, final_weight, depth)
+        if len(active) < n:  # a full row, the dropped actions' places unused
+            row = [0.0] * n
+            for j in range(len(active)):
+                row[active[j]] = vals[j]
+            vals = row
+        for i in active:
+            totals[i] += vals[i]
+        seen.append(vals)
+        if race_min <= w < worlds:
+            if prune:
+                active = survivors(seen, totals, active, pick, race_z)
+                if len(active) == 1:
+                    break
+            elif separated(seen, totals, pick, race_z):
+                break
+    best = pick if pick in active else active[0]
+    for i in active:
+        if totals[i] > totals[best]:
+            best = i
+    return best
 
 
 def action_values(world: DotdState, legal: list[int], luck: list[float], me: int,
