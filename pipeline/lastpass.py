@@ -113,9 +113,8 @@ def save(card_set: CardSet, record: Mapping[str, Any], out_dir: Path,
         rec.write(record, tmp / "playtest.json")
         want = lastgames.identity(record, play_hash(card_set))
         games = played if played else lastgames.read(dest, want)
-        if games:
-            games.identity = want
-            lastgames.write(games, tmp)
+        if games:  # (under this record's identity: the games are what this content plays)
+            lastgames.write(Played(want, games.batches), tmp)
         old = None
         if dest.exists():
             old = dest.with_name(f".{LAST_PASS}-old-{os.getpid()}")

@@ -105,21 +105,21 @@ def _canonical(record: Mapping[str, Any]) -> bytes:
     return json.dumps(finite(body), sort_keys=True, separators=(",", ":")).encode()
 
 
-def sign(record: Mapping[str, Any]) -> dict[str, Any]:
-    """The record with its signature (over everything but the signature)."""
-    out = dict(record)
-    out["signature"] = hmac.new(_key(), _canonical(record), hashlib.sha256).hexdigest()
-    return out
-
-
 def mac(data: bytes) -> str:
-    """This installation's HMAC-SHA256 of ``data`` (what a record's signature is, for other
-    files the build keeps beside a record: pipeline/lastgames.py)."""
+    """This installation's HMAC-SHA256 of ``data``: a record's signature, and that of the other
+    files a build keeps beside one (pipeline/lastgames.py)."""
     return hmac.new(_key(), data, hashlib.sha256).hexdigest()
 
 
-def mac_matches(data: bytes, mac_: str) -> bool:
-    return hmac.compare_digest(mac(data), mac_)
+def mac_matches(data: bytes, claimed: str) -> bool:
+    return hmac.compare_digest(mac(data), claimed)
+
+
+def sign(record: Mapping[str, Any]) -> dict[str, Any]:
+    """The record with its signature (over everything but the signature)."""
+    out = dict(record)
+    out["signature"] = mac(_canonical(record))
+    return out
 
 
 def finite(value: Any) -> Any:
@@ -167,8 +167,7 @@ def problems(record: Any) -> list[str]:
     shape = shape_problem(record)
     if shape is not None:
         return [shape]
-    want = hmac.new(_key(), _canonical(record), hashlib.sha256).hexdigest()
-    if not hmac.compare_digest(want, str(record["signature"])):
+    if not mac_matches(_canonical(record), str(record["signature"])):
         return ["its signature does not match: it was edited, or made by another installation"]
     try:
         gates = parse_gates(record["config"].get("gates"), "record config.gates", kinds=True)
