@@ -317,6 +317,7 @@ def _open_chain(s: Position, p: int) -> None:
 def _counter(s: Position, p: int, pr: int) -> None:
     from_hand_or_mash(s, p, pr)
     s.discard.append(pr)
+    instant_used(s, p)
     if s.g.flub_rate > 0.0 and flub(s):
         s.note(("flub", p, "counter"))
         if not has_preacher(s, p):

@@ -100,6 +100,7 @@ def apply(s: Position, a: int) -> None:
             p = s.queue[0]
             from_hand_or_mash(s, p, x)
             s.discard.append(x)
+            instant_used(s, p)
             if op == EVIL_ATTACK:
                 attack[4].append(x)  # negates one preacher of the attack
             else:

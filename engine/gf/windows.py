@@ -169,5 +169,8 @@ def reask(s: Position, p: int) -> None:
 
 
 def instant_used(s: Position, p: int) -> None:
-    if p == s.tp and s.phase == MAIN and s.g.instants_use_action:
+    """GF-17: a party crasher (or a rare thrown as an instant) used on one's own turn is that
+    turn's play, whether thrown in the main phase, in a window another player's move opened, or
+    into a preacher chain or an attack on a rare: the discard is no longer offered."""
+    if p == s.tp and s.g.instants_use_action:
         s.played = True
