@@ -8,8 +8,11 @@ converted into frozen objects, so the engines and renderers never see half-valid
 
 from __future__ import annotations
 
+import difflib
 import hashlib
+import itertools
 import os
+import posixpath
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -213,6 +216,19 @@ def _check_cards(root: Path, game: YamlDoc, g: dict[str, Any], spec: GameSpec, c
         result.card_set = _build(root, g, spec, set_files)
 
 
+def _near_file(target: Path, rel: str) -> str | None:
+    """The YAML file beside ``target`` whose name is closest to its (``Characters.yaml``,
+    ``characters.yml``), written as ``rel`` would be; None if there is none."""
+    try:
+        names = [p.name for p in itertools.islice(target.parent.iterdir(), 500)
+                 if p.suffix.lower() in (".yaml", ".yml") and p.name != GAME_FILE]
+    except OSError:
+        return None
+    lower = {n.lower(): n for n in names}
+    near = difflib.get_close_matches(target.name.lower(), list(lower), n=1, cutoff=0.75)
+    return posixpath.join(posixpath.dirname(rel.replace("\\", "/")), lower[near[0]]) if near else None
+
+
 def _open_card_file(root: Path, game: YamlDoc, at: tuple[Any, ...], rel: Any, spec: GameSpec,
                     result: SetCheck, seen: dict[Path, tuple[Any, ...]]
                     ) -> tuple[YamlDoc | None, bool]:
@@ -232,8 +248,10 @@ def _open_card_file(root: Path, game: YamlDoc, at: tuple[Any, ...], rel: Any, sp
             result.problems.append(game.problem(at, f"card file {rel!r} is not a regular file",
                                                 hint="name a .yaml file"))
         else:
+            near = _near_file(target, rel)
             result.problems.append(game.problem(at, f"card file {rel!r} does not exist",
-                                                hint=f"create it next to {GAME_FILE} or fix the name"))
+                                                hint=(f"did you mean {near!r}? " if near else "")
+                                                + f"create it next to {GAME_FILE} or fix the name"))
         return None, False
     # a file read twice would make every card in it a duplicate of itself
     key = target.resolve()

@@ -102,6 +102,22 @@ def _close(word: Any, options: Iterable[Any]) -> str | None:
     return f"did you mean '{match[0]}'?" if match else None
 
 
+def _unquoted_text(error: ValidationError) -> tuple[str, Any] | None:
+    """(key, value) when a list item is a one-key mapping where text is also allowed: an item
+    written ``- P2: discard blood 9`` unquoted, which YAML reads as a key and its value."""
+    inst, parent, path = error.instance, error.parent, tuple(error.absolute_path)
+    if not (isinstance(inst, dict) and len(inst) == 1 and parent is not None
+            and parent.validator in ("oneOf", "anyOf") and path and isinstance(path[-1], int)):
+        return None
+    if not any(isinstance(b, dict) and b.get("type") == "string" for b in parent.validator_value):
+        return None
+    (key, value), = inst.items()
+    known = error.schema.get("properties", {}) if isinstance(error.schema, dict) else {}
+    if not isinstance(key, str) or isinstance(value, (dict, list)) or _close(key, known):
+        return None  # a misspelt key (expct: ...) is said as such
+    return key, value
+
+
 def _schema_problem(doc: YamlDoc, error: ValidationError, card_of: CardOf) -> list[Problem]:
     """Rephrase one jsonschema error as Problems (unknown keys give one Problem each)."""
     path: JsonPath = tuple(error.absolute_path)
@@ -115,6 +131,15 @@ def _schema_problem(doc: YamlDoc, error: ValidationError, card_of: CardOf) -> li
     def one(message: str, hint: str | None = None, at: JsonPath = path, key: bool = False) -> list[Problem]:
         return [doc.problem(at, message, card=card, hint=hint, key=key)]
 
+    unquoted = _unquoted_text(error) if kind in ("additionalProperties", "required") else None
+    if unquoted and not any(k in sch.get("properties", {}) for k in inst):
+        if kind == "required":
+            return []  # the key the text was read as says it
+        key, value = unquoted
+        text = f"{key}: {value}" if isinstance(value, str) else f"{key}: ..."
+        return one(f"{what} is read as the key '{key}' and its value, not as text (YAML takes "
+                   "a colon and a space as the end of a key)",
+                   f"put the whole item in quotes: \"{text}\"")
     if kind == "additionalProperties" and isinstance(inst, dict):
         allowed = list(sch.get("properties", {}))
         out = []
@@ -170,6 +195,8 @@ def _schema_problem(doc: YamlDoc, error: ValidationError, card_of: CardOf) -> li
             type_hint = f"write {int(inst)}"
         elif {"integer", "number"} & set(types) and isinstance(inst, str) and inst.startswith("="):
             type_hint = "a formula is never evaluated: type the number it gives"
+        elif types == ["array"] and isinstance(inst, (str, int)) and not isinstance(inst, bool):
+            type_hint = f"write it as a list, even of one: [{inst}]"
         elif not path and inst is None:
             needs = [str(k) for k in sch.get("required", [])]
             return one("file is empty", (f"it needs at least {', '.join(k + ':' for k in needs)}; "
@@ -225,6 +252,18 @@ def _schema_problem(doc: YamlDoc, error: ValidationError, card_of: CardOf) -> li
                        f"start it with one of: {', '.join(words)}")
         return one(f"{what} has {len(found)} primitives ({', '.join(found)}); a step has one",
                    "write each as its own step, a new line starting with '-'")
+    if kind == "anyOf" and error.context and isinstance(inst, dict) \
+            and all(e.validator == "required" and not e.relative_path for e in error.context):
+        # alternatives of keys (a gate's min or max): naming only the first says that one is
+        # required and the other is not allowed in its place
+        keys = [k for e in error.context for k in e.validator_value if k not in inst]
+        allowed = list(sch.get("properties", {}))
+        if any(_close(k, allowed) in {f"did you mean '{m}'?" for m in keys}
+               for k in inst if k not in allowed):
+            return []  # "unknown key 'mxa' (did you mean 'max'?)" already says it
+        prefix = f"{what}: " if rel else ""
+        return one(f"{prefix}missing {' or '.join(repr(k) for k in dict.fromkeys(keys))}",
+                   "add one of them")
     if kind in ("oneOf", "anyOf") and error.context:
         # Several shapes are allowed: explain the mismatch against the branch whose type fits
         # the value; if none fits, say which types would.

@@ -280,6 +280,64 @@ def _text_problem(value: str, key: Any) -> tuple[str, str] | None:
     return None
 
 
+MAX_DEPTH = 100
+"""Nesting levels past which a file is said to be nested too deeply (a card file needs a few):
+the place reported is where the nesting first goes past it."""
+
+
+def _too_deep(text: str) -> tuple[int, int]:
+    """Line and column (1-based) where ``text`` first nests past ``MAX_DEPTH``: the composer
+    that ran out of stack says nothing of where, but the scanner keeps no stack of its own."""
+    opens = (yaml.BlockMappingStartToken, yaml.BlockSequenceStartToken,
+             yaml.FlowMappingStartToken, yaml.FlowSequenceStartToken)
+    closes = (yaml.BlockEndToken, yaml.FlowMappingEndToken, yaml.FlowSequenceEndToken)
+    depth = 0
+    try:
+        for token in yaml.scan(text, Loader=_Loader):
+            if isinstance(token, opens):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    return _mark(token)
+            elif isinstance(token, closes):
+                depth -= 1
+    except (yaml.YAMLError, RecursionError):
+        pass
+    return 1, 1
+
+
+_DEEP_HINT = f"a card file needs a few levels, not over {MAX_DEPTH}; is a bracket left open?"
+
+
+def _syntax_hint(what: str) -> str:
+    """The fix for a YAML syntax error, where PyYAML's words do not say it."""
+    if "'\\t'" in what:
+        return "YAML indents with spaces: replace the tab with spaces"
+    if "found another document" in what:
+        return "a card file is one YAML document: remove the '---' line"
+    return "check the indentation and quoting around here"
+
+
+def _runaway_quote(text: str, mark: Any) -> tuple[tuple[int, int], int] | None:
+    """((line, column), closing line) of a quoted text that runs over several lines and ends
+    on the line of a syntax error: a quote left open, closed by the next quote in the file
+    (often cards further down), where PyYAML then reports the error."""
+    found = None
+    try:
+        for token in yaml.scan(text, Loader=_Loader):
+            if token.start_mark.index >= mark.index:
+                break
+            if isinstance(token, yaml.ScalarToken) and token.style in ("'", '"') \
+                    and token.end_mark.line > token.start_mark.line:
+                found = token
+    except (yaml.YAMLError, RecursionError):
+        pass
+    if found is None:
+        return None
+    if found.end_mark.line != mark.line:
+        return None  # closed before the error's line: a text that runs on, by design
+    return _mark(found), found.end_mark.line + 1
+
+
 class _TooBig(Exception):
     def __init__(self, node: yaml.Node) -> None:
         self.node = node
@@ -333,7 +391,7 @@ def read_yaml(path: str | os.PathLike[str]) -> tuple[YamlDoc, list[Problem]]:
     fast = _compose_fast(text)
     if fast is not None:
         loader, node = fast
-        return _convert(doc, loader, node)
+        return _convert(doc, loader, node, text)
     try:
         loader = _Loader(text)
     except yaml.reader.ReaderError as exc:  # a control character; PyYAML checks on load
@@ -353,21 +411,32 @@ def read_yaml(path: str | os.PathLike[str]) -> tuple[YamlDoc, list[Problem]]:
             at = (f" (begun at line {begun.line + 1})"
                   if begun is not None and mark is not None and begun.line != mark.line else "")
             what = f"{exc.context}{at}, {exc.problem}"
-        return doc, problem(line, col, f"YAML syntax error: {what}",
-                            "check the indentation and quoting around here")
+        begun = exc.context_mark
+        if exc.context == "while scanning a quoted scalar" and begun is not None \
+                and "end of stream" in (exc.problem or ""):
+            return doc, problem(begun.line + 1, begun.column + 1, "YAML syntax error: the quote "
+                                "opened here is never closed", "close the quote on this line")
+        quote = _runaway_quote(text, mark) if mark is not None else None
+        if quote is not None:
+            start, end = quote
+            return doc, problem(start[0], start[1], "YAML syntax error: the quote opened here "
+                                f"is closed only at line {end} (is its closing quote missing?)",
+                                "close the quote on this line")
+        return doc, problem(line, col, f"YAML syntax error: {what}", _syntax_hint(what))
     except yaml.reader.ReaderError as exc:
         return doc, problem(1, 1, f"character {exc.character:#06x} is not allowed in YAML",
                             "delete it; it is invisible in most editors")
     except yaml.YAMLError as exc:
         return doc, problem(1, 1, f"YAML error: {exc}")
     except RecursionError:
-        return doc, problem(1, 1, "YAML nested too deeply", "card files need a few levels")
+        return doc, problem(*_too_deep(text), "YAML nested too deeply", _DEEP_HINT)
     finally:
         loader.dispose()
-    return _convert(doc, loader, node)
+    return _convert(doc, loader, node, text)
 
 
-def _convert(doc: YamlDoc, loader: Any, node: yaml.Node | None) -> tuple[YamlDoc, list[Problem]]:
+def _convert(doc: YamlDoc, loader: Any, node: yaml.Node | None,
+             text: str) -> tuple[YamlDoc, list[Problem]]:
     def problem(line: int, col: int, message: str, hint: str | None = None) -> list[Problem]:
         return [Problem(doc.file, line, col, message, hint=hint)]
 
@@ -386,7 +455,7 @@ def _convert(doc: YamlDoc, loader: Any, node: yaml.Node | None) -> tuple[YamlDoc
                                        "(an alias bomb?)", "do not nest aliases like *name this deep")
     except RecursionError:
         doc.data = None
-        return doc, problem(1, 1, "YAML nested too deeply", "card files need a few levels")
+        return doc, problem(*_too_deep(text), "YAML nested too deeply", _DEEP_HINT)
     except _Recursive as exc:
         line, col = _mark(exc.node)
         doc.data = None

@@ -180,3 +180,23 @@ def test_a_render_stopped_half_way_names_what_is_new_and_what_is_not(tmp_path, m
            "from an earlier render; render again for a matching set)" in err, err
     said = "Interrupted." if how == "ctrl-c" else "No space left on device"
     assert said in err.strip().splitlines()[-1], err
+
+
+@pytest.mark.parametrize(("old", "new", "at", "said"), [
+    # a misspelt override was "has no 'type' (one of rect, ...)": true, but not the mistake
+    ("- {name: chip_icon, colour: bone}", "- {name: chip_icn, colour: bone}", "chip_icn",
+     "layout 'front-double' element 'chip_icn': names no element it inherits, and has no 'type' "
+     "to be a new one (did you mean 'chip_icon'?)"),
+    ("  front-power_up:\n    extends: front\n",
+     "  front-power_up:\n    extends: front\n    remove: [chip_icn]\n", "[chip_icn]",
+     "layout 'front-power_up' removes 'chip_icn', which it does not inherit (did you mean "
+     "'chip_icon'? it inherits: background, panel, "),
+])
+def test_a_misspelt_inherited_element_says_the_name_it_meant(run, dotd, old, new, at, said):
+    text = edit(dotd / "template.yaml", old, new)
+    line = line_of(text, at)
+    col = text.splitlines()[line - 1].index(at) + 1
+    res = run("validate", dotd)
+    found = problems(res)
+    assert res.exit_code == 1 and len(found) == 1, res.stderr
+    assert found[0].startswith(f"{dotd / 'template.yaml'}:{line}:{col}: {said}"), found[0]

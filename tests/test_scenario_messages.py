@@ -129,3 +129,24 @@ def test_an_expectation_that_failed_before_a_step_fails_is_said_too(tmp_path, ca
     lines = err.splitlines()
     assert code == 1 and len(lines) == 2, lines
     assert all(want in line for want, line in zip(said, lines, strict=True)), lines
+
+
+@pytest.mark.parametrize("name, old, new, message", [
+    ("gf-example-cathy.yaml", '  - "P1: discard blood 7"', "  - P1: discard blood 7",
+     "s.yaml:16:5: steps item 1 is read as the key 'P1' and its value, not as text (YAML takes "
+     "a colon and a space as the end of a key) (put the whole item in quotes: "
+     "\"P1: discard blood 7\")"),
+    ("dotd-auto-results.yaml", '  - "player 1: no"', "  - {player 1: no}",  # and not also
+     "s.yaml:15:5: actions item 2 is read as the key 'player 1' and its value, not as text "  # "missing
+     "(YAML takes a colon and a space as the end of a key) (put the whole item in quotes: "  # expect"
+     "\"player 1: ...\")"),
+    ("gf-example-cathy.yaml", '  - "P1: discard blood 7"', "  - expct: discard",
+     "s.yaml:16:5: unknown key 'expct' in steps item 1 (did you mean 'expect'?)"),
+])
+def test_a_step_with_a_colon_left_unquoted_says_to_quote_it(tmp_path, capsys, name, old, new,
+                                                           message):
+    """It said "unknown key 'P1' in steps item 1 (allowed here: expect)": true to YAML, but the
+    designer wrote a step, not a key."""
+    code, err = run(tmp_path, capsys, old, new, name)
+    assert code == 1
+    assert err.strip().splitlines() == [message], err

@@ -141,6 +141,14 @@ def test_a_switch_value_out_of_the_schemas_range_is_a_usage_error_naming_the_ran
     assert "Traceback" not in r.output
 
 
+def test_a_fraction_for_a_whole_number_switch_is_a_usage_error():
+    """max_eaters_per_family=1.5 passed as a number and came back from the engine as exit 1,
+    "grave-feast switch max_eaters_per_family: ...", without naming --switch."""
+    r = run("simulate", "grave-feast", "-n", "2", "--switch", "max_eaters_per_family=1.5")
+    assert r.exit_code == 2, r.output
+    assert "--switch max_eaters_per_family=1.5: expected a whole number" in r.output
+
+
 def test_a_replay_that_fails_says_where_and_what_differs(tmp_path):
     log = tmp_path / "games.jsonl"
     assert run("simulate", "day-of-the-dead", "-n", "2", "--agents", "random", "--log", str(log),

@@ -23,7 +23,7 @@ from boneyard.engine.dotd.checks import HAND_SAFE
 from boneyard.engine.dotd.effects import PRIMITIVES, Primitive
 from boneyard.pipeline.cli import cli
 from boneyard.pipeline.load import check_set, load_set
-from boneyard.pipeline.validate_yaml import MAX_FILE_BYTES, read_yaml
+from boneyard.pipeline.validate_yaml import MAX_FILE_BYTES, display_path, read_yaml
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -76,7 +76,7 @@ EXPECTED: dict[str, list[str]] = {
         "characters.yaml:9:17: card 'anger': effect step 1 auto_win must be one of: self, opponent; got 'me'",
     ],
     "card-file-missing": [
-        "game.yaml:5:14: card file 'charcters.yaml' does not exist (create it next to game.yaml or fix the name)",
+        "game.yaml:5:14: card file 'charcters.yaml' does not exist (did you mean 'characters.yaml'? create it next to game.yaml or fix the name)",
     ],
     "card-file-twice": [
         "game.yaml:5:31: card file './characters.yaml' is the file already listed at 5:14 (list each card file once)",
@@ -744,6 +744,10 @@ def test_a_grave_feast_card_the_schema_refuses_is_not_judged_again_by_the_checks
                             "of: double, power_up, unearth; got 'purple'"),
     ("  copies: 0\n", "characters.yaml:20:11: card 'body_snatcher': copies must be at least 1, "
                       "got 0"),
+    ("  backs: []\n", "characters.yaml:20:10: card 'body_snatcher': backs must list at least 1 "
+                      "item"),
+    ("  backs: [double, double]\n", "characters.yaml:20:19: card 'body_snatcher': backs lists "
+                                    "'double' twice (remove one)"),
 ])
 def test_a_refused_back_or_copy_count_is_not_also_every_backs_count(tmp_path, new, expected):
     """One card's bad backs: or copies: also said "every back has 35 cards but cards_per_back
@@ -860,3 +864,99 @@ def test_a_playtest_profile_build_cannot_select_is_refused_where_it_is_written(t
     assert len(problems) == 1 and re.fullmatch(
         r"game.yaml:\d+:5: unknown key 'fsat' in playtest.profiles \(did you mean 'fast'\?\)",
         problems[0]), problems
+
+
+@pytest.mark.parametrize("file, old, new, said", [
+    # a human's cards are blood-1..blood-9, so an eater written 'blood' met no card id, but the
+    # sheet export wrote two rows 'blood' and import then refused its own sheet (19 problems)
+    ("deck.yaml", "- id: vampire\n", "- id: blood\n",
+     "deck.yaml:43:7: card 'blood': duplicate id 'blood' (first used at line 29) (give each "
+     "card its own id)"),
+    ("deck.yaml", "- id: brains\n", "- id: blood\n",  # was said once for each of its 9 numbers
+     "deck.yaml:36:7: card 'blood': duplicate id 'blood' (first used at line 29) (give each "
+     "card its own id)"),
+    ("rares.yaml", "- id: exorcist\n", "- id: blood\n",
+     "rares.yaml:9:7: card 'blood': duplicate id 'blood' (first used at {deck}:29) (give "
+     "each card its own id)"),
+])
+def test_a_grave_feast_id_written_twice_is_one_problem(tmp_path, file, old, new, said):
+    root = _edited(tmp_path, "grave-feast", file, (old, new))
+    problems = [_relative(p, root) for p in check_set(root).problems]
+    assert problems == [said.format(deck=display_path(root / "deck.yaml"))]
+
+
+def test_a_human_entry_with_the_wrong_food_is_one_problem_not_one_a_number(tmp_path):
+    root = _edited(tmp_path, "grave-feast", "deck.yaml",
+                   ("  name: Brains\n  kind: human\n  food: brains\n",
+                    "  name: Brains\n  kind: human\n  food: blood\n"))
+    problems = [_relative(p, root) for p in check_set(root).problems]
+    assert problems == ["deck.yaml:40:13: card 'brains': blood 1, 2, 3, 4, 5, 6, 7, 8, 9 are "
+                        "already defined at line 33 (raise copies: on one entry instead)"]
+
+
+@pytest.mark.parametrize("bound, said", [
+    ("", "game.yaml:{line}:7: playtest.gates item 2: missing 'min' or 'max' (add one of them)"),
+    # a misspelt bound is said once, as the misspelling, not also as a bound missing
+    ("      mxa: 0.08\n",
+     "game.yaml:{next}:7: unknown key 'mxa' in playtest.gates item 2 (did you mean 'max'?)"),
+])
+def test_a_gate_without_a_bound_says_min_or_max(tmp_path, bound, said):
+    """It said "missing required key 'min'": as if max alone were not a gate."""
+    root = _edited(tmp_path, "day-of-the-dead", "game.yaml",
+                   ("    - metric: draw_rate\n      max: 0.08\n", "    - metric: draw_rate\n" + bound))
+    line = (root / "game.yaml").read_text(encoding="utf-8").splitlines().index(
+        "    - metric: draw_rate") + 1
+    problems = [_relative(p, root) for p in check_set(root).problems]
+    assert problems == [said.format(line=line, next=line + 1)]
+
+
+def test_deep_nesting_is_located_where_it_goes_too_deep(tmp_path):
+    """It was reported at 1:1, wherever the runaway brackets were."""
+    deep = tmp_path / "deep.yaml"
+    deep.write_text("- id: oaf\n  power: " + "[" * 5000 + "]" * 5000 + "\n")
+    _, problems = read_yaml(deep)
+    assert [(p.line, p.column, p.message) for p in problems] == [(2, 108, "YAML nested too deeply")]
+    assert "is a bracket left open?" in (problems[0].hint or "")
+
+
+@pytest.mark.parametrize("text, where, said, hint", [
+    # the quote ran on to the next quote in the file, and the error was said there
+    ('- id: oaf\n  name: "Oaf\n  power: 5\n- id: imp\n  name: "Imp"\n  power: 2\n', (2, 9),
+     "YAML syntax error: the quote opened here is closed only at line 5 (is its closing quote "
+     "missing?)", "close the quote on this line"),
+    ('- id: oaf\n  name: "Oaf\n  power: 5\n', (2, 9),  # was at 4:1, the end of the file
+     "YAML syntax error: the quote opened here is never closed", "close the quote on this line"),
+    ("- id: oaf\n  name: Oaf\n\tpower: 5\n", (3, 1),
+     "YAML syntax error: while scanning for the next token, found character '\\t' that cannot "
+     "start any token", "YAML indents with spaces: replace the tab with spaces"),
+    ("- id: oaf\n---\n- id: imp\n", (2, 1),
+     "YAML syntax error: expected a single document in the stream (begun at line 1), but found "
+     "another document", "a card file is one YAML document: remove the '---' line"),
+])
+def test_a_yaml_syntax_error_is_said_where_the_fix_goes(tmp_path, text, where, said, hint):
+    f = tmp_path / "characters.yaml"
+    f.write_text(text)
+    _, problems = read_yaml(f)
+    assert [((p.line, p.column), p.message, p.hint) for p in problems] == [(where, said, hint)]
+
+
+def test_a_text_quoted_over_several_lines_is_not_taken_for_an_open_quote(tmp_path):
+    f = tmp_path / "characters.yaml"
+    f.write_text('- id: oaf\n  flavor: "Big,\n    slow"\n  name: [Oaf\n')
+    _, problems = read_yaml(f)
+    assert [(p.line, p.hint) for p in problems] == [(5, "check the indentation and quoting "
+                                                          "around here")]
+
+
+@pytest.mark.parametrize("file, old, new, said", [
+    ("game.yaml", "card_files:\n  - characters.yaml\n", "card_files: characters.yaml\n",
+     "game.yaml:8:13: card_files must be a list, got 'characters.yaml' (write it as a list, even "
+     "of one: [characters.yaml])"),
+    ("characters.yaml", "- id: nemesis\n", "- id: nemesis\n  backs: double\n",
+     "characters.yaml:13:10: card 'nemesis': backs must be a list, got 'double' (write it as a "
+     "list, even of one: [double])"),
+])
+def test_one_value_where_a_list_is_wanted_says_how_to_write_the_list(tmp_path, file, old, new,
+                                                                      said):
+    root = _edited(tmp_path, "day-of-the-dead", file, (old, new))
+    assert [_relative(p, root) for p in check_set(root).problems] == [said]

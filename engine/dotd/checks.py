@@ -90,6 +90,8 @@ def check(files: SetFiles) -> list[Problem]:
             backs = card.get("backs", known_backs)
             if not isinstance(backs, list):
                 backs, odd_count = known_backs, True
+            elif not backs or len({repr(b) for b in backs}) < len(backs):
+                odd_count = True  # no back or one twice: the schema's, the counts would echo it
             copies = card.get("copies", 1)
             if not isinstance(copies, int) or isinstance(copies, bool) or copies < 1:
                 copies, odd_count = 1, True

@@ -34,6 +34,17 @@ def deck_size(doc: LocatedDoc, humans_only: bool = False) -> int:
     return total
 
 
+def _defined_again(doc: LocatedDoc, food: str,
+                   again: list[tuple[int, int, tuple[str, int]]]) -> str:
+    """``blood 3 is already defined at line 6``, or for several numbers of one entry
+    ``blood 1, 2, 3 are already defined at line 6``: one message, grouped by where."""
+    where: dict[tuple[str, int], list[int]] = {}
+    for _, n, first in again:
+        where.setdefault(first, []).append(n)
+    return "; ".join(f"{food} {', '.join(map(str, ns))} {'is' if len(ns) == 1 else 'are'} "
+                     f"already defined at {seen_at(doc, f, line)}" for (f, line), ns in where.items())
+
+
 def check(files: SetFiles) -> list[Problem]:
     """Checks across deck files, the rares file and game.yaml that no schema can express.
 
@@ -47,6 +58,7 @@ def check(files: SetFiles) -> list[Problem]:
     raw_params = g.get("params")
     params: dict[str, Any] = raw_params if isinstance(raw_params, dict) else {}
     ids: dict[str, tuple[str, int]] = {}
+    entries: dict[str, tuple[str, int]] = {}  # the written ids: a sheet's rows are keyed by them
     humans: dict[tuple[str, int], tuple[str, int]] = {}
     kinds: set[str] = set()
     foods: dict[str, tuple[LocatedDoc, JsonPath, str | None]] = {}
@@ -98,12 +110,24 @@ def check(files: SetFiles) -> list[Problem]:
                 odd_kind = True  # the schema says so; "no vampire in the deck" would mislead
             numbers = card.get("numbers")
             food = card.get("food")
+            again_id = bool(cid) and cid in entries
+            if again_id:
+                # a human's cards are ids cid-1..cid-9, so a human and an eater both written
+                # 'blood' collide nowhere in the deck, but export writes two rows 'blood' that
+                # import cannot tell apart; said once, not again for each of its cards
+                f, line = entries[str(cid)]
+                out.append(doc.problem((idx, "id"), f"duplicate id '{cid}' (first used at "
+                                       f"{seen_at(doc, f, line)})", card=cid,
+                                       hint="give each card its own id"))
+            elif cid:
+                entries[cid] = (doc.file, doc.where((idx, "id"))[0])
             if kind == "human" and isinstance(numbers, list) and cid:
                 if isinstance(food, str) and not is_rares and food not in foods:
                     foods[food] = (doc, (idx, "food"), cid)
                 if not numbers:
                     odd_numbers = True  # the schema's problem: a run of 0 would say it again
                 listed: set[int] = set()
+                again: list[tuple[int, int, tuple[str, int]]] = []  # (index, number, first)
                 for j, n in enumerate(numbers):
                     if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= 9:
                         odd_numbers = True  # reported by the schema; runs would mislead
@@ -111,16 +135,18 @@ def check(files: SetFiles) -> list[Problem]:
                     if n in listed:
                         continue  # a number listed twice is the schema's, not a duplicate card
                     listed.add(n)
-                    claim(doc, (idx, "numbers", j), f"{cid}-{n}", cid)
+                    if not again_id:
+                        claim(doc, (idx, "numbers", j), f"{cid}-{n}", cid)
                     if isinstance(food, str) and 1 <= n <= 9:
                         if (food, n) in humans:
-                            f, line = humans[(food, n)]
-                            out.append(doc.problem((idx, "numbers", j), f"{food} {n} is "
-                                                   f"already defined at {seen_at(doc, f, line)}", card=cid,
-                                                   hint="raise copies: on one entry instead"))
+                            again.append((j, n, humans[(food, n)]))
                         else:
                             humans[(food, n)] = (doc.file, doc.where((idx, "numbers", j))[0])
-            elif cid:
+                if again:  # one wrong food: or a pasted entry is one problem, not one a number
+                    out.append(doc.problem((idx, "numbers", again[0][0]),
+                                           _defined_again(doc, str(food), again), card=cid,
+                                           hint="raise copies: on one entry instead"))
+            elif cid and not again_id:
                 claim(doc, (idx, "id"), cid, cid)
             art = card.get("art")
             if isinstance(art, str) and art:

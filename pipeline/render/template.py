@@ -15,6 +15,7 @@ from __future__ import annotations
 import difflib
 import re
 import string
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -137,10 +138,13 @@ def load_template(path: str | Path) -> Template:
         card = CARD_SIZES["poker"]  # reported below
     for lname, elements in layouts.items():
         own = [e.get("name") for e in raw_layouts[lname].get("elements", [])]
+        parent = raw_layouts[lname].get("extends")
+        inherited = [e["name"] for e in layouts.get(parent, ())] if parent is not None else []
         for el in elements:
             if el["name"] in own:
                 where = ("layouts", lname, "elements", own.index(el["name"]))
-                _check_shape(el, lname, (card.width, card.height), doc, where, problems)
+                _check_shape(el, lname, (card.width, card.height), doc, where, problems,
+                             inherited)
     try:
         bleed = parse_length(data.get("bleed", "0.125in"), "bleed")
     except RenderError as exc:
@@ -291,9 +295,13 @@ def _resolve(
         elements = [dict(e) for e in inherited]
     for rname in spec.get("remove", []):
         if not any(e["name"] == rname for e in elements):
+            names = [e["name"] for e in elements]
+            near = difflib.get_close_matches(str(rname), names, n=1)
             problems.append(doc.problem(("layouts", name, "remove"),
                                         f"layout {name!r} removes {rname!r}, which it does not "
-                                        "inherit"))
+                                        "inherit", hint=(f"did you mean {near[0]!r}? " if near
+                                                         else "") + "it inherits: "
+                                        + (", ".join(names) or "nothing")))
         elements = [e for e in elements if e["name"] != rname]
     seen: set[str] = set()
     for i, el in enumerate(spec.get("elements", [])):
@@ -436,12 +444,19 @@ def _check_shape(
     doc: Any,
     where: tuple[str | int, ...],
     problems: list[Problem],
+    inherited: Iterable[str] = (),
 ) -> None:
     """An element after its extends chain: a type, a box, what its type needs; text that
-    could never be read (off the card, a minimum size above its size)."""
+    could never be read (off the card, a minimum size above its size). ``inherited``: the
+    names of the elements the layout extends, one of which a name without a type may misspell."""
     bad = _reporter(el, layout, doc, where, problems)
     etype = el.get("type")
     if etype is None:
+        near = difflib.get_close_matches(str(el.get("name")), list(inherited), n=1)
+        if near:  # meant to change an inherited element, it adds a new one with no type
+            bad("name", "names no element it inherits, and has no 'type' to be a new one",
+                hint=f"did you mean {near[0]!r}?")
+            return
         bad("type", f"has no 'type' (one of {', '.join(ELEMENT_TYPES)})")
         return
     if "box" not in el:
