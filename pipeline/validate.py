@@ -256,13 +256,13 @@ def _schema_problem(doc: YamlDoc, error: ValidationError, card_of: CardOf) -> li
             and all(e.validator == "required" and not e.relative_path for e in error.context):
         # alternatives of keys (a gate's min or max): naming only the first says that one is
         # required and the other is not allowed in its place
-        keys = [k for e in error.context for k in e.validator_value if k not in inst]
+        wanted = [k for e in error.context for k in e.validator_value if k not in inst]
         allowed = list(sch.get("properties", {}))
-        if any(_close(k, allowed) in {f"did you mean '{m}'?" for m in keys}
+        if any(_close(k, allowed) in {f"did you mean '{m}'?" for m in wanted}
                for k in inst if k not in allowed):
             return []  # "unknown key 'mxa' (did you mean 'max'?)" already says it
         prefix = f"{what}: " if rel else ""
-        return one(f"{prefix}missing {' or '.join(repr(k) for k in dict.fromkeys(keys))}",
+        return one(f"{prefix}missing {' or '.join(repr(k) for k in dict.fromkeys(wanted))}",
                    "add one of them")
     if kind in ("oneOf", "anyOf") and error.context:
         # Several shapes are allowed: explain the mismatch against the branch whose type fits
