@@ -26,7 +26,7 @@ from boneyard.pipeline import lastpass, reference
 from boneyard.pipeline import record as rec
 from boneyard.pipeline.coverage import with_checks
 from boneyard.pipeline.gates import GateResult, failed
-from boneyard.pipeline.lastgames import Played
+from boneyard.pipeline.lastgames import GAMES, Played
 from boneyard.pipeline.playtest import Progress, config_hash, declared_hash, default_jobs, playtest
 from boneyard.pipeline.playtest_config import PlaytestConfig, resolve
 from boneyard.pipeline.report import write_reports
@@ -158,6 +158,7 @@ class BuildOutcome:
     watermark: str | None = None
     warnings: list[str] = field(default_factory=list)  # said after the verdict
     stale: bool = False  # the set's files changed while it was built: nothing kept or rendered
+    # (or, saved while it was rendered: prints that may mix both contents)
 
     @property
     def passed(self) -> bool:
@@ -252,6 +253,15 @@ def check_out_dir(out_dir: Path) -> None:
     if record.exists() and not record.is_file():  # a FIFO would take the record for ever
         raise BoneyardError(f"{record}: not a regular file, where the build keeps its playtest "
                             "record (remove it, or choose another --out)")
+    for name in REPORT_NAMES:  # and the report, written in place, waited for a reader for ever
+        report = out_dir / name
+        if report.exists() and not report.is_file():
+            raise BoneyardError(f"{report}: not a regular file, where the build writes its "
+                                "report (remove it, or choose another --out)")
+    games = lastpass.folder(out_dir) / GAMES  # read through gzip, which waits on a FIFO too
+    if games.exists() and not games.is_file():
+        raise BoneyardError(f"{games}: not a regular file, where the build keeps the last "
+                            "pass's games (remove it, or choose another --out)")
     why = unwritable(record)  # a read-only or full disk: before the games too
     if why is not None:
         raise BoneyardError(f"{out_dir}: the build cannot write its record there: {why} "
@@ -414,11 +424,49 @@ def load_record(path: Path) -> dict[str, Any] | None:
 Renderer = Callable[[CardSet, Path, str, str | None], list[Path]]
 
 
-def default_renderer(card_set: CardSet, out_dir: Path, note: str, watermark: str | None) -> list[Path]:
-    """Render through H-render's pipeline with the playtest note in every footer."""
+def default_renderer(card_set: CardSet, out_dir: Path, note: str, watermark: str | None,
+                     written: list[tuple[str, Path]] | None = None) -> list[Path]:
+    """Render through H-render's pipeline with the playtest note in every footer; ``written``
+    gets (format, path) as each output is in place (see :func:`_render_stopped`)."""
     from boneyard.pipeline.render import render_set
 
-    return list(render_set(card_set, out_dir, footer_note=note, watermark=watermark))
+    return list(render_set(card_set, out_dir, footer_note=note, watermark=watermark,
+                           written=written))
+
+
+def _render_stopped(written: Sequence[tuple[str, Path]], out_dir: Path) -> str:
+    """What a render stopped half way left in ``out_dir``: each output is replaced whole, so the
+    new ones sit beside the last build's, which may be of other content; say which is which, or
+    the folder is taken for one render of the content the record vouches for."""
+    from boneyard.pipeline.render.api import RenderOptions
+
+    done = [f for f, _ in written]
+    left = [f for f in RenderOptions().formats if f not in done]
+    new = f"wrote {', '.join(done)}; " if done else "wrote nothing; "
+    return (f"rendering stopped: {new}not rendered: {', '.join(left)} (any such output in "
+            f"{out_dir} is from an earlier build, maybe of other content: build again)")
+
+
+def changed_since_read(card_set: CardSet) -> str | None:
+    """Which of the files the set prints with (its template, the fonts and images that names,
+    the art) are no longer what they were when the set was read ("now invalid" when it does not
+    load), or None.
+
+    The renderer reads those files again from disk: one saved after the set was read would be
+    printed under a record that vouches for the content before it. A reused record plays no
+    game, so nothing else looks (lastpass.save does, after a playtest)."""
+    from boneyard.pipeline.load import check_set
+
+    if not card_set.root:
+        return None
+    try:
+        now = check_set(card_set.root).card_set
+    except (BoneyardError, OSError):
+        now = None
+    if now is None:
+        return "now invalid"
+    moved = sorted({name for name, _ in set(now.files) ^ set(card_set.files)})
+    return ", ".join(moved) or None
 
 
 def build_set(
@@ -494,15 +542,31 @@ def _build_locked(card_set: CardSet, cfg: PlaytestConfig, out_dir: Path, *, fres
     if not render or outcome.stale:  # the prints would mix contents
         return outcome
     if outcome.passed or force:
+        moved = changed_since_read(card_set)
+        if moved is not None:  # before any print: the template and art are read from disk now
+            outcome.warnings.append(f"{lastpass.CHANGED} ({moved}): nothing was rendered; build "
+                                    "again for the edits")
+            outcome.stale = True
+            return outcome
         outcome.watermark = None if outcome.passed else FAILED_PLAYTEST
+        written: list[tuple[str, Path]] = []
+        render_with = renderer or (lambda cs, od, note, mark: default_renderer(cs, od, note, mark, written))
         try:
-            outcome.rendered = (renderer or default_renderer)(card_set, out_dir, footer_note(record),
-                                                              outcome.watermark)
+            outcome.rendered = render_with(card_set, out_dir, footer_note(record), outcome.watermark)
         except RenderError as exc:  # a full disk, a file in the way: the playtest is not lost
             verdict = "passed" if outcome.passed else "failed its gates"
             raise RenderError(f"{exc}\n{card_set.name}: the playtest {verdict} "
                               f"({record['games']} games) and its record and report are in "
                               f"{out_dir}; only rendering failed: mend the above and build "
-                              "again, which reuses the record") from None
+                              "again, which reuses the record"
+                              + (f"\n{_render_stopped(written, out_dir)}" if written else "")) from None
+        except BaseException:  # Ctrl-C, SIGTERM: say what is new before the stop is said
+            print(_render_stopped(written, out_dir), file=sys.stderr, flush=True)
+            raise
         write_reports(record, out_dir)  # again, now with the card images beside their names
+        moved = changed_since_read(card_set)
+        if moved is not None:  # saved while it rendered: the prints may be of either content
+            outcome.warnings.append(f"{lastpass.CHANGED} ({moved}), while it was rendered: the "
+                                    f"prints in {out_dir} may mix both; build again")
+            outcome.stale = True
     return outcome

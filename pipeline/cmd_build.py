@@ -114,6 +114,7 @@ def build_cmd(sets: tuple[str, ...], out: Path | None, force: bool, fast: bool, 
     jobs = capped_jobs(jobs, scheduler)
     failures = []
     stale: list[str] = []
+    stale_prints: list[str] = []  # edited while rendered: prints were made, of either content
     for cs in card_sets:
         started = time.perf_counter()
         for line in unmatched_gates(cs):  # a misspelt gate, said now rather than after the games
@@ -152,7 +153,7 @@ def build_cmd(sets: tuple[str, ...], out: Path | None, force: bool, fast: bool, 
         for line in outcome.warnings:
             click.echo(f"warning: {cs.name}: {line}", err=True)
         if outcome.stale:
-            stale.append(cs.name)
+            (stale_prints if outcome.rendered else stale).append(cs.name)
         if not outcome.passed:
             console.print(failed_table(outcome))
             for line in never_tested(outcome.record):  # issue 13.6 (pipeline/coverage.py)
@@ -166,10 +167,13 @@ def build_cmd(sets: tuple[str, ...], out: Path | None, force: bool, fast: bool, 
     if failures:
         sys.stdout.flush()
         raise GateError(f"playtest gates failed for: {', '.join(failures)}")
-    if stale:  # a CI step reading exit 0 would take the prints for made
+    if stale or stale_prints:  # a CI step reading exit 0 would take the prints for made
         sys.stdout.flush()
-        raise BoneyardError(f"the files of {', '.join(stale)} changed while it was built, so "
-                            "nothing of it was rendered or kept: build again")
+        said = [f"the files of {', '.join(stale)} changed while it was built, so nothing of it "
+                "was rendered or kept: build again"] if stale else []
+        said += [f"the files of {', '.join(stale_prints)} changed while it was rendered, so its "
+                 "prints may mix the old and the new content: build again"] if stale_prints else []
+        raise BoneyardError("\n".join(said))
 
 
 def register(group: click.Group) -> None:

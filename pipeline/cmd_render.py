@@ -185,6 +185,7 @@ def render_cmd(set_name: str, formats: str, paper: str, size: str | None, bleed:
             if not isinstance(exc, Exception) or written:  # Ctrl-C, SIGTERM, a full disk
                 _stopped(written, options.formats)  # half way: say what is new, then stop
             raise
+    _still_as_read(card_set, result.files)
     for line in result.warnings:
         click.echo(f"warning: {line}", err=True)
     for path in result.files:
@@ -204,6 +205,20 @@ def _stopped(written: list[tuple[str, Path]], formats: tuple[str, ...]) -> None:
         new = f"wrote {', '.join(done)}; " if done else "wrote nothing; "
         click.echo(f"stopped: {new}not rendered: {', '.join(left)} (any such output in the "
                    "folder is from an earlier render; render again for a matching set)", err=True)
+
+
+def _still_as_read(card_set: object, files: list[Path]) -> None:
+    """RenderError when the template, a file it names or art was saved while the set rendered:
+    they are read from disk as the prints are made, so the prints may mix both contents under
+    the record's note for the content read first."""
+    from boneyard.pipeline.build import changed_since_read
+
+    moved = changed_since_read(card_set)  # type: ignore[arg-type]
+    if moved is not None:
+        for path in files:
+            click.echo(str(path))
+        raise RenderError(f"the set's files changed while it was rendered ({moved}): the prints "
+                          "above may mix the old and the new content; render again")
 
 
 def _permission(card_set: object, out: Path | None, force: bool) -> tuple[str | None, str | None]:

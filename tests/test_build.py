@@ -23,7 +23,7 @@ from boneyard.pipeline.load import load_set
 from boneyard.pipeline.playtest import playtest
 from click.testing import CliRunner
 
-from boneyard.errors import GateError
+from boneyard.errors import GateError, RenderError
 
 FIXTURES = Path(__file__).parent / "fixtures" / "sets"
 
@@ -210,6 +210,80 @@ def test_a_set_changed_during_its_build_is_not_rendered(tmp_path, monkeypatch):
     assert res.exit_code == 1, res.output
     assert "changed while it was built, so nothing of it was rendered or kept: build again" \
         in str(res.exception or "") + res.output
+
+
+def _own_copy(tmp_path: Path):
+    """small_passing_set in a folder of its own, with its own template.yaml to edit."""
+    import shutil
+    from dataclasses import replace
+
+    src = tmp_path / "set"
+    shutil.copytree(FIXTURES / "dotd-useless", src)
+    shutil.copy(Path(__file__).parents[1] / "cards" / "day-of-the-dead" / "template.yaml", src)
+    return src, replace(load_set(src), playtest=small_passing_set().playtest)
+
+
+def test_a_template_saved_after_the_set_was_read_is_not_printed_under_its_record(tmp_path,
+                                                                              monkeypatch):
+    """A reused record plays no game, so nothing looked again: a template saved after the set
+    was read was printed (it is read from disk when rendering) under a record of the content
+    before it, exit 0. Saved while rendering, the prints may mix both: exit 1 too."""
+    from dataclasses import replace
+
+    src, cs = _own_copy(tmp_path)
+    out = tmp_path / "out"
+    assert build_set(cs, out=out, jobs=1, render=False).passed
+    template = src / "template.yaml"
+    template.write_text(template.read_text() + "# saved again\n")
+    rec = Recorder()
+    outcome = build_set(cs, out=out, jobs=1, renderer=rec)
+    assert outcome.reused and outcome.stale and rec.calls == [] and outcome.rendered == []
+    assert outcome.warnings == ["the set's files changed while it was built (template.yaml): "
+                                "nothing was rendered; build again for the edits"]
+
+    def saving(card_set, out_dir, note, watermark):
+        template.write_text(template.read_text() + "# and again\n")
+        return [out_dir / "cards.pdf"]
+
+    now = replace(load_set(src), playtest=cs.playtest)  # read as it is now, saved as it renders
+    outcome = build_set(now, out=out, jobs=1, renderer=saving)
+    assert outcome.stale and outcome.rendered and "while it was rendered" in outcome.warnings[-1]
+    from boneyard.pipeline import cmd_build
+
+    monkeypatch.setattr(cmd_build, "build_set", lambda cs, **_kw: outcome)
+    res = CliRunner().invoke(cli, ["build", str(src), "--out", str(out)])
+    assert res.exit_code == 1, res.output
+    assert "changed while it was rendered, so its prints may mix the old and the new content" \
+        in str(res.exception)
+
+
+def test_a_build_stopped_while_rendering_says_which_prints_are_new(tmp_path, monkeypatch, capsys):
+    """Each output is replaced whole, so Ctrl-C after the PDF left the last build's card images
+    (of other content) beside it, and the build said only "Interrupted."."""
+    import boneyard.pipeline.build as build
+
+    cs = small_passing_set()
+    build_set(cs, out=tmp_path, jobs=1, render=False)
+
+    def stopped(card_set, out_dir, note, watermark, written):
+        written.append(("pdf", out_dir / "cards.pdf"))
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(build, "default_renderer", stopped)
+    with pytest.raises(KeyboardInterrupt):
+        build_set(cs, out=tmp_path, jobs=1)
+    err = capsys.readouterr().err
+    assert err.startswith("rendering stopped: wrote pdf; not rendered: png, tts, proof (any such "
+                          f"output in {tmp_path / cs.slug} is from an earlier build")
+
+    def full(card_set, out_dir, note, watermark, written):
+        written.append(("pdf", out_dir / "cards.pdf"))
+        raise RenderError(f"{out_dir}/png-tgc: cannot write: No space left on device")
+
+    monkeypatch.setattr(build, "default_renderer", full)
+    with pytest.raises(RenderError) as said:
+        build_set(cs, out=tmp_path, jobs=1)
+    assert str(said.value).splitlines()[-1].startswith("rendering stopped: wrote pdf; not rendered: png")
 
 
 def test_a_damaged_record_is_said_to_be_damaged_not_missing(tmp_path):
@@ -405,6 +479,33 @@ def test_an_output_folder_that_takes_no_files_is_refused_before_any_game(tmp_pat
     assert res.exit_code != 0 and played == [], res.output
     assert str(res.exception) == ("/proc/boneyard-out/tiny: the build cannot write its record "
                                   "there: the folder /proc takes no new files (choose another --out)")
+
+
+def test_a_pipe_where_the_report_goes_is_refused_before_any_game(tmp_path, monkeypatch):
+    """The reports are written through a pipe or a device (meant for /dev/stdout): a FIFO left
+    at report.md made the build wait for a reader for ever, after its playtest; one at the last
+    pass's games, before it."""
+    import os
+
+    import boneyard.pipeline.build as build_mod
+
+    src = tiny_set(tmp_path, "Tiny")
+    played = []
+    monkeypatch.setattr(build_mod, "playtest", lambda *a, **k: played.append(1))
+    folder = tmp_path / "out" / "tiny"
+    folder.mkdir(parents=True)
+    os.mkfifo(folder / "report.md")
+    res = CliRunner().invoke(cli, ["build", str(src), "--out", str(tmp_path / "out"), "--no-render"])
+    assert res.exit_code != 0 and played == [], res.output
+    assert str(res.exception) == (f"{folder / 'report.md'}: not a regular file, where the build "
+                                  "writes its report (remove it, or choose another --out)")
+    (folder / "report.md").unlink()  # and the last pass's games, read through gzip
+    (folder / "last-pass").mkdir()
+    os.mkfifo(folder / "last-pass" / "games.json.gz")
+    res = CliRunner().invoke(cli, ["build", str(src), "--out", str(tmp_path / "out"), "--no-render"])
+    assert res.exit_code != 0 and played == [], res.output
+    assert str(res.exception).endswith("games.json.gz: not a regular file, where the build keeps "
+                                       "the last pass's games (remove it, or choose another --out)")
 
 
 def test_report_shows_a_sets_markup_as_text_in_html_and_markdown(tmp_path):

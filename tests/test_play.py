@@ -182,6 +182,20 @@ def test_the_table_plays_the_sets_current_files_and_shows_their_problems(tmp_pat
     assert session.card_set.content_hash != Session(Setup("day-of-the-dead")).card_set.content_hash
 
 
+def test_a_damaged_face_in_the_cache_is_painted_again_not_served(tmp_path):
+    """A face kept cut short (a full disk) was served as it was, a broken card on every page
+    until the cache was cleared; a folder under its name was an internal server error."""
+    client, _ = client_for(Setup("grave-feast", players=2, seed=50), tmp_path)
+    good = client.get("/card/back.png").content
+    kept = next((tmp_path / "faces").rglob("back.png"))
+    kept.write_bytes(good[:100])
+    assert client.get("/card/back.png").content == good
+    kept.unlink()
+    kept.mkdir()
+    r = client.get("/card/back.png")
+    assert r.status_code == 200 and r.content.startswith(b"\x89PNG\r\n\x1a\n")
+
+
 def test_card_faces_are_the_sets_printed_faces(tmp_path):
     client, session = client_for(Setup("grave-feast", players=2, seed=50), tmp_path)
     t = client.get("/api/state").json()

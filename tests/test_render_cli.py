@@ -104,6 +104,66 @@ def test_art_changed_while_rendering_is_said_as_a_read_of_that_file(run, tmp_pat
     assert "cannot write" not in res.output
 
 
+def test_a_font_removed_while_rendering_is_said_as_a_read_of_that_font(run, tmp_path, monkeypatch):
+    """Pillow opens a set's font when the images are drawn, after the PDF: a font file removed by
+    then was "<out>: cannot write: cannot open resource", the output folder blamed."""
+    from boneyard.pipeline.render import api
+    from boneyard.pipeline.render.fonts import VERA_DIR
+
+    work = tmp_path / "set"
+    shutil.copytree(CARDS / "grave-feast", work)
+    font = work / "mine.ttf"
+    shutil.copy(VERA_DIR / "Vera.ttf", font)
+    template = work / "template.yaml"
+    template.write_text(template.read_text().replace("colours:\n", "fonts: {mine: mine.ttf}\ncolours:\n", 1)
+                        .replace("font: sans-bold, size: 17", "font: mine, size: 17", 1))
+    draw = api.write_face_pngs
+
+    def removed_first(*args, **kwargs):
+        font.unlink()
+        return draw(*args, **kwargs)
+
+    monkeypatch.setattr(api, "write_face_pngs", removed_first)
+    res = run("render", str(work), "--force", "--format", "pdf,png", "--out", str(tmp_path / "out"))
+    assert res.exit_code == 1 and f"{font}: cannot read: No such file or directory (was it changed " \
+        "or removed while the set rendered? render again; only pdf was written)" in res.stderr, res.output
+    assert "cannot write" not in res.output and "Traceback" not in res.output
+
+
+def test_a_pipe_where_a_print_goes_is_one_message_not_a_hang(run, tmp_path):
+    """Prints are written through a pipe or a device (meant for /dev/stdout): a FIFO left at
+    the PDF's name made the render wait for a reader for ever."""
+    import os
+
+    folder = tmp_path / "grave-feast"
+    folder.mkdir()
+    os.mkfifo(folder / "grave-feast-poker-letter.pdf")
+    res = run("render", "grave-feast", "--force", "--format", "pdf", "--out", str(tmp_path))
+    assert res.exit_code == 1 and f"{folder / 'grave-feast-poker-letter.pdf'}: cannot write: not a " \
+        "regular file, where the render writes one (remove it)" in res.stderr, res.output
+
+
+def test_a_template_saved_while_rendering_is_not_exit_0(run, tmp_path, monkeypatch):
+    """The template and art are read again as the prints are made: saved then, the prints were
+    of the new content under the note of the content read first, and the render said nothing."""
+    from boneyard.pipeline.render import api
+
+    work = tmp_path / "set"
+    shutil.copytree(CARDS / "grave-feast", work)
+    template = work / "template.yaml"
+    write = api._write_outputs
+
+    def saved_meanwhile(*args, **kwargs):
+        template.write_text(template.read_text() + "# saved again\n")
+        return write(*args, **kwargs)
+
+    monkeypatch.setattr(api, "_write_outputs", saved_meanwhile)
+    res = run("render", str(work), "--force", "--format", "proof", "--out", str(tmp_path / "out"))
+    assert res.exit_code == 1, res.output
+    assert "the set's files changed while it was rendered (template.yaml): the prints above may " \
+        "mix the old and the new content; render again" in res.stderr
+
+
 def test_broken_template_gives_one_clear_message_and_no_output(run, tmp_path):
     """A message with file:line, exit 1, nothing written."""
     src = CARDS / "grave-feast"

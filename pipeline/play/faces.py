@@ -8,6 +8,8 @@ designer edits) is reported as missing and the page shows the card's name instea
 
 from __future__ import annotations
 
+import io
+import os
 import re
 import tempfile
 import threading
@@ -29,9 +31,25 @@ WIDTH = 250  # pixels: sharp at the page's card size on a high-density screen
 _SAFE = re.compile(r"[^A-Za-z0-9_.@-]")
 
 
+PNG_HEAD = b"\x89PNG\r\n\x1a\n"
+PNG_TAIL = b"IEND\xaeB`\x82"  # the IEND chunk every whole PNG ends with
+
+
 def cache_root() -> Path:
-    """Where painted faces are kept between runs (the system's temporary folder)."""
-    return Path(tempfile.gettempdir()) / "boneyard-play"
+    """Where painted faces are kept between runs: the system's temporary folder, one folder a
+    user (another user's folder takes no files of ours, and its faces are not to be shown)."""
+    uid = os.getuid() if hasattr(os, "getuid") else 0
+    return Path(tempfile.gettempdir()) / f"boneyard-play-{uid}"
+
+
+def _cached(path: Path) -> bytes | None:
+    """The face kept at ``path`` if it is a whole PNG, else None: a file cut short by a full
+    disk, or anything else found under its name, is painted again rather than served."""
+    try:
+        data = path.read_bytes() if path.is_file() else b""
+    except OSError:
+        return None
+    return data if data.startswith(PNG_HEAD) and data.endswith(PNG_TAIL) else None
 
 
 class Faces:
@@ -60,8 +78,9 @@ class Faces:
             return None
         path = self.folder / f"{_SAFE.sub('_', face_id)}.png"
         with self.lock:
-            if path.is_file():
-                return path.read_bytes()
+            cached = _cached(path)
+            if cached is not None:
+                return cached
             try:
                 elements = layout_elements(face, self.template, self.size)
             except BoneyardError:
@@ -69,7 +88,12 @@ class Faces:
             ops = tuple(op for _, group in elements for op in group)
             height = round(WIDTH * self.size.height / self.size.width)
             image = face_image(ops, self.size, WIDTH, height)
-            self.folder.mkdir(parents=True, exist_ok=True)
-            with atomic_path(path) as tmp:
-                save_png(image, tmp)
-            return path.read_bytes()
+            try:
+                self.folder.mkdir(parents=True, exist_ok=True)
+                with atomic_path(path) as tmp:
+                    save_png(image, tmp)
+                return path.read_bytes()
+            except OSError:  # a full disk, a folder in the way: shown now, painted again next time
+                buf = io.BytesIO()
+                image.save(buf, "PNG")
+                return buf.getvalue()

@@ -7,8 +7,10 @@ names and renamed into place, so a failed run never leaves a broken file over a 
 
 from __future__ import annotations
 
+import errno
 import os
 import re
+import stat
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
@@ -272,6 +274,20 @@ def _group_errors(errors: list[str]) -> str:
     return "\n".join(lines)
 
 
+def _print_file(target: Path) -> Path:
+    """``target``, unless something that is not a file stands at its name: a write-through
+    (meant for ``--json /dev/stdout``) would open a FIFO left in the output folder and wait
+    for a reader for ever. Said as an OSError naming it, before anything of it is written."""
+    try:
+        mode = os.stat(target).st_mode
+    except OSError:
+        return target  # nothing there (or a broken link): written as usual
+    if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+        raise OSError(errno.EINVAL, "not a regular file, where the render writes one (remove it)",
+                      str(target))
+    return target
+
+
 def _waiting(note: str) -> None:
     print(f"note: {note}", file=sys.stderr, flush=True)
 
@@ -303,10 +319,10 @@ def render_set(card_set: CardSet, out_dir: str | Path | None = None,
     except OSError as exc:
         raise RenderError(f"{out}: cannot create the output folder: {exc.strerror or exc} "
                           "(choose another --out)") from None
+    done = written if written is not None else []
     try:
         with folder_lock(out, _waiting):
-            return _write_outputs(card_set, prep, out, options, progress,
-                                  written if written is not None else [])
+            return _write_outputs(card_set, prep, out, options, progress, done)
     except OSError as exc:  # a full disk, a file in the way: the temporary files are gone
         from PIL import UnidentifiedImageError
 
@@ -319,8 +335,10 @@ def render_set(card_set: CardSet, out_dir: str | Path | None = None,
             # an input (art, a font, an image the template names) gone or spoilt mid-render
             why = "not an image any more" if isinstance(exc, UnidentifiedImageError) \
                 else exc.strerror or str(exc)
+            wrote = "nothing was written" if not done else \
+                f"only {', '.join(f for f, _ in done)} was written"  # the rest: an earlier render's
             raise RenderError(f"{name}: cannot read: {why} (was it changed or removed while "
-                              "the set rendered? render again; nothing was written)") from None
+                              f"the set rendered? render again; {wrote})") from None
         raise RenderError(f"{name or out}: cannot write: {exc.strerror or exc}") from None
 
 
@@ -345,21 +363,21 @@ def _write_outputs(card_set: CardSet, prep: Prepared, out: Path, options: Render
         suffix += "-fold" if options.fold else ""
         target = out / f"{card_set.slug}-{size.name}-{options.paper}{suffix}.pdf"
         advance = task(f"PDF ({pages} pages)", len(deck.cards) * sides)
-        with atomic_path(target) as tmp:
+        with atomic_path(_print_file(target)) as tmp:
             result.pages = write_pdf(tmp, deck, layouts, size, pdf_opts, advance)
         result.files.append(target)
         written.append(("pdf", target))
     if "shop" in options.formats:
         target = out / f"{card_set.slug}-{size.name}-1up{'-cmyk' if prep.cmyk else ''}.pdf"
         advance = task("print shop PDF, one card a page", len(deck.cards))
-        with atomic_path(target) as tmp:
+        with atomic_path(_print_file(target)) as tmp:
             write_shop_pdf(tmp, deck, layouts, size, prep.cmyk, options.watermark,
                            options.footer_note, advance)
         result.files.append(target)
         written.append(("shop", target))
     if "calibration" in options.formats:
         target = out / f"calibration-{options.paper}-{options.duplex}.pdf"
-        with atomic_path(target) as tmp:
+        with atomic_path(_print_file(target)) as tmp:
             write_calibration(tmp, options.paper, options.duplex, options.printer_margin,
                               options.back_offset)
         result.files.append(target)
@@ -386,7 +404,7 @@ def _write_outputs(card_set: CardSet, prep: Prepared, out: Path, options: Render
         target = out / "proof.png"
         advance = task("proof sheet", len(deck.faces))
         sheet = proof_sheet(deck, layouts, size, options.watermark, advance)
-        with atomic_path(target) as tmp:
+        with atomic_path(_print_file(target)) as tmp:
             save_png(sheet, tmp)
         result.files.append(target)
         written.append(("proof", target))

@@ -7,6 +7,7 @@ once hold in both. A template may add its own TTF files from inside its set fold
 
 from __future__ import annotations
 
+import errno
 import hashlib
 from functools import lru_cache
 from pathlib import Path
@@ -95,5 +96,17 @@ def missing_glyphs(text: str, font: str) -> list[str]:
 
 @lru_cache(maxsize=256)
 def pillow_font(name: str, size_px: float) -> ImageFont.FreeTypeFont:
-    # BASIC layout: no kerning or shaping, exactly the advances reportlab measured with.
-    return ImageFont.truetype(str(path_of(name)), size_px, layout_engine=ImageFont.Layout.BASIC)
+    """The font file opened by Pillow, which happens when the images are drawn: a file removed
+    or spoilt since it was measured (saved while the set rendered) is an OSError naming it,
+    not Pillow's bare "cannot open resource", which was reported as the output folder's."""
+    path = path_of(name)
+    try:
+        # BASIC layout: no kerning or shaping, exactly the advances reportlab measured with.
+        return ImageFont.truetype(str(path), size_px, layout_engine=ImageFont.Layout.BASIC)
+    except OSError as exc:
+        if exc.filename is not None:
+            raise
+        gone = not path.is_file()
+        raise OSError(errno.ENOENT if gone else errno.EINVAL,
+                      "No such file or directory" if gone else "not a usable TrueType font any more",
+                      str(path)) from None
