@@ -88,6 +88,8 @@ def read(folder: Path, want: Mapping[str, Any]) -> Played | None:
     """The games kept in ``folder`` if they are believed for ``want`` (an :func:`identity`),
     else None (the old side is played again)."""
     path = folder / GAMES
+    if not path.is_file():  # nothing kept; or a FIFO, on which gzip would wait for ever
+        return None
     try:
         with gzip.open(path, "rb") as fh:
             data = fh.read(MAX_BYTES + 1)

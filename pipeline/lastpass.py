@@ -100,9 +100,13 @@ def save(card_set: CardSet, record: Mapping[str, Any], out_dir: Path,
         return None
     dest = folder(out_dir)
     dest.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=".last-pass-", dir=dest.parent))
+    _sweep(dest.parent)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{LAST_PASS}-{os.getpid()}-", dir=dest.parent))
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(tmp, 0o777 & ~umask)  # mkdtemp's 0700 would keep the last pass from the others
     try:
-        shutil.copytree(card_set.root, tmp / "set", ignore=shutil.ignore_patterns(".*", "__pycache__"))
+        shutil.copytree(card_set.root, tmp / "set", ignore=_not_the_set(Path(card_set.root), out_dir))
         copy = check_set(tmp / "set").card_set
         now = None if copy is None else copy.content_hash
         if now != card_set.content_hash:
@@ -125,6 +129,46 @@ def save(card_set: CardSet, record: Mapping[str, Any], out_dir: Path,
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return None
+
+
+def _not_the_set(root: Path, out_dir: Path) -> Any:
+    """``copytree``'s ignore: hidden files, caches, and the output folder when it lies inside the
+    set's folder (``--out cards/x/output``: the whole ``output``), which each pass would
+    otherwise copy into the next, a level deeper every build."""
+    base = root.resolve()
+    out = out_dir.resolve()
+    top = base / out.relative_to(base).parts[0] if out.is_relative_to(base) and out != base else None
+    hidden = shutil.ignore_patterns(".*", "__pycache__")
+
+    def ignore(where: str, names: list[str]) -> set[str]:
+        skip = set(hidden(where, names))
+        if top is not None and Path(where).resolve() == base and top.name in names:
+            skip.add(top.name)
+        return skip
+
+    return ignore
+
+
+def _sweep(parent: Path) -> None:
+    """Remove what a killed build left of a save beside the last pass (``.last-pass-<pid>-*``, a
+    copy being made, and ``.last-pass-old-<pid>``, the one replaced), each a whole copy of the
+    set, once its process is gone."""
+    for entry in parent.glob(f".{LAST_PASS}-*"):
+        pid = entry.name.removeprefix(f".{LAST_PASS}-").removeprefix("old-").split("-", 1)[0]
+        if pid.isdigit() and not _alive(int(pid)):
+            shutil.rmtree(entry, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process: alive
+        return True
+    return True
 
 
 def find(card_set: CardSet, out_dir: Path, *, declared_hash: str, code_hash: str,

@@ -261,3 +261,46 @@ def test_a_change_aware_build_takes_the_old_side_from_the_games_the_last_pass_ke
     head = json.dumps({"mac": json.loads(gzip.decompress(kept.read_bytes()).partition(b"\n")[0])["mac"]})
     kept.write_bytes(gzip.compress(head.encode() + b"\n" + body))
     assert lastgames.read(kept.parent, want) is None
+
+
+def test_what_a_killed_save_left_is_swept_and_the_last_pass_is_readable(tmp_path):
+    import os
+    import stat
+    import subprocess
+    import sys
+
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True)
+    dead = int(gone.stdout)  # a process that has ended: what it left is nobody's
+    root = make_set(tmp_path)
+    out = tmp_path / "out"
+    where = out / "dotd"
+    for name in (f".{LAST_PASS}-{dead}-x1y2", f".{LAST_PASS}-old-{dead}"):
+        (where / name / "set").mkdir(parents=True)  # a whole copy of the set, once
+    mine = where / f".{LAST_PASS}-{os.getpid()}-busy"  # a live process's: left alone
+    mine.mkdir()
+    assert build_set(load_set(root), out=out, jobs=1, render=False).passed
+    left = sorted(p.name for p in where.iterdir() if p.name.startswith(f".{LAST_PASS}"))
+    assert left == [mine.name]
+    umask = os.umask(0)
+    os.umask(umask)
+    assert stat.S_IMODE((where / LAST_PASS).stat().st_mode) == 0o777 & ~umask
+
+
+def test_an_output_folder_inside_the_set_is_not_copied_into_its_last_pass(tmp_path):
+    root = make_set(tmp_path)
+    out = root / "output"
+    for _ in range(2):
+        assert build_set(load_set(root), out=out, jobs=1, render=False).passed
+    kept = folder(out / "dotd") / "set"
+    assert (kept / "characters.yaml").is_file()
+    assert not (kept / "output").exists()
+
+
+def test_kept_games_that_are_not_a_file_are_not_read(tmp_path):
+    import os
+
+    from boneyard.pipeline import lastgames
+
+    os.mkfifo(tmp_path / lastgames.GAMES)  # gzip would wait for a writer for ever
+    assert lastgames.read(tmp_path, {"any": "identity"}) is None
