@@ -164,6 +164,10 @@ def build_cmd(sets: tuple[str, ...], out: Path | None, force: bool, fast: bool, 
             console.print(f"  rendered {len(outcome.rendered)} files{mark} to {outcome.out_dir}", markup=False)
         elif not outcome.passed and not no_render:
             console.print("  nothing rendered (use --force to render marked FAILED PLAYTEST)")
+            older = _older_prints(outcome.out_dir)
+            if older:  # so nobody takes them for prints of the edited set
+                console.print(f"  the prints already in {outcome.out_dir} ({', '.join(older)}) are an "
+                              "earlier build's, not of these files", markup=False)
     if failures:
         sys.stdout.flush()
         raise GateError(f"playtest gates failed for: {', '.join(failures)}")
@@ -174,6 +178,16 @@ def build_cmd(sets: tuple[str, ...], out: Path | None, force: bool, fast: bool, 
         said += [f"the files of {', '.join(stale_prints)} changed while it was rendered, so its "
                  "prints may mix the old and the new content: build again"] if stale_prints else []
         raise BoneyardError("\n".join(said))
+
+
+def _older_prints(out_dir: Path) -> list[str]:
+    """What an earlier render left in ``out_dir`` (PDFs, the proof sheet, image folders)."""
+    try:
+        found = sorted(p.name + ("/" if p.is_dir() else "") for p in out_dir.iterdir()
+                       if p.suffix == ".pdf" or p.name in ("proof.png", "tts") or p.name.startswith("png-"))
+    except OSError:
+        return []
+    return found
 
 
 def register(group: click.Group) -> None:

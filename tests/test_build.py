@@ -338,6 +338,20 @@ def test_cli_build_failure_prints_the_failed_gates_and_exits_1(overpowered):
     assert not list((out / "dotd-overpowered").glob("*.pdf"))
     assert isinstance(res.exception, GateError)  # main() turns it into a message and exit code 1
     assert "gates failed for: DotD fixture overpowered" in str(res.exception)
+    assert "are an earlier build's" not in res.output  # nothing was printed there before
+
+
+def test_cli_build_failure_says_the_prints_in_the_folder_are_an_earlier_builds(overpowered):
+    _, _, out = overpowered
+    folder = out / "dotd-overpowered"
+    (folder / "dotd-overpowered-poker-letter.pdf").write_bytes(b"%PDF- of the last passing content")
+    try:
+        res = CliRunner().invoke(cli, ["build", str(FIXTURES / "dotd-overpowered"), "--out", str(out)])
+    finally:
+        (folder / "dotd-overpowered-poker-letter.pdf").unlink()
+    assert res.exit_code == 1
+    assert "(dotd-overpowered-poker-letter.pdf) are an earlier build's, not of these files" \
+        in " ".join(res.output.split())
 
 
 def test_bad_playtest_section_is_a_clear_error(tmp_path):
