@@ -563,7 +563,7 @@ def _build_locked(card_set: CardSet, cfg: PlaytestConfig, out_dir: Path, *, fres
         except BaseException:  # Ctrl-C, SIGTERM: say what is new before the stop is said
             print(_render_stopped(written, out_dir), file=sys.stderr, flush=True)
             raise
-        write_reports(record, out_dir)  # again, now with the card images beside their names
+        write_reports(record, out_dir, images=True)  # again, with the images just rendered
         moved = changed_since_read(card_set)
         if moved is not None:  # saved while it rendered: the prints may be of either content
             outcome.warnings.append(f"{lastpass.CHANGED} ({moved}), while it was rendered: the "

@@ -614,9 +614,12 @@ def _html_table(head: Sequence[str], rows: Sequence[Sequence[str]], classes: Seq
     return "".join(out)
 
 
-def write_reports(record: Mapping[str, Any], out_dir: Path) -> tuple[Path, Path]:
+def write_reports(record: Mapping[str, Any], out_dir: Path, images: bool = False) -> tuple[Path, Path]:
+    """The HTML and Markdown reports in ``out_dir``; with ``images``, the card images the render
+    just wrote beside their names (without: none, since images already in the folder may be an
+    earlier build's, of other content)."""
     html_path, md_path = out_dir / "report.html", out_dir / "report.md"
-    write_atomic(html_path, build_html({**record, "_out_dir": str(out_dir)}))
+    write_atomic(html_path, build_html({**record, "_out_dir": str(out_dir)} if images else dict(record)))
     write_atomic(md_path, build_markdown(record))
     return html_path, md_path
 

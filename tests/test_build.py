@@ -592,3 +592,18 @@ def test_a_record_of_another_game_is_refused_as_such(monkeypatch):
     said = build.record_doubts({"rules": "grave-feast", "set": "gf"}, load_set("day-of-the-dead"))
     assert said == ("the record is of another game (grave-feast, set 'gf'), not of this Day of "
                     "the Dead set (was another set's output folder copied here?)")
+
+
+def test_the_report_shows_card_images_only_from_the_render_it_follows(overpowered, tmp_path):
+    """A build that renders nothing (failed, or --no-render) must not put the images an earlier
+    render left in the folder, maybe of other content, beside the cards of this record."""
+    from boneyard.pipeline.report import write_reports
+
+    outcome, _, _ = overpowered
+    folder = tmp_path / "dotd-overpowered"
+    (folder / "png-tgc").mkdir(parents=True)
+    (folder / "png-tgc" / "oaf.png").write_bytes(b"an earlier render's image")
+    write_reports(outcome.record, folder)
+    assert "<img class='card'" not in (folder / "report.html").read_text()
+    write_reports(outcome.record, folder, images=True)
+    assert "<img class='card' src='png-tgc/oaf.png'" in (folder / "report.html").read_text()
