@@ -113,8 +113,16 @@ def blocked_cards(s: Position, p: int) -> set[int] | frozenset[int]:
         return NONE_BLOCKED
     b = {c for q, c in s.locked if q == p}
     b.update(h[1] for h in s.hidden if h[0] == p)
-    b.update(c for q, c in s.confused if q == p)
+    b.update(c for _q, c in s.confused)  # whoever holds it now (a steal does not wake it)
     return b
+
+
+def controls(s: Position, p: int, c: int) -> bool:
+    """Is card ``c`` p's now: in p's hand or mash, an eater of p's family, p's Devil Wife? A
+    confused monster stolen with a family or a mash is its new controller's (GF-22)."""
+    if c in s.hands[p] or c in s.mash[p] or c in s.dw[p]:
+        return True
+    return any(c in f[4] for f in s.fams[p])
 
 
 def protected(s: Position, q: int) -> bool:

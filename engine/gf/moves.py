@@ -76,6 +76,19 @@ def legal_moves(s: Position) -> list[int]:
     return []
 
 
+def may_announce(s: Position, fid: int, eaters: Sequence[int]) -> bool:
+    """May family ``fid`` be announced this turn with ``eaters`` (empty: only the family)? Not
+    after a flubbed announcement of it (GF-06), not while announced, and not when every eater is
+    confused (GF-22: it waits until its controller's next turn). For the moves that extend, join
+    or attach and announce in one breath, as ``announce_moves`` asks it of a plain announcement."""
+    if fid in s.flubbed or fid in s.announced:
+        return False
+    if s.confused and eaters:
+        conf = [c for _, c in s.confused]
+        return any(e not in conf for e in eaters)
+    return True
+
+
 def announce_moves(s: Position, p: int, moves: list[int]) -> None:
     ann = s.announced
     for f in s.fams[p]:
@@ -216,7 +229,7 @@ def family_moves(
         if gapfree and not m & ends[lo << 4 | hi]:
             continue  # the common case: nothing in hand extends it
         base = food << 4
-        ok = eaters and announce_pre and len(cards) + 1 >= min_f
+        ok = eaters and announce_pre and len(cards) + 1 >= min_f and may_announce(s, fid, eaters)
         if lo > 1 and m >> (lo - 1) & 1:
             a = EXTEND | fid << 5 | by[base + lo - 1] << 15
             moves.append(a)
@@ -245,7 +258,8 @@ def family_moves(
                         continue
                     moves.append(JOIN | a[0] << 5 | b[0] << 15)
                     size = len(a[5]) + len(b[5])
-                    if ne and announce_pre and size >= min_f and size == b[3] - a[2] + 1:
+                    if ne and announce_pre and size >= min_f and size == b[3] - a[2] + 1 \
+                            and may_announce(s, a[0], a[4] + b[4]) and may_announce(s, b[0], ()):
                         moves.append(JOIN | a[0] << 5 | b[0] << 15 | 1 << 35)
     # attach eaters from hand or mash
     mp = s.mash[p]
@@ -269,7 +283,7 @@ def family_moves(
         for e in (eat[k], eat_mash[k]):
             if e >= 0:
                 moves.append(ATTACH | fid << 5 | e << 15)
-                if ready and fresh_announce:
+                if ready and fresh_announce and may_announce(s, fid, (e,)):
                     moves.append(ATTACH | fid << 5 | e << 15 | 1 << 35)
 
 

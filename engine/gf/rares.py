@@ -26,6 +26,7 @@ from boneyard.engine.gf.board import (
     find,
     finish_capped,
     flip,
+    flub,
     from_hand_or_mash,
     mkfam,
     usable,
@@ -82,6 +83,16 @@ def apply(s: Position, a: int) -> None:
         attack = s.attack
         assert attack is not None  # the ATTACK phase has one pending
         kind = SUCCUBUS if attack[0] == EXORCIST else PREACHER
+        if op != PASS and s.g.flub_rate > 0.0 and flub(s):  # GF-06: the card's line, misspoken
+            p = s.queue[0]
+            instant_used(s, p)
+            from_hand_or_mash(s, p, x)
+            s.discard.append(x)
+            s.note(("flub", p, "succubus" if kind == SUCCUBUS else
+                    "counter" if op == EVIL_ATTACK else "preacher"))
+            if usable(s, p, kind):
+                return  # asked again, as after any fizzled instant
+            op = PASS
         if op != PASS and kind == SUCCUBUS and s.g.maelstrom_attack and confused_attempt(
                 s, s.queue[0], x, "second succubus on the exorcist"):
             op = PASS  # GF-22: confused, she stays where she was; the next player is asked
@@ -170,10 +181,20 @@ def apply(s: Position, a: int) -> None:
         instant_used(s, p)
         from_hand_or_mash(s, p, x)
         s.discard.append(x)
+        if s.g.flub_rate > 0.0 and flub(s):  # GF-06: the misspoken preacher fizzles
+            s.note(("flub", p, "preacher"))
+            reask(s, p)
+            return
         owner = next(q for q in range(s.n) if y in s.dw[q])
         _open_attack(s, p, [DEVIL_WIFE, y, owner, [x], []], PREACHER)
     elif op == SUCC_EXO:
         instant_used(s, p)
+        if s.g.flub_rate > 0.0 and flub(s):  # GF-06: "Fail to do so, and lose the card"
+            from_hand_or_mash(s, p, x)
+            s.discard.append(x)
+            s.note(("flub", p, "succubus"))
+            reask(s, p)
+            return
         if s.g.maelstrom_attack and confused_attempt(s, p, x, "succubus on the exorcist"):
             reask(s, p)  # GF-22: she is a monster attempting something
             return

@@ -27,6 +27,7 @@ from typing import Any
 from boneyard.engine.cards import CardSet
 from boneyard.engine.expect import match
 from boneyard.engine.gf.arrange import _CARD_ID, arrange
+from boneyard.engine.gf.board import controls
 from boneyard.engine.gf.constants import (
     ATTACK,
     CHAIN,
@@ -437,7 +438,7 @@ class _Run:
                 "score": s.score[p],
                 "locked": sorted(names[c] for q, c in s.locked if q == p),
                 "hidden": sorted(names[h[1]] for h in s.hidden if h[0] == p),
-                "confused": sorted(names[c] for q, c in s.confused if q == p),
+                "confused": sorted(names[c] for _q, c in s.confused if controls(s, p, c)),
             } for p in range(s.n)],
             "discard": [names[c] for c in s.discard],
             "removed": [names[c] for c in s.removed],

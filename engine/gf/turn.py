@@ -8,6 +8,7 @@ The no-rares paths are inlined (the commonest steps of a game); what only the ra
 from __future__ import annotations
 
 from boneyard.engine.gf.board import (
+    controls,
     finish_capped,
     note_rares,
     shuffle,
@@ -35,8 +36,8 @@ def start_turn(s: Position) -> None:
         s.rebuffed = []
     if s.locked:
         s.locked = [x for x in s.locked if x[0] != p]
-    if s.confused:
-        s.confused = [x for x in s.confused if x[0] != p]
+    if s.confused:  # GF-22: a confused monster waits until its controller's next turn begins
+        s.confused = [x for x in s.confused if x[0] != p and not controls(s, p, x[1])]
     if s.hidden:
         for x in s.hidden:
             if x[0] == p:
