@@ -84,8 +84,8 @@ def _progress(console: Console) -> Progress:
               help="Worker processes [default: all cores]; the record does not depend on it.")
 @click.option("--scheduler", envvar="BONEYARD_SCHEDULER", default=None, metavar="tcp://HOST:PORT",
               help="Playtest on a Dask cluster (env BONEYARD_SCHEDULER); same record as local.")
-@click.option("--agents", default=None, metavar="SPEC",
-              help="Override the playtest agent for every seat (greedy, random, mcts:N).")
+@click.option("--agents", default=None, metavar="SPEC", callback=lambda _c, _p, v: _one_agent(v),
+              help="Override the playtest agent for every seat (gate, greedy, random, mcts:N).")
 @click.option("--fresh", is_flag=True, help="Playtest again even if a record for this content and these settings exists.")
 @click.option("--no-render", is_flag=True, help="Playtest, gate and report only.")
 @click.option("--focus", "focus", multiple=True, metavar="CARD",
@@ -178,6 +178,16 @@ def build_cmd(sets: tuple[str, ...], out: Path | None, force: bool, fast: bool, 
         said += [f"the files of {', '.join(stale_prints)} changed while it was rendered, so its "
                  "prints may mix the old and the new content: build again"] if stale_prints else []
         raise BoneyardError("\n".join(said))
+
+
+def _one_agent(value: str | None) -> str | None:
+    """``--agents`` seats one agent everywhere; a list is game.yaml's to give (``simulate``
+    takes one, where a run's seats are its own)."""
+    if value is not None and "," in value:
+        raise click.BadParameter(f"{value!r}: build seats one agent in every seat; to seat "
+                                 "different agents, list them under playtest.agents in game.yaml",
+                                 param_hint="--agents")
+    return value
 
 
 def _older_prints(out_dir: Path) -> list[str]:

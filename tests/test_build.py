@@ -607,3 +607,11 @@ def test_the_report_shows_card_images_only_from_the_render_it_follows(overpowere
     assert "<img class='card'" not in (folder / "report.html").read_text()
     write_reports(outcome.record, folder, images=True)
     assert "<img class='card' src='png-tgc/oaf.png'" in (folder / "report.html").read_text()
+
+
+def test_build_agents_takes_one_agent_and_says_where_a_list_goes(tmp_path):
+    res = CliRunner().invoke(cli, ["build", "day-of-the-dead", "--agents", "greedy,gate", "--out",
+                                   str(tmp_path)])
+    assert res.exit_code == 2
+    assert "build seats one agent in every seat" in res.output and "playtest.agents" in res.output
+    assert not any(tmp_path.iterdir())  # refused before anything was played or written
