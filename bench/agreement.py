@@ -130,10 +130,17 @@ def sub_deltas(card_set: Any, spec: str, known: list[list[float]], games: int, s
     """Per character: over its first ``games`` deals (in deal order) where exactly one seat was
     dealt it, that seat's result minus its result on the same deal with the stand-in, as the
     playtest computes ``sub_delta``. ``known`` holds the set's own results of the first games
-    (the win_delta run); deals past them are played too. Lists, so a split half is possible."""
+    (the win_delta run); deals past them are played too. Lists, so a split half is possible.
+    With ``cache``, a shorter run of the same agent and seed gives the first deals (a longer
+    run's deals begin with a shorter one's), so a sample grows without playing them again."""
     path = cache / f"{spec.replace(':', '_')}-seed{seed}-sub{games}.json" if cache else None
     if path is not None and path.exists():
         return json.loads(path.read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+    # a shorter run of the same agent and seed: its deals are the first of these, kept as played
+    shorter = [] if cache is None else sorted(
+        (int(q.stem.rsplit("sub", 1)[1]), q) for q in cache.glob(f"{spec.replace(':', '_')}-seed{seed}-sub*.json")
+        if q.stem.rsplit("sub", 1)[1].isdigit() and int(q.stem.rsplit("sub", 1)[1]) < games)
+    prefix: dict[str, list[float]] = json.loads(shorter[-1][1].read_text(encoding="utf-8")) if shorter else {}
     gs = spec_of(card_set.rules)
     game = make_game(card_set)
     units = [cid for cid, _ in gs.units(card_set)]
@@ -146,16 +153,19 @@ def sub_deltas(card_set: Any, spec: str, known: list[list[float]], games: int, s
             if len(who) == 1 and len(got) < games:
                 got.append((i, who[0]))
         i += 1
-    extra = sorted({g for got in picks.values() for g, _ in got if g >= len(known)})
+    done = {cid: len(prefix.get(cid, [])) for cid in units}  # each character's deals already played
+    todo = {cid: got[done[cid]:] for cid, got in picks.items()}
+    extra = sorted({g for got in todo.values() for g, _ in got if g >= len(known)})
     sets = {"": card_set} | {cid: gs.stand_in(card_set, cid, {"power": 5}) for cid in units}
-    wanted = {"": extra} | {cid: [g for g, _ in got] for cid, got in picks.items()}
+    wanted = {"": extra} | {cid: [g for g, _ in got] for cid, got in todo.items()}
     tasks: list[tuple[Any, ...]] = [(key, sets[key], None, {}, [spec], seed, idx[j:j + CHUNK])
              for key, idx in wanted.items() for j in range(0, len(idx), CHUNK)]
     played: dict[str, dict[int, list[float]]] = {key: {} for key in wanted}
     for task, (key, rets) in zip(tasks, map_tasks(_task, tasks, jobs), strict=True):
         played[key].update(zip(task[6], rets, strict=True))
     own = dict(enumerate(known)) | played[""]
-    out = {cid: [own[g][k] - played[cid][g][k] for g, k in got] for cid, got in picks.items()}
+    out = {cid: prefix.get(cid, [])[:done[cid]] + [own[g][k] - played[cid][g][k] for g, k in got]
+           for cid, got in todo.items()}
     if path is not None:
         path.parent.mkdir(parents=True, exist_ok=True)
         write_atomic(path, json.dumps(out))
