@@ -37,7 +37,9 @@ STALE_SECONDS = 3600.0
 """A temporary file without a process id (older versions) is stale after this long."""
 
 
-def _alive(pid: int) -> bool:
+def alive(pid: int) -> bool:
+    """Is process ``pid`` running (another user's counts)? What a killed writer left, named by
+    its process id, is swept only once that process is gone."""
     if pid == os.getpid():
         return True
     try:
@@ -73,7 +75,7 @@ def sweep(target: Path) -> None:
         path = Path(name)
         pid = _pid_in(path.name, prefix)
         try:
-            stale = not _alive(pid) if pid is not None else \
+            stale = not alive(pid) if pid is not None else \
                 time.time() - path.lstat().st_mtime > STALE_SECONDS
         except OSError:
             continue
@@ -214,14 +216,14 @@ def recover_dir(target: Path) -> None:
     from its old copy, and the temporary and old folders of dead writers are removed."""
     left = _dir_leftovers(target)
     for pid, old in sorted(left["old"].items()):
-        if _alive(pid):
+        if alive(pid):
             continue
         if not os.path.lexists(target):
             os.replace(old, target)
         else:
             _remove(old)
     for pid, tmp in left["tmp"].items():
-        if not _alive(pid):
+        if not alive(pid):
             _remove(tmp)
 
 

@@ -30,6 +30,7 @@ from boneyard.pipeline import record as rec
 from boneyard.pipeline.lastgames import Played
 
 from boneyard.errors import BoneyardError
+from boneyard.files import alive
 
 LAST_PASS = "last-pass"
 
@@ -155,20 +156,8 @@ def _sweep(parent: Path) -> None:
     set, once its process is gone."""
     for entry in parent.glob(f".{LAST_PASS}-*"):
         pid = entry.name.removeprefix(f".{LAST_PASS}-").removeprefix("old-").split("-", 1)[0]
-        if pid.isdigit() and not _alive(int(pid)):
+        if pid.isdigit() and not alive(int(pid)):
             shutil.rmtree(entry, ignore_errors=True)
-
-
-def _alive(pid: int) -> bool:
-    if pid == os.getpid():
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:  # another user's process: alive
-        return True
-    return True
 
 
 def find(card_set: CardSet, out_dir: Path, *, declared_hash: str, code_hash: str,
