@@ -72,7 +72,7 @@ def test_xlsx_has_one_row_per_character_with_printed_text_and_flow_data(tmp_path
                       "copies", "file"]
     jinx = next(r for r in ws.iter_rows(min_row=2, values_only=True) if r[0] == "jinx")
     assert jinx[2] == 2  # a number cell, not text
-    assert jinx[3] == ("The opposing fighter's printed power counts as 0 this fight. "
+    assert jinx[3] == ("The opposing fighter fights from a power of 0 instead of its printed power this fight. "
                        "+1 power this fight.")
     assert jinx[4] == "[{set_power: {who: opponent, amount: 0}}, {power: 1}]"
     assert jinx[9] == "characters.yaml"

@@ -44,18 +44,18 @@ PRIMITIVE_CASES: list[tuple[Step, str]] = [
     ),
     (
         Step("set_power", amount=0, who="opponent"),
-        "The opposing fighter's printed power counts as 0 this fight.",
+        "The opposing fighter fights from a power of 0 instead of its printed power this fight.",
     ),
     (
         Step("set_power", amount=9, who="self"),
-        "This fighter's printed power counts as 9 this fight.",
+        "This fighter fights from a power of 9 instead of its printed power this fight.",
     ),
     (Step("auto_win"), "This fighter wins the fight, no questions asked."),
     (Step("auto_win", who="opponent"), "The opposing fighter wins the fight, no questions asked."),
     (Step("auto_lose"), "This fighter loses the fight."),
     (Step("auto_lose", who="opponent"), "The opposing fighter loses the fight."),
-    (Step("win_ties"), "This fighter wins ties."),
-    (Step("win_ties", who="opponent"), "The opposing fighter wins ties."),
+    (Step("win_ties"), "This fighter wins power ties."),
+    (Step("win_ties", who="opponent"), "The opposing fighter wins power ties."),
     (Step("gain_vp", amount=5), "Gain 5 victory points."),
     (Step("gain_vp", amount=3), "Gain 3 victory points."),
     (Step("gain_vp", amount=1), "Gain 1 victory point."),
@@ -84,14 +84,14 @@ PRIMITIVE_CASES: list[tuple[Step, str]] = [
     (Step("flip", target="own_fallen"), "Turn one of your fallen fighters face up."),
     (
         Step("flip", target="opponent_fought"),
-        "Turn one of your opponent's fighters that has already fought this turn face down.",
+        "Turn face down one of your opponent's active fighters in a slot that has already fought this turn.",
     ),
     (
         Step("suppress_spirit", who="opponent"),
-        "Your opponent's spirit has no effect on this fight.",
+        "From now on this fight, your opponent's spirit gives no +2 and no second use.",
     ),
-    (Step("suppress_spirit", who="self"), "Your spirit has no effect on this fight."),
-    (Step("negate"), "The opposing fighter's effect does nothing this fight."),
+    (Step("suppress_spirit", who="self"), "From now on this fight, your spirit gives no +2 and no second use."),
+    (Step("negate"), "The opposing fighter's effect does nothing from now on this fight."),
     (Step("take_priority"), "Take the Priority counter."),
     (Step("give_priority"), "Give the Priority counter to your opponent."),
 ]
@@ -223,7 +223,7 @@ def test_turn_comes_first_and_conditions_join_with_and() -> None:
 
 def test_action_after_a_condition_is_lower_case_but_keywords_keep_their_capital() -> None:
     assert step_text(when(Step("negate"), Condition("losing", True))) == (
-        "If this fighter is losing, the opposing fighter's effect does nothing this fight."
+        "If this fighter is losing, the opposing fighter's effect does nothing from now on this fight."
     )
     assert step_text(when(Step("dig", amount=1), Condition("slot", "newest"))) == (
         "If this is your newest slot, Dig."

@@ -288,8 +288,10 @@ def _power_text(step: Step) -> list[Run]:
 
 
 def _set_power_text(step: Step) -> list[Run]:
-    owner = "The opposing fighter's" if step.who == "opponent" else "This fighter's"
-    return [(f"{owner} printed power counts as {step.amount} this fight.", PLAIN)]
+    owner = "The opposing fighter" if step.who == "opponent" else "This fighter"
+    # "fights from": bonuses still add, while scoring and any test of printed power read the card
+    return [(f"{owner} fights from a power of {step.amount} instead of its printed power this "
+             "fight.", PLAIN)]
 
 
 def _gain_vp_text(step: Step) -> list[Run]:
@@ -312,16 +314,17 @@ def _dig_text(step: Step) -> list[Run]:
 def _flip_text(step: Step) -> list[Run]:
     target = step.target or "own_fallen"
     if target == "opponent_fought":
-        return [("Turn one of your opponent's fighters that has already fought this turn"
-                 " face down.", PLAIN)]
+        return [("Turn face down one of your opponent's active fighters in a slot that has"
+                 " already fought this turn.", PLAIN)]
     if target == "own_fallen":
         return [("Turn one of your fallen fighters face up.", PLAIN)]
     raise ValueError(f"unknown flip target {step.target!r}")
 
 
 def _suppress_text(step: Step) -> list[Run]:
-    owner = "Your opponent's" if step.who == "opponent" else "Your"
-    return [(f"{owner} spirit has no effect on this fight.", PLAIN)]
+    owner = "your opponent's" if step.who == "opponent" else "your"
+    # what is left of the fight: uses already made stand, and the spirit's back is still its back
+    return [(f"From now on this fight, {owner} spirit gives no +2 and no second use.", PLAIN)]
 
 
 def _fixed(*runs: Run) -> Callable[[Step], list[Run]]:
@@ -349,9 +352,9 @@ PRIMITIVE_DEFS: tuple[Primitive, ...] = (
     Primitive(
         "set_power", (Arg("amount", "int", 0, 20, required=True, note="the value"), _WHO_OPP),
         "amount",
-        "The fighter's printed power counts as `amount` in this fight (bonuses still add). "
-        "Scoring uses the printed power.",
-        "The fighter's printed power counts as `amount` in this fight (who defaults to opponent).",
+        "The fighter fights from `amount` instead of its printed power in this fight (bonuses "
+        "still add). Scoring, and any condition on printed power, read the printed power.",
+        "The fighter fights from `amount` instead of its printed power (who defaults to opponent).",
         _set_power_text, (0, {"amount": 9, "who": "self"}),
         "Jinx: `set_power: {who: opponent, amount: 0}`", RUN_FIGHT_SET, F_SETP,
         rate=lambda amount, opp, per: ((4.0 - amount) if opp else 0.0, 0.0), keeps_hand=True),
@@ -370,7 +373,7 @@ PRIMITIVE_DEFS: tuple[Primitive, ...] = (
     Primitive(
         "win_ties", (_WHO,), "who", "A power tie in this fight is a win for that side.",
         "A power tie in this fight is a win for that side.",
-        _about("wins ties."), ("self", "opponent"),
+        _about("wins power ties."), ("self", "opponent"),
         "Stubborn: `win_ties: self`", RUN_FIGHT_SET, F_WT,
         rate=lambda amount, opp, per: (0.5, 0.0), keeps_hand=True),
     Primitive(
@@ -411,22 +414,23 @@ PRIMITIVE_DEFS: tuple[Primitive, ...] = (
         rate=_choice_rate, keeps_hand=True),
     Primitive(
         "flip", (Arg("target", "flip_target", required=True),), "target",
-        "Turn one of your fallen fighters face up / one of your opponent's active fighters that "
-        "has already fought this turn face down.",
+        "Turn one of your fallen fighters face up / one of your opponent's active fighters in a "
+        "slot that has already fought this turn face down.",
         "Turn one of your fallen fighters face up / an opponent's fought fighter face down.",
         _flip_text, FLIP_TARGETS,
         "Bugler: `flip: own_fallen`; Poltergeist: `flip: opponent_fought`", RUN_FLIP,
         rate=_choice_rate, keeps_hand=True),
     Primitive(
         "suppress_spirit", (_WHO_OPP,), "who",
-        "That player's spirit has no effect on this fight (no +2, no second use).",
-        "That player's spirit has no effect on this fight (who defaults to opponent).",
+        "From now on this fight, that player's spirit gives no +2 and no second use (uses already "
+        "made stand; its back still counts for conditions).",
+        "That player's spirit gives no +2 and no second use from now on (who defaults to opponent).",
         _suppress_text, ("opponent", "self"), "Party Pooper: `suppress_spirit: opponent`",
         RUN_FIGHT_SET, F_SUP, rate=lambda amount, opp, per: (2.0, 0.0), keeps_hand=True),
     Primitive(
-        "negate", (), None, "The opposing fighter's effect does nothing this fight (uses not "
-        "yet made).", "The opposing fighter's effect does nothing this fight.",
-        _fixed(("The opposing fighter's effect does nothing this fight.", PLAIN)), ({},), "Hush",
+        "negate", (), None, "The opposing fighter's effect does nothing from now on this fight "
+        "(uses not yet made).", "The opposing fighter's effect does nothing from now on.",
+        _fixed(("The opposing fighter's effect does nothing from now on this fight.", PLAIN)), ({},), "Hush",
         RUN_FIGHT_SET, F_NEG, side="opponent", rate=lambda amount, opp, per: (2.0, 0.0),
         keeps_hand=True),
     Primitive(
