@@ -108,7 +108,7 @@ def apply_switches(card_set: CardSet, pairs: Iterable[str]) -> CardSet:
                 "true | false" if isinstance(default, bool) else f"a value like {_yaml_word(default)}")
             raise click.UsageError(f"--switch {name}={raw}: expected {allowed} (see docs/rules/)")
         if _switch_schema(card_set.rules, name).get("type") == "integer" and isinstance(value, float):
-            # else the engine's own check ends the run: "grave-feast switch ...", exit 1
+            # else the engine's own check ends the run (exit 1) without naming --switch
             raise click.UsageError(f"--switch {name}={raw}: expected a whole number "
                                    "(see docs/rules/)")
         low, high = _switch_bounds(card_set.rules, name)
