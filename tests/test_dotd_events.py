@@ -68,3 +68,26 @@ def test_replayed_seeded_game_reads_turn_by_turn(tmp_path):
     g = make_game(card_set)
     transcript(g, rec)
     assert g.record_events is False and replay(g, rec).events is None
+
+
+def test_a_victory_point_loss_reads_as_a_loss():
+    """A card printed 'Lose 1 victory point' was narrated 'player 1 gains -1 VP'."""
+    data = yaml.safe_load("""
+characters:
+  - {id: miser, name: Miser, power: 5, effect: [{gain_vp: -1}]}
+  - {id: oaf, name: Oaf, power: 7}
+  - {id: dud, name: Dud, power: 1, copies: 2}
+turn: 1
+phase: reveal
+end_turn: 1
+priority: 0
+players:
+  - {line: [miser@double], spirit: dud@unearth#1}
+  - {line: [oaf@double], spirit: dud@power_up#2}
+actions: ["no"]
+""")
+    game = DotdGame(make_card_set([character_from_dict(c) for c in data["characters"]], name="t"))
+    game.record_events = True
+    state, _ = play_scenario(game, data)
+    assert "player 1 loses 1 VP" in state.events
+    assert not any("gains -" in e for e in state.events)

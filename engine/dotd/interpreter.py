@@ -173,7 +173,7 @@ def exec_steps(st: Position, p: int, steps: tuple[CompiledStep, ...], idx: int, 
             vp = amount if per < 0 else amount * count(st, p, per)
             st.scores[side] += vp
             if st.events is not None:
-                st.events.append(f"player {side + 1} gains {vp} VP")
+                st.events.append(f"player {side + 1} {'gains' if vp >= 0 else 'loses'} {abs(vp)} VP")
         elif run == RUN_PRIORITY:
             st.prio = p ^ opp
             if st.events is not None:
