@@ -301,7 +301,7 @@ def _too_deep(text: str) -> tuple[int, int]:
             elif isinstance(token, closes):
                 depth -= 1
     except (yaml.YAMLError, RecursionError):
-        pass
+        pass  # the scan stopped at a syntax error before the limit: no deeper place to name
     return 1, 1
 
 
@@ -330,7 +330,7 @@ def _runaway_quote(text: str, mark: Any) -> tuple[tuple[int, int], int] | None:
                     and token.end_mark.line > token.start_mark.line:
                 found = token
     except (yaml.YAMLError, RecursionError):
-        pass
+        pass  # the scan stops at the error itself: the quotes read before it are all there is
     if found is None:
         return None
     if found.end_mark.line != mark.line:
