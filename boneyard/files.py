@@ -11,6 +11,8 @@ carry the writer's process id and the next write beside them removes those whose
 gone. Folders (card images, Tabletop Simulator sheets) are swapped in with one atomic exchange
 where the system has it (Linux ``renameat2``), so the folder is the old or the new one at every
 instant; elsewhere by two renames, and a folder lost between them is restored by the next run.
+An old folder that could not be deleted whole (a read-only one) is refused before anything is
+written, and kept as it was: deleted after the swap, it was left cut down and hidden.
 Errors name the target file, not its temporary stand-in. A symbolic link is written through
 (the link stays, the file it names is replaced); a device or a pipe (``--json /dev/stdout``, a
 FIFO) is written in place, never replaced by a regular file.
@@ -244,13 +246,49 @@ def _named_in(exc: OSError, tmp: Path, target: Path) -> OSError:
     return type(exc)(exc.errno, exc.strerror or os.strerror(exc.errno), str(where))
 
 
+def _undeletable(folder: Path) -> Path | None:
+    """The first folder of ``folder`` (itself included) whose files cannot be deleted, or None.
+    Deleting stops at such a folder (a read-only ``png-tgc``, or one inside it), and a swap
+    made before that was known left the old folder, cut down, hidden beside the new one."""
+    if folder.is_symlink() or not folder.is_dir():
+        return None  # a link or a file: one unlink in its parent
+    todo = [folder]
+    while todo:
+        here = todo.pop()
+        if not os.access(here, os.R_OK | os.W_OK | os.X_OK):
+            return here
+        try:
+            with os.scandir(here) as entries:
+                todo.extend(Path(e.path) for e in entries if e.is_dir(follow_symlinks=False))
+        except FileNotFoundError:
+            continue  # gone meanwhile
+        except OSError:
+            return here
+    return None
+
+
+def _check_replaceable(target: Path) -> None:
+    """Raise an OSError naming ``target`` if its old folder could not be deleted whole once
+    replaced: said before the new one is written, and again just before the swap."""
+    stuck = _undeletable(target)
+    if stuck is None:
+        return
+    who = "the folder" if stuck == target else f"its folder {stuck.relative_to(target)}"
+    raise OSError(errno.EACCES, f"{who} does not let its files be deleted, so the old content "
+                                f"cannot be replaced (it is left as it was: make it writable, "
+                                f"e.g. chmod -R u+w {target})", str(target))
+
+
 @contextmanager
 def atomic_dir(path: str | Path) -> Iterator[Path]:
     """A temporary folder next to ``path`` that replaces it only when fully written; at no
-    instant is there neither the old nor the new folder (see the module docstring)."""
+    instant is there neither the old nor the new folder (see the module docstring). An old
+    folder that cannot be deleted whole is refused (OSError) and kept, with nothing left
+    beside it."""
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     recover_dir(target)
+    _check_replaceable(target)
     tmp = target.with_name(f".{target.name}.tmp-{os.getpid()}")
     _remove(tmp)
     try:
@@ -269,6 +307,11 @@ def atomic_dir(path: str | Path) -> Iterator[Path]:
         _remove(tmp)
         raise
     if os.path.lexists(target):
+        try:
+            _check_replaceable(target)  # (made read-only while the new one was written)
+        except OSError:
+            _remove(tmp)
+            raise
         if exchange(tmp, target):
             _remove(tmp)  # now the old folder
             return

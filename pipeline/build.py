@@ -241,8 +241,9 @@ def unknown_characters(card_set: CardSet, ids: Sequence[str]) -> list[str]:
 
 
 def check_out_dir(out_dir: Path) -> None:
-    """Raise when a file stands where ``out_dir`` or a folder above it would be, or it cannot be
-    written: said before any game, not after minutes of playtesting."""
+    """Raise when a file stands where ``out_dir`` or a folder above it would be, it cannot be
+    written, or the record's signing key cannot be read: said before any game, not after
+    minutes of playtesting."""
     for p in (out_dir, *out_dir.parents):
         if os.path.lexists(p):
             if not p.is_dir():
@@ -266,6 +267,7 @@ def check_out_dir(out_dir: Path) -> None:
     if why is not None:
         raise BoneyardError(f"{out_dir}: the build cannot write its record there: {why} "
                             "(choose another --out)")
+    rec.check_key()  # a FIFO where the key is kept waited for a writer for ever, after the games
 
 
 def check_focus(card_set: CardSet, focus: Sequence[str]) -> None:

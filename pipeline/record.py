@@ -18,11 +18,13 @@ on its word. Before a record is used it is checked, and refused with a message s
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import hmac
 import json
 import math
 import os
+import stat
 import tempfile
 from collections.abc import Mapping
 from functools import cache
@@ -35,6 +37,7 @@ from boneyard.pipeline.gates import ALPHA, evaluate, parse_gates
 from boneyard.pipeline.gates import failed as failed_results
 from boneyard.pipeline.report import write_atomic
 
+from boneyard.errors import BoneyardError
 from boneyard.files import read_bounded
 
 SCHEMA = Path(__file__).with_name("record.schema.json")
@@ -51,11 +54,14 @@ def _key_path() -> Path:
 
 MIN_KEY_BYTES = 16
 """A key file shorter than this is damaged (a disk that filled while it was first written)."""
+MAX_KEY_BYTES = 1024 * 1024
+"""A key file larger than this is some other file named by mistake: refused, not read whole."""
 
 
 @cache
 def _key() -> bytes:
-    """This installation's signing key, made on first use (a temp folder if home is read-only)."""
+    """This installation's signing key, made on first use (a temp folder if home is read-only);
+    BoneyardError if what is at its path is no key file (a FIFO, a folder, a device)."""
     for path in (_key_path(), Path(tempfile.gettempdir()) / f"boneyard-{os.getuid()}" / "record.key"):
         key = _read_key(path)
         if key is not None:
@@ -68,12 +74,43 @@ def _key() -> bytes:
     return hashlib.sha256(f"boneyard-{os.getuid()}-{os.uname().nodename}".encode()).digest()
 
 
+def check_key() -> None:
+    """Raise BoneyardError if the signing key cannot be had (see :func:`_read_key`): a build
+    asks before its games, not when it signs their record minutes later."""
+    _key()
+
+
+_KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a device"),
+          (stat.S_ISBLK, "a device"), (stat.S_ISSOCK, "a socket"))
+
+
 def _read_key(path: Path) -> bytes | None:
+    """The key kept at ``path``; None when there is none yet, it cannot be read or it is cut
+    short (then it is made, here or in the temporary folder). Anything but a regular file
+    there is refused (BoneyardError), never read: a FIFO waited for a writer for ever, a device
+    never ended, and a folder was passed over for another key in silence, so records signed
+    before no longer matched."""
     try:
-        data = path.read_bytes()
+        mode = path.stat().st_mode  # follows a link: what it names is what is read
     except OSError:
         return None
+    if not stat.S_ISREG(mode):
+        raise _not_a_key(path, next((k for test, k in _KINDS if test(mode)), "not a regular file"))
+    try:
+        data = read_bounded(path, MAX_KEY_BYTES, "key file")
+    except OSError as exc:
+        if exc.errno in (errno.EINVAL, errno.EFBIG):
+            raise _not_a_key(path, exc.strerror or str(exc)) from None
+        return None
     return data if len(data) >= MIN_KEY_BYTES else None
+
+
+def _not_a_key(path: Path, kind: str) -> BoneyardError:
+    if os.environ.get(KEY_ENV) and path == _key_path():
+        return BoneyardError(f"{path}: {kind}, where {KEY_ENV} names the key that signs playtest "
+                             "records (point it at a file, or at a free path for a new key)")
+    return BoneyardError(f"{path}: {kind}, where boneyard keeps the key that signs playtest "
+                         "records (remove it: a new key is then made, and builds playtest again)")
 
 
 def _make_key(path: Path) -> bytes:

@@ -10,11 +10,13 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import textwrap
 import time
 from pathlib import Path
 
 import pytest
+from boneyard.pipeline import record as rec
 from boneyard.pipeline.cli import cli, main
 from boneyard.pipeline.render.template import MAX_EXTENDS, load_template
 from click.testing import CliRunner
@@ -128,6 +130,55 @@ def test_a_real_kill_mid_swap_loop_never_loses_the_folder(tmp_path):
         assert target.is_dir() and len(list(target.iterdir())) == 20
         recover_dir(target)
         assert [p.name for p in tmp_path.iterdir()] == ["png"]
+
+
+def _permissions_hold() -> bool:
+    """Does a read-only folder stop this process? Not as root, who may write anywhere."""
+    with tempfile.TemporaryDirectory() as folder:
+        os.chmod(folder, 0o555)
+        try:
+            return not os.access(folder, os.W_OK)
+        finally:
+            os.chmod(folder, 0o755)
+
+
+@pytest.fixture
+def read_only(tmp_path):
+    """Make folders read-only for one test; every folder of tmp_path is writable again after
+    it (wherever a swap moved them), so tmp_path can be deleted."""
+    yield lambda folder: os.chmod(folder, 0o555)
+    for here, _, _ in os.walk(tmp_path):
+        os.chmod(here, 0o755)
+
+
+def _files(folder: Path) -> dict[str, str]:
+    return {str(p.relative_to(folder)): p.read_text() for p in folder.rglob("*") if p.is_file()}
+
+
+@pytest.mark.skipif(not _permissions_hold(), reason="permissions do not stop root")
+@pytest.mark.parametrize("where", ["png-tgc", "png-tgc/backs", "while written"])
+def test_an_old_folder_that_cannot_be_deleted_is_kept_whole_with_nothing_beside_it(
+        tmp_path, read_only, where):
+    """A read-only png-tgc (or a folder in it) was swapped out all the same, deleted as far as
+    it would go, and left cut down and hidden beside the new one (.png-tgc.tmp-<pid>)."""
+    target = tmp_path / "png-tgc"
+    with atomic_dir(target) as tmp:
+        _fill(tmp, "old")
+        (tmp / "backs").mkdir()
+        _fill(tmp / "backs", "old back")
+    old = _files(target)
+    if where != "while written":
+        read_only(tmp_path / where)
+    with pytest.raises(OSError) as err, atomic_dir(target) as tmp:
+        _fill(tmp, "new")
+        if where == "while written":
+            read_only(target / "backs")  # said just before the swap
+    who = "its folder backs" if where != "png-tgc" else "the folder"
+    assert err.value.filename == str(target) and err.value.strerror == (
+        f"{who} does not let its files be deleted, so the old content cannot be replaced (it is "
+        f"left as it was: make it writable, e.g. chmod -R u+w {target})"), err.value
+    assert _files(target) == old
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["png-tgc"]
 
 
 # --- temporaries of killed runs, full disks --------------------------------------------------
@@ -430,6 +481,28 @@ def test_a_playtest_record_that_is_no_file_is_refused_not_read_for_ever(tmp_path
     assert res.returncode == 1 and res.stderr == (
         f"{record}: not a regular file, where the build keeps its playtest record (remove it, "
         "or choose another --out)\n"), res.stderr
+
+
+@pytest.mark.parametrize("kind", ["FIFO", "folder", "device"])
+def test_a_record_key_that_is_no_file_is_refused_at_once(tmp_path, monkeypatch, kind):
+    """BONEYARD_RECORD_KEY naming a FIFO waited for a writer for ever, once every game was
+    played; a folder was passed over for another key in silence (records signed with it no
+    longer matched), and a device was read as an empty key and replaced."""
+    key = tmp_path / "record.key"
+    if kind == "FIFO":
+        os.mkfifo(key)
+    elif kind == "folder":
+        key.mkdir()
+    else:
+        key.symlink_to(os.devnull)
+    monkeypatch.setenv(rec.KEY_ENV, str(key))
+    res = _cli_run(["build", "day-of-the-dead", "--fast", "--no-render", "--out",
+                    str(tmp_path / "out")], timeout=20)
+    assert res.returncode == 1 and res.stderr == (
+        f"{key}: a {kind}, where BONEYARD_RECORD_KEY names the key that signs playtest records "
+        "(point it at a file, or at a free path for a new key)\n"), res.stderr
+    assert not (tmp_path / "out").exists()  # said before any game
+    assert {"FIFO": key.is_fifo, "folder": key.is_dir, "device": key.is_symlink}[kind]()
 
 
 @pytest.mark.parametrize("kind", ["fifo", "zero", "huge"])
