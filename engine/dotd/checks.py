@@ -1,6 +1,6 @@
 """Day of the Dead checks across the character files and game.yaml that no schema can express:
 unique ids and names, cards per back, enough cards to deal, art files, effect conditions that can
-never hold, and primitives not known to keep hand sizes (ruling DD-25)."""
+never hold or always hold, and primitives not known to keep hand sizes (ruling DD-25)."""
 
 from __future__ import annotations
 
@@ -29,6 +29,9 @@ from boneyard.errors import Problem
 #: reviewed before any card may use it.
 SCHEMA = Path(__file__).with_name("game.schema.json")  # the params' bounds and defaults
 HAND_SAFE: frozenset[str] = frozenset(p.name for p in PRIMITIVE_DEFS if p.keeps_hand)
+
+#: The fix for a condition that holds in every game: it says nothing, or not what was meant.
+ALWAYS_HINT = "remove the condition, or check the comparison"
 
 
 def check(files: SetFiles) -> list[Problem]:
@@ -197,6 +200,10 @@ def _effect_semantics(doc: LocatedDoc, idx: int, card: dict[str, Any], cid: str 
             out.append(doc.problem((*at, "turn"), f"effect step {s + 1}: condition on the turn "
                                    f"can never hold (the game has turns 1 to {turns})",
                                    card=cid, hint="check the comparison"))
+        elif pairs and _always_holds(pairs, 1, None):  # in a game of any length
+            out.append(doc.problem((*at, "turn"), f"effect step {s + 1}: condition on the turn "
+                                   "always holds (turns are numbered from 1)", card=cid,
+                                   hint=ALWAYS_HINT))
         slot = when.get("slot")
         if isinstance(slot, int) and not isinstance(slot, bool) and slot > turns:
             out.append(doc.problem((*at, "slot"), f"effect step {s + 1}: slot {slot} never "
@@ -204,23 +211,81 @@ def _effect_semantics(doc: LocatedDoc, idx: int, card: dict[str, Any], cid: str 
                                    card=cid))
         count = when.get("count")
         if isinstance(count, dict) and count.get("of") in COUNTERS:
-            pairs = comparison_values({k: v for k, v in count.items() if k != "of"})
-            most = 2 if count["of"] == "own_adjacent_active" else turns
-            if pairs and not can_hold(pairs, 0, most):
-                out.append(doc.problem((*at, "count"), f"effect step {s + 1}: "
-                                       f"{count['of']} is 0 to {most}, so this condition can "
-                                       "never hold", card=cid, hint="check the comparison"))
+            out += _count_semantics(doc, (*at, "count"), s, count, cid, turns)
         pairs = comparison_values(when.get("opposing_power"))
         if pairs and not can_hold(pairs, 0, 9):
             out.append(doc.problem((*at, "opposing_power"), f"effect step {s + 1}: printed "
                                    "powers are 0 to 9, so this condition can never hold",
                                    card=cid, hint="check the comparison"))
+        elif pairs and _always_holds(pairs, 0, 9):
+            out.append(doc.problem((*at, "opposing_power"), f"effect step {s + 1}: printed "
+                                   "powers are 0 to 9, so this condition always holds",
+                                   card=cid, hint=ALWAYS_HINT))
         for test in ("own_spirit", "opponent_spirit", "own_back", "opposing_back"):
             value = when.get(test)
             named = value.items() if isinstance(value, dict) else [(None, value)]
+            if isinstance(value, dict) and isinstance(value.get("eq"), str) \
+                    and value.get("eq") == value.get("ne"):
+                out.append(doc.problem((*at, test), f"effect step {s + 1}: {test} cannot be "
+                                       f"'{value['eq']}' and not '{value['eq']}' at once, so "
+                                       "this condition can never hold", card=cid,
+                                       hint="keep either eq or ne"))
             for op, b in named:
                 if isinstance(b, str) and b in BACKS and b not in backs:
                     path = (*at, test) if op is None else (*at, test, op)
                     out.append(doc.problem(path, f"effect step {s + 1}: back '{b}' is not "
                                            f"defined in {game_file}", card=cid))
     return out
+
+
+def _always_holds(pairs: list[tuple[str, int]], lo: int, hi: int | None) -> bool:
+    """Whether every whole number in lo..hi (``hi`` None: no upper end) satisfies all
+    comparisons. Past the largest number compared with, no comparison changes its answer, so
+    the number after it stands for all the rest."""
+    top = hi if hi is not None else max([lo, *(n for _, n in pairs)]) + 1
+    return top >= lo and all(can_hold(pairs, x, x) for x in range(lo, top + 1))
+
+
+def _count_why(of: str, turns: int) -> str:
+    """Why a counter's range is narrower than 0 to the number of turns. Only an active fighter
+    uses its effect (DD-13), and nothing turns the slot that is fighting face down before its
+    fight is over (``flip: opponent_fought`` reaches only slots that have fought), so the
+    fighter whose condition is checked is one of its player's active fighters; a line has one
+    slot per turn played."""
+    if of == "own_active":
+        return "the fighter using the effect is one of them"
+    if of == "own_fallen":
+        slots = f"{turns} slot" + ("s" if turns != 1 else "")
+        return f"the fighter using the effect is active, in a line of at most {slots}"
+    return ""
+
+
+def _count_semantics(doc: LocatedDoc, path: tuple[Any, ...], s: int, count: dict[str, Any],
+                     cid: str | None, turns: int) -> list[Problem]:
+    """A count condition that can never hold in this game, or holds in every game.
+
+    A counter is 0 to ``turns`` (own_adjacent_active 0 to 2), own_active at least 1 and
+    own_fallen at most ``turns`` - 1 (``_count_why``). "Always" is judged without the game's
+    turns, as a card may be meant for longer games than this set's: only the bounds no game
+    changes count (a count is never negative, own_active never 0, two slots are adjacent).
+    """
+    of = count["of"]
+    pairs = comparison_values({k: v for k, v in count.items() if k != "of"})
+    if not pairs:
+        return []
+    top = 2 if of == "own_adjacent_active" else None  # the same in every game
+    loose = (0, top if top is not None else turns)
+    low = 1 if of == "own_active" else 0
+    high = turns - 1 if of == "own_fallen" else loose[1]
+    why = _count_why(of, turns)
+    if not can_hold(pairs, low, high):
+        said = f" ({why})" if why and can_hold(pairs, *loose) else ""
+        return [doc.problem(path, f"effect step {s + 1}: {of} is {low} to {high}{said}, so "
+                            "this condition can never hold", card=cid,
+                            hint="check the comparison")]
+    if _always_holds(pairs, low, top):
+        span = f"{low} to {top}" if top is not None else f"{low} or more"
+        said = f" ({why})" if why and not _always_holds(pairs, 0, top) else ""
+        return [doc.problem(path, f"effect step {s + 1}: {of} is {span}{said}, so this "
+                            "condition always holds", card=cid, hint=ALWAYS_HINT)]
+    return []

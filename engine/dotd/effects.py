@@ -77,7 +77,7 @@ from .codes import (
     RUN_UNEARTH,
     RUN_VP,
 )
-from .phrases import KEYWORD, PLAIN, Bounds, Run, article, back_name, points, signed
+from .phrases import KEYWORD, PLAIN, Bounds, Run, article, back_name, either, points, signed
 
 #: Subjects a step can apply to: ``self`` is this fighter/its controller, ``opponent`` the
 #: opposing fighter/its controller (the interpreter's side flip is the position: 0 or 1).
@@ -106,6 +106,12 @@ class Counter:
     def code(self) -> int:
         """The compiled counter: measure and side in one int (side in the low bit)."""
         return self.measure << 1 | self.side
+
+    @property
+    def has_not(self) -> str:
+        """``has`` denied: "you do not have", "your opponent does not have"."""
+        who, _, verb = self.has.rpartition(" ")
+        return f"{who} {'does' if verb == 'has' else 'do'} not have"
 
 
 COUNTER_DEFS: tuple[Counter, ...] = (
@@ -456,8 +462,8 @@ def _is(cond: Condition) -> bool:
     return cond.op != "ne"
 
 
-def _bounds(conds: Sequence[Condition]) -> Bounds:
-    return Bounds((c.op, c.value) for c in conds)
+def _bounds(conds: Sequence[Condition], floor: int | None = None) -> Bounds:
+    return Bounds(((c.op, c.value) for c in conds), floor)
 
 
 Clause = Callable[[Sequence[Condition], Mapping[str, str]], str]
@@ -532,70 +538,105 @@ class CondTest:
         return VALUE_KINDS[self.value].schema(self.description)
 
 
-def _priority_clause(conds: Sequence[Condition], _names: Mapping[str, str]) -> str:
-    first = conds[0]
-    holder_is_self = (first.value == "self") == _is(first)
+OneClause = Callable[[Condition, Mapping[str, str]], str]
+
+
+def _each(one: OneClause) -> Clause:
+    """A test of one named value (a side, a back, a slot's name, true/false), printed by ``one``
+    for each of its conditions. ``{eq: x}`` already says every ``{ne: y}`` of another value, so
+    those are left out; what is left is joined with ``and`` (and so is a contradiction, truthfully:
+    "your spirit is a Double and your spirit is not a Double")."""
+
+    def clause(conds: Sequence[Condition], names: Mapping[str, str]) -> str:
+        eqs = [c.value for c in conds if _is(c)]
+        said = [c for c in conds if _is(c) or not eqs or c.value in eqs]
+        return " and ".join(dict.fromkeys(one(c, names) for c in said))
+
+    return clause
+
+
+def _priority_one(cond: Condition, _names: Mapping[str, str]) -> str:
+    holder_is_self = (cond.value == "self") == _is(cond)
     return "you have priority" if holder_is_self else "your opponent has priority"
 
 
 def _turn_phrase(conds: Sequence[Condition], _names: Mapping[str, str]) -> str:
-    b = _bounds(conds)
-    if b.exact is not None and not b.ne:
-        return f"On turn {b.exact}"
-    if b.lo is not None and b.hi is not None:
-        text = f"On turns {b.lo} to {b.hi}"
-    elif b.lo is not None:
-        text = f"On turn {b.lo} or later"
-    elif b.hi is not None:
-        text = f"On turn {b.hi} or earlier"
+    b = _bounds(conds, floor=1)  # turns are numbered from 1
+    kind, nums, ne = b.shape()
+    if kind == "never":
+        return f"On turn {b.literal('later', 'earlier')}"
+    if kind == "any":
+        return f"Except on turn {either(ne)}" if ne else "On every turn"
+    if kind == "range":
+        text = f"On turns {nums[0]} to {nums[1]}"
     else:
-        return "Except on turn " + " or ".join(str(n) for n in b.ne)
-    if b.ne:
-        text += ", except turn " + " or ".join(str(n) for n in b.ne)
-    return text
+        text = f"On turn {b.numbers('later', 'earlier')}"
+    return f"{text}, except turn {either(ne)}" if ne else text
 
 
-def _slot_clause(conds: Sequence[Condition], _names: Mapping[str, str]) -> str:
-    first = conds[0]
-    if first.value in ("newest", "oldest"):
-        return f"this is {'' if _is(first) else 'not '}your {first.value} slot"
-    return f"this is slot {_bounds(conds).phrase('higher', 'lower')}"
+def _not(numbers: Sequence[int]) -> str:
+    """``not 3`` / ``neither 3 nor 5`` / ``none of 3, 5 and 7``."""
+    if len(numbers) == 1:
+        return f"not {numbers[0]}"
+    if len(numbers) == 2:
+        return f"neither {numbers[0]} nor {numbers[1]}"
+    return f"none of {', '.join(map(str, numbers[:-1]))} and {numbers[-1]}"
+
+
+def _slot_name_one(cond: Condition, _names: Mapping[str, str]) -> str:
+    return f"this is {'' if _is(cond) else 'not '}your {cond.value} slot"
+
+
+def _slot_clause(conds: Sequence[Condition], names: Mapping[str, str]) -> str:
+    named = [c for c in conds if c.value in ("newest", "oldest")]
+    parts = [_each(_slot_name_one)(named, names)] if named else []
+    numbered = [c for c in conds if c.value not in ("newest", "oldest")]
+    if numbered:
+        b = _bounds(numbered, floor=1)  # slots are numbered from 1
+        kind, _, ne = b.shape()
+        if kind == "any" and ne:
+            parts.append(f"this is not slot {ne[0]}" if len(ne) == 1
+                         else f"this is a slot other than {either(ne)}")
+        else:
+            parts.append(f"this is slot {b.phrase('higher', 'lower')}")
+    return " and ".join(parts)
 
 
 def _spirit_clause(mine: bool) -> Clause:
-    def clause(conds: Sequence[Condition], names: Mapping[str, str]) -> str:
-        first = conds[0]
-        if first.value == "none":
+    def one(cond: Condition, names: Mapping[str, str]) -> str:
+        if cond.value == "none":
             has = "you have" if mine else "your opponent has"
-            return f"{has} {'no spirit' if _is(first) else 'a spirit'}"
-        name = back_name(first.value, names)
+            return f"{has} {'no spirit' if _is(cond) else 'a spirit'}"
+        name = back_name(cond.value, names)
         whose = "your spirit" if mine else "your opponent's spirit"
-        return f"{whose} is {'' if _is(first) else 'not '}{article(name)} {name}"
+        return f"{whose} is {'' if _is(cond) else 'not '}{article(name)} {name}"
 
-    return clause
+    return _each(one)
 
 
 def _back_clause(card: str) -> Clause:
-    def clause(conds: Sequence[Condition], names: Mapping[str, str]) -> str:
-        first = conds[0]
-        name = back_name(first.value, names)
-        verb = "has" if _is(first) else "does not have"
+    def one(cond: Condition, names: Mapping[str, str]) -> str:
+        name = back_name(cond.value, names)
+        verb = "has" if _is(cond) else "does not have"
         return f"{card} {verb} {article(name)} {name} back"
 
-    return clause
+    return _each(one)
 
 
 def _power_clause(conds: Sequence[Condition], _names: Mapping[str, str]) -> str:
-    return f"the opposing fighter's printed power is {_bounds(conds).phrase('more', 'less')}"
+    b = _bounds(conds, floor=0)  # a printed power is 0 to 9
+    kind, _, ne = b.shape()
+    words = _not(ne) if kind == "any" and ne else b.phrase("more", "less")
+    return f"the opposing fighter's printed power is {words}"
 
 
-def _has_effect_clause(conds: Sequence[Condition], _names: Mapping[str, str]) -> str:
-    has = bool(conds[0].value) == _is(conds[0])
+def _has_effect_one(cond: Condition, _names: Mapping[str, str]) -> str:
+    has = bool(cond.value) == _is(cond)
     return f"the opposing fighter has {'an' if has else 'no'} effect"
 
 
-def _losing_clause(conds: Sequence[Condition], _names: Mapping[str, str]) -> str:
-    losing = bool(conds[0].value) == _is(conds[0])
+def _losing_one(cond: Condition, _names: Mapping[str, str]) -> str:
+    losing = bool(cond.value) == _is(cond)
     return "this fighter is losing" if losing else "this fighter is not losing"
 
 
@@ -603,48 +644,99 @@ def _count_clause(conds: Sequence[Condition], _names: Mapping[str, str]) -> str:
     counter = COUNTER.get(conds[0].subject or "")
     if counter is None:
         raise ValueError(f"unknown counter {conds[0].subject!r}")
-    b = _bounds(conds)
+    b = _bounds(conds, floor=0)  # a count is never negative
+    kind, nums, ne = b.shape()
     has, one, many = counter.has, counter.one, counter.many
-    if b.hi is not None and b.hi <= 0 and not b.ne:
-        return f"{has} no {many}"
-    if b.exact == 1 and not b.ne:
-        return f"{has} exactly 1 {one}"
-    if b.exact is not None and not b.ne:
-        return f"{has} exactly {b.exact} {many}"
-    return f"{has} {b.phrase('more', 'fewer')} {many}"
+    if kind == "never":
+        return f"{has} {b.literal('more', 'fewer', 'exactly ')} {many}"
+    if kind == "one":
+        n = nums[0]
+        return f"{has} no {many}" if n == 0 else f"{has} exactly {n} {one if n == 1 else many}"
+    if kind == "any" and len(ne) == 1:
+        return f"{counter.has_not} exactly {ne[0]} {one if ne[0] == 1 else many}"
+    if kind == "any" and ne:
+        return f"{has} a number of {many} other than {either(ne)}"
+    if kind == "upto" and nums[0] == 1:
+        text = f"{has} at most 1 {one}"
+    else:
+        text = f"{has} {b.numbers('more', 'fewer')} {many}"
+    return f"{text}, but not {either(ne)}" if ne else text
+
+
+def _score_exact(n: int) -> str:
+    if n == 0:
+        return "the scores are tied"
+    return f"you are {'ahead' if n > 0 else 'behind'} by exactly {abs(n)}"
+
+
+def _score_from(lo: int) -> str:
+    if lo == 1:
+        return "you are ahead"
+    if lo > 1:
+        return f"you are ahead by {lo} or more"
+    if lo == 0:
+        return "you are not behind"
+    return f"you are not behind by more than {-lo}"
+
+
+def _score_upto(hi: int) -> str:
+    if hi == -1:
+        return "you are behind"
+    if hi < -1:
+        return f"you are behind by {-hi} or more"
+    if hi == 0:
+        return "you are not ahead"
+    return f"you are not ahead by more than {hi}"
+
+
+def _score_between(lo: int, hi: int) -> str:
+    if lo > 0:
+        return f"you are ahead by {lo} {'or' if hi == lo + 1 else 'to'} {hi}"
+    if hi < 0:
+        return f"you are behind by {-hi} {'or' if lo == hi - 1 else 'to'} {-lo}"
+    if lo == -hi:
+        return f"the scores are at most {hi} apart"
+    return f"{_score_from(lo)} and {_score_upto(hi).removeprefix('you are ')}"
+
+
+def _score_not(n: int) -> str:
+    if n == 0:
+        return "the scores are not tied"
+    return f"you are not {'ahead' if n > 0 else 'behind'} by exactly {abs(n)}"
 
 
 def _score_clause(conds: Sequence[Condition], _names: Mapping[str, str]) -> str:
     """Your score minus your opponent's, in the words a player uses: ahead, behind, tied."""
     b = _bounds(conds)
-    if not b.ne:
-        if b.exact == 0:
-            return "the scores are tied"
-        if b.exact is not None:
-            return f"you are {'ahead' if b.exact > 0 else 'behind'} by exactly {abs(b.exact)}"
-        if b.lo is None and b.hi is not None:
-            if b.hi == -1:
-                return "you are behind"
-            if b.hi < -1:
-                return f"you are behind by {-b.hi} or more"
-            if b.hi == 0:
-                return "you are not ahead"
-            return f"you are not ahead by more than {b.hi}"
-        if b.hi is None and b.lo is not None:
-            if b.lo == 1:
-                return "you are ahead"
-            if b.lo > 1:
-                return f"you are ahead by {b.lo} or more"
-            if b.lo == 0:
-                return "you are not behind"
-            return f"you are not behind by more than {-b.lo}"
-    if b.ne == [0] and b.lo is None and b.hi is None:
-        return "the scores are not tied"
-    return f"your score minus your opponent's is {b.phrase('more', 'less')}"
+    kind, nums, ne = b.shape()
+    if kind == "never":
+        return f"your score minus your opponent's is {b.literal('more', 'less')}"
+    if kind == "one":
+        return _score_exact(nums[0])
+    if kind == "list":
+        if nums[-1] == nums[0] + len(nums) - 1:  # no gap: a range of two
+            return _score_between(nums[0], nums[-1])
+        if all(n > 0 for n in nums):
+            return f"you are ahead by {either(nums)}"
+        if all(n < 0 for n in nums):
+            return f"you are behind by {either(sorted(-n for n in nums))}"
+        if len(nums) == 2 and nums[0] == -nums[1]:
+            return f"you are ahead or behind by exactly {nums[1]}"
+        return f"your score minus your opponent's is {either(nums)}"
+    if kind == "any":
+        return " and ".join(_score_not(n) for n in ne) if ne else (
+            f"your score minus your opponent's is {b.phrase('more', 'less')}")
+    if kind == "range":
+        text = _score_between(*nums)
+    else:
+        text = _score_from(nums[0]) if kind == "from" else _score_upto(nums[0])
+    for n in ne:
+        text += " and " + _score_not(n).removeprefix("you are ")
+    return text
 
 
 CONDITION_DEFS: tuple[CondTest, ...] = (
-    CondTest("priority", "who", M_PRIORITY, _priority_clause, ("self", "opponent"), "Night Owl"),
+    CondTest("priority", "who", M_PRIORITY, _each(_priority_one), ("self", "opponent"), "Night Owl"),
     CondTest("turn", "comparison", M_TURN, _turn_phrase,
              ({"ge": 5}, {"le": 2}, 6, {"ge": 2, "le": 4}), "Mummy: `turn: {le: 2}`", leads=True),
     CondTest("slot", "slot", M_SLOT, _slot_clause, ("newest", "oldest", 3),
@@ -663,7 +755,7 @@ CONDITION_DEFS: tuple[CondTest, ...] = (
              description="The opposing fighter's back; {ne: ...} for 'is not'."),
     CondTest("opposing_power", "comparison", M_PRINTED_POWER, _power_clause,
              ({"le": 3}, {"ge": 6}), "Bully: `opposing_power: {le: 6}`", side=1),
-    CondTest("opposing_has_effect", "bool", M_HAS_EFFECT, _has_effect_clause, (False, True),
+    CondTest("opposing_has_effect", "bool", M_HAS_EFFECT, _each(_has_effect_one), (False, True),
              "Mirror Ghoul: `opposing_has_effect: false`", side=1),
     CondTest("count", "count", M_COUNT, _count_clause,
              ({"of": "own_fallen", "ge": 2}, {"of": "opponent_active", "eq": 0},
@@ -671,7 +763,7 @@ CONDITION_DEFS: tuple[CondTest, ...] = (
     CondTest("score_diff", "comparison", M_SCORE_DIFF, _score_clause,
              ({"le": -10}, {"lt": 0}, {"gt": 0}, {"ge": 5}, 0, {"le": 0}),
              "Underdog: `score_diff: {lt: 0}`", value_note="your score minus theirs"),
-    CondTest("losing", "bool", M_LOSING, _losing_clause, (True, False),
+    CondTest("losing", "bool", M_LOSING, _each(_losing_one), (True, False),
              "Sore Loser: `losing: true`", value_note="fight totals so far"),
 )
 CONDITION_TESTS: tuple[str, ...] = tuple(c.name for c in CONDITION_DEFS)

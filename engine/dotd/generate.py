@@ -258,7 +258,10 @@ _DOC_CONDITIONS = """\
 
 A mapping; every test in it must hold when the step is used. A comparison is either a bare int
 (equality) or a mapping of `lt le eq ne ge gt` to ints, all of which must hold. A back or spirit
-test may say `{ne: double}` for "is not".
+test may say `{ne: double}` for "is not". `boneyard validate` refuses, where it is written, a
+test that can never hold in the set's game (`turn: 7` in a game of 6 turns; `count: {of:
+own_active, eq: 0}`, as the fighter using its effect is active) and one that holds in every game
+(`count: {of: own_fallen, ge: 0}`, `turn: {ge: 1}`, `opposing_power: {le: 9}`).
 """
 
 _DOC_TAIL = """
@@ -287,6 +290,14 @@ per-card strings (`docs/characters.md` lists the 36 bundled characters with thei
   Several comparisons on the same quantity print as one range (`turn: {ge: 2, le: 4}` ->
   `On turns 2 to 4, `); `lt`/`gt` are printed as the equivalent `or less`/`or more` bound
   (`turn: {lt: 3}` -> `On turn 2 or earlier, `); `ne` on a back or spirit prints `is not`.
+  The range is the set of whole numbers the interpreter accepts (bounds included), counted from
+  the least value the quantity has (a count 0, a turn or slot 1, a printed power 0), so an `ne`
+  at either end moves that end (`count: {of: own_fallen, ne: 0}` -> `If you have 1 or more
+  fallen fighters, `; `turn: {le: 4, ne: 1}` -> `On turns 2 to 4, `), a range of one number
+  prints that number (`turn: {ge: 3, le: 3}` -> `On turn 3, `), a range of two, or a few
+  numbers with a gap, names each (`On turn 2 or 4, `), and any other `ne` is said last
+  (`If you do not have exactly 2 fallen fighters, `; `If you have 2 or more fallen fighters,
+  but not 3, `; `On turn 2 or later, except turn 3, `).
 - After a prefix, the action's first letter is lower-cased (`..., gain 2 victory points.`)
   except a keyword, which keeps its capital (`If this is your newest slot, Dig.`).
 - Back names in conditions come from the set's `game.yaml` (`Power Up`), with `a`/`an` chosen
