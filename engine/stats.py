@@ -119,6 +119,20 @@ def proportion_metric(
     return Metric(name, p, lo, hi, n, group, subject, "%")
 
 
+def shifted(old: Metric, change: float, low: float, high: float) -> tuple[float, float, float]:
+    """(value, low, high) of a level known as ``old`` (its value and 95% interval) plus a change
+    measured apart with its own 95% interval ``low .. high``.
+
+    Why: a change-aware build gives a figure as the last pass's value plus the paired change on
+    the same deals; the change is measured precisely, but the last pass's value was itself a
+    sample. Each side's half-width (below and above) is the two errors added in quadrature, so an
+    edit that changes no game keeps the last pass's interval instead of a zero-width one."""
+    value = old.value + change
+    below = math.hypot(old.value - old.low, change - low)
+    above = math.hypot(old.high - old.value, high - change)
+    return value, value - below, value + above
+
+
 def mean_metric(
     name: str, values: Sequence[float], *, group: str = "game", subject: str | None = None, unit: str = ""
 ) -> Metric:

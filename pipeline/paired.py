@@ -29,7 +29,7 @@ from boneyard.engine.agents import make_agent
 from boneyard.engine.cards import CardSet
 from boneyard.engine.games import make_game
 from boneyard.engine.sim import game_seed, map_tasks, play_game, seat_agents
-from boneyard.engine.stats import Z95, Metric, mean_metric
+from boneyard.engine.stats import Z95, Metric, mean_metric, shifted
 from boneyard.pipeline.gates import UNDECIDED, Gate, judge, z_for
 
 SCAN_FACTOR = 12
@@ -81,7 +81,7 @@ class Pairing:
     cid: str
     metric: str  # e.g. card.<id>.sub_delta
     other: CardSet
-    anchor: float = 0.0  # added to the mean difference (the last pass's value of the card)
+    anchor: Metric | None = None  # the last pass's value of the card, with its interval, to add
     declared: bool = False  # a pre-declared hypothesis: judged at the full alpha
     kind: str = "stand-in"  # "stand-in" or "last pass"
     picks: list[tuple[GameKey, int]] = field(default_factory=list)  # (game, seat)
@@ -94,10 +94,13 @@ class Pairing:
         m = mean_metric(self.metric, self.diffs, group="card", subject=self.cid, unit="%")
         if not self.diffs:
             return Metric(self.metric, math.nan, -1.0, 1.0, 0, "card", self.cid, "%")
+        base = 0.0 if self.anchor is None else self.anchor.value
         if math.isnan(m.low):  # one game: no spread yet
-            return Metric(self.metric, m.value + self.anchor, -1.0, 1.0, m.n, "card", self.cid, "%")
-        return Metric(self.metric, m.value + self.anchor, m.low + self.anchor, m.high + self.anchor,
-                      m.n, "card", self.cid, "%")
+            return Metric(self.metric, m.value + base, -1.0, 1.0, m.n, "card", self.cid, "%")
+        if self.anchor is None:
+            return m
+        value, low, high = shifted(self.anchor, m.value, m.low, m.high)
+        return Metric(self.metric, value, low, high, m.n, "card", self.cid, "%")
 
 
 class Deals:

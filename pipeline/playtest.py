@@ -32,7 +32,14 @@ from boneyard.engine.sim import (
     simulate,
 )
 from boneyard.engine.sim import default_jobs as sim_default_jobs
-from boneyard.engine.stats import Z95, Metric, diff_proportions, mean_metric, proportion_metric
+from boneyard.engine.stats import (
+    Z95,
+    Metric,
+    diff_proportions,
+    mean_metric,
+    proportion_metric,
+    shifted,
+)
 from boneyard.engine.stats import lead_story as stats_lead_story
 from boneyard.pipeline.gates import (
     FAIL,
@@ -315,7 +322,7 @@ def card_pairings(card_set: CardSet, cfg: PlaytestConfig, base: Base | None,
         if base is not None and cid in base.changed and old is not None and not math.isnan(old.value) \
                 and spec.swap_unit is not None and cid in base.units:
             pairings.append(Pairing(cid, name, spec.swap_unit(card_set, cid, base.card_set),
-                                    anchor=old.value, declared=True, kind="last pass"))
+                                    anchor=old, declared=True, kind="last pass"))
         elif base is None or declared or old is None:
             pairings.append(Pairing(cid, name, spec.stand_in(card_set, cid, cfg.stand_in),
                                     declared=declared))
@@ -535,7 +542,7 @@ def run_one(card_set: CardSet, run: Run, cfg: PlaytestConfig, progress: Progress
         "fair_share": _fair_share(players),
         **({"last_pass_values": {**{m.name: old_metrics[m.name].value for m in metrics
                                     if m.name in old_metrics and not m.name.endswith(".sub_delta")},
-                                 **{p.metric: p.anchor for p in pairings if p.kind == "last pass"}}}
+                                 **{p.metric: p.anchor.value for p in pairings if p.anchor is not None}}}
            if base is not None else {}),
         **({"paired_with_last_pass": sorted(
             [m.name for m in metrics if m.name in old_metrics and m.name != "games"
@@ -577,14 +584,16 @@ def _anchored(card_set: CardSet, base: Base, metrics: list[Metric], old: Mapping
               new_games: tuple[list[dict[str, Any]], list[list[float]], list[list[str]]],
               old_games: tuple[list[dict[str, Any]], list[list[float]], list[list[str]]],
               players: int) -> list[Metric]:
-    """Each main metric as the last pass's value plus its paired change on these games (a
-    metric the last pass did not have keeps its own measurement).
+    """Each main metric as the last pass's value plus its paired change on these games, the two
+    errors added (``stats.shifted``); a metric the last pass did not have keeps its own
+    measurement.
 
     Exact counts (coverage's ``fired.*``) keep their own measurement on these games: a count
     over this run's games, which an old count over another number of games plus a change would
     misstate, even below 0. Every other figure takes the narrower of its two intervals, the
-    anchored one or its own on the new games: the pairing is there to narrow intervals, and it
-    does so only where the new games follow the old ones. A small edit keeps its precision; an
+    anchored one or its own on the new games: the anchored one is the narrower where the last
+    pass played more games than this run and the new games follow the old ones (a small edit
+    keeps the last pass's precision after a first look); an
     edit that changes most games (a card whose role changed, e.g. one now only dumped; a deck
     edit, which changes every deal) makes the paired change the noisier way to the new value
     (one more zombie in Grave Feast: +-5.4 points for a feast rate anchored, +-2.5 measured)."""
@@ -604,12 +613,8 @@ def _anchored(card_set: CardSet, base: Base, metrics: list[Metric], old: Mapping
     out = _gained(base, metrics, changes)
     for m in metrics:
         if m.name in changes:
-            d, lo, hi = changes[m.name]
-            a = old[m.name].value
-            if m.high - m.low <= hi - lo:
-                out.append(m)
-            else:
-                out.append(replace(m, value=a + d, low=a + lo, high=a + hi))
+            value, low, high = shifted(old[m.name], *changes[m.name])
+            out.append(m if m.high - m.low <= high - low else replace(m, value=value, low=low, high=high))
         else:
             out.append(m)
     return out + _kept(base, metrics, old)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 
+import pytest
 from boneyard.engine.games import spec_of
 from boneyard.engine.stats import Metric
 from boneyard.pipeline.load import load_set
@@ -152,3 +153,17 @@ def test_a_paired_change_over_a_handful_of_games_has_no_interval():
     assert few[1] == -math.inf and few[2] == math.inf
     many = jackknife_change(measure, 200, ["x"])["x"]
     assert math.isfinite(many[1]) and many[1] <= many[0] <= many[2]
+
+
+def test_a_last_pass_value_plus_a_change_keeps_the_last_pass_error():
+    """A change-aware figure is the last pass's value plus a paired change; the last pass's value
+    was a sample too, so its error stays in the interval: no change keeps the old interval, and a
+    change measured to within 1 point on a level known to within 3 is known to within about 3.2."""
+    from boneyard.engine.stats import shifted
+
+    old = Metric("draw_rate", 0.10, 0.07, 0.14, 1000)
+    assert shifted(old, 0.0, 0.0, 0.0) == (0.10, 0.07, 0.14)
+    value, low, high = shifted(old, 0.02, 0.01, 0.03)
+    assert value == pytest.approx(0.12)
+    assert low == pytest.approx(0.12 - (0.03 ** 2 + 0.01 ** 2) ** 0.5)
+    assert high == pytest.approx(0.12 + (0.04 ** 2 + 0.01 ** 2) ** 0.5)
