@@ -70,6 +70,16 @@ def _progress(console: Console) -> Progress:
                     disable=not console.is_terminal)
 
 
+def games_said(rec: dict, reused: bool) -> str:
+    """How the build's games are described on its summary line: a reused record and a build
+    whose games are the last pass's own (only printed text or art changed) played none."""
+    if reused:
+        return "reused record"
+    if (rec.get("change") or {}).get("same_games"):
+        return f"no game played: the last pass's {rec['games']} games stand"
+    return f"{rec['games']} games"
+
+
 @click.command("build")
 @click.argument("sets", nargs=-1)
 @click.option("--out", type=click.Path(file_okay=False), callback=out_folder, default=None,
@@ -85,7 +95,7 @@ def _progress(console: Console) -> Progress:
 @click.option("--scheduler", envvar="BONEYARD_SCHEDULER", default=None, metavar="tcp://HOST:PORT",
               help="Playtest on a Dask cluster (env BONEYARD_SCHEDULER); same record as local.")
 @click.option("--agents", default=None, metavar="SPEC", callback=lambda _c, _p, v: _one_agent(v),
-              help="Override the playtest agent for every seat (gate, greedy, random, mcts:N).")
+              help="Override the playtest agent for every seat (gate, gate:fast, greedy, random, mcts:N).")
 @click.option("--fresh", is_flag=True, help="Playtest again even if a record for this content and these settings exists.")
 @click.option("--no-render", is_flag=True, help="Playtest, gate and report only.")
 @click.option("--focus", "focus", multiple=True, metavar="CARD",
@@ -134,7 +144,7 @@ def build_cmd(sets: tuple[str, ...], out: Path | None, force: bool, fast: bool, 
                                 accept_undecided=accept_undecided, progress=tick)
         rec = outcome.record
         took = time.perf_counter() - started
-        how = "reused record" if outcome.reused else f"{rec['games']} games"
+        how = games_said(rec, outcome.reused)
         flags = sum(1 for g in rec["gates"] if g["status"] == UNDECIDED)
         status = "[green]passed[/]" if outcome.passed else "[bold red]FAILED[/]"
         console.print(
@@ -145,7 +155,8 @@ def build_cmd(sets: tuple[str, ...], out: Path | None, force: bool, fast: bool, 
         change = rec.get("change")
         if change and not outcome.reused:
             what = ", ".join(change["changed"] + [f"{c} (removed)" for c in change.get("removed", [])]
-                             + change["params"]) or "no card or rule"
+                             + change["params"]) or ("no card or rule (only what is printed)"
+                                                     if change.get("same_games") else "no card or rule")
             console.print(f"  tested what changed since the last pass ({change['against']}): {what}", markup=False)
         elif rec.get("from_scratch") and not outcome.reused:
             console.print(f"  built from scratch: {rec['from_scratch']}", markup=False)

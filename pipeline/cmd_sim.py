@@ -155,14 +155,19 @@ def _yaml_word(value: Any) -> str:
 
 
 def fmt(m: Metric) -> str:
-    """``52.3% (50.1-54.5)`` or ``3.21 (3.05-3.37)``: value with its 95% interval."""
+    """``52.3% (50.1-54.5)``, ``3.21 (3.05-3.37)`` or ``-10.7% (-20.8 to -0.3)``: value with its
+    95% interval."""
     if m.value is None or (isinstance(m.value, float) and math.isnan(m.value)):
         return "-"
     if m.unit == "times" and m.low == m.high == m.value:  # an exact count (coverage): no interval
         return f"{m.value:,.0f}" if float(m.value).is_integer() else f"{m.value:,.2f}"
+    # a negative end reads as a range only with a word between ("-20.8--0.3" does not)
     if m.unit == "%":
-        return f"{100 * m.value:.1f}% ({100 * m.low:.1f}-{100 * m.high:.1f})"
-    return f"{m.value:.2f} ({m.low:.2f}-{m.high:.2f})"
+        low, high, value, digits, sign = 100 * m.low, 100 * m.high, 100 * m.value, 1, "%"
+    else:
+        low, high, value, digits, sign = m.low, m.high, m.value, 2, ""
+    sep = " to " if min(low, high) < 0 else "-"
+    return f"{value:.{digits}f}{sign} ({low:.{digits}f}{sep}{high:.{digits}f})"
 
 
 def _column(m: Metric) -> str:
@@ -332,7 +337,8 @@ def chosen_options(card_set: CardSet, given: dict[str, Any]) -> dict[str, Any]:
               help="Number of games.")
 @click.option("--agents", default="greedy", show_default=True,
               help="Comma-separated agents, one per seat (rotated every game) or one for all seats: "
-                   "random, greedy, gate (the fast skilled player), mcts, mcts:N (N simulations per decision).")
+                   "random, greedy, gate (the skilled player the builds use), gate:fast (a cheaper, weaker gate), "
+                   "mcts, mcts:N (N simulations per decision).")
 @click.option("--seed", type=click.IntRange(0), default=1, show_default=True, help="Seed of the whole run.")
 @click.option("--players", type=click.IntRange(min=2), default=None, help="Number of players.")
 @click.option("--jobs", type=click.IntRange(1, 1024), default=None,

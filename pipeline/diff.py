@@ -85,6 +85,8 @@ def compare(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[Move]:
                 continue
             if new.group == "coverage":  # issue 13.6: exact counts for the coverage gates, no estimate
                 continue
+            if new.name == "games":  # how many games were played (a setting), not what they measured
+                continue
             d = new.value - prev.value
             if new.name in paired:
                 moves.append(Move(run["label"], new.name, prev, new, d, new.low - prev.value,
@@ -114,6 +116,15 @@ def describe(move: Move, names: Mapping[str, str]) -> str:
         label = name
     where = "" if move.run == "main" else f" [{move.run}]"
     return f"{label}{where} {val(move.before)} -> {val(move.after)}"
+
+
+def games_said(before: Mapping[str, Any], after: Mapping[str, Any]) -> str:
+    """'2000 games each, seed 1', or each version's count and seed when they differ (a saved
+    record played at its own size against a run bounded by --games)."""
+    if before["games"] == after["games"] and before["seed"] == after["seed"]:
+        return f"{after['games']} games each, seed {after['seed']}"
+    return (f"{before['games']} games (seed {before['seed']}) before, "
+            f"{after['games']} games (seed {after['seed']}) after")
 
 
 def gate_changes(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[str]:
@@ -393,7 +404,7 @@ def diff_cmd(set_name: str, against: str, fast: bool, games: int | None, jobs: i
                                 announce=lambda line: click.echo(f"{card_set.name}: {line}", err=True))
     names = {c.id: c.name for c in getattr(card_set, "characters", ())}  # a game's units, if any
     click.echo(f"{card_set.name}: {against} (content {before['content_hash']}) -> working copy "
-               f"(content {after['content_hash']}), {after['games']} games each, seed {after['seed']}")
+               f"(content {after['content_hash']}), {games_said(before, after)}")
     for label, rec in (("before", before), ("after", after)):
         click.echo(f"  gates {label}: {rec['gates_passed']}/{rec['gates_total']} passed")
     for line in gate_changes(before, after):

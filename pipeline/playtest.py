@@ -735,7 +735,9 @@ def playtest(card_set: CardSet, cfg: PlaytestConfig, progress: Progress | None =
     if base is not None and base.same_play and not focus:
         # the engine sees exactly the last pass's content and code: every game would replay the
         # same, so its measurements stand (only what is printed changed)
-        runs = [dict(r, seconds=0.0, same_games_as_last_pass=True) for r in base.record["runs"]]
+        # (less what compared that pass with the one before it: nothing moved since)
+        runs = [dict({k: v for k, v in r.items() if k not in ("last_pass_values", "paired_with_last_pass")},
+                     seconds=0.0, same_games_as_last_pass=True) for r in base.record["runs"]]
     else:
         runs = []
         for planned in cfg.runs:

@@ -296,6 +296,10 @@ def comparison_rows(record: Mapping[str, Any]) -> list[tuple[str, str, str, str,
     whose value moved."""
     rows = []
     for run in record["runs"]:
+        if run.get("same_games_as_last_pass"):
+            # the last pass's own measurements, reused: nothing moved since the last pass (the
+            # values it was compared with belong to the pass before it)
+            continue
         was = run.get("last_pass_values") or {}
         for m in _metrics(run):
             if m.name in was and was[m.name] is not None and not math.isnan(m.value) \

@@ -87,6 +87,8 @@ def test_a_change_nothing_plays_differently_moves_nothing(tmp_path):
     third = build_set(load_set(root), out=out, jobs=1, render=False)
     assert third.record["change"].get("same_games") and third.passed
     assert all(r.get("same_games_as_last_pass") for r in third.record["runs"])
+    # nothing moved since the last pass: no comparison with the pass before it is carried along
+    assert not any("last_pass_values" in r or "paired_with_last_pass" in r for r in third.record["runs"])
 
 
 def test_an_edited_last_pass_is_not_believed(tmp_path):

@@ -19,3 +19,13 @@ def test_a_card_name_with_dollar_signs_is_charted_as_text_not_as_tex():
         assert "Pay $\\frac{1}{$ now" in chart  # the name as written, not a TeX error
         assert "&lt;b&gt;$5&lt;/b&gt; &amp; &lt;/svg&gt;&lt;script&gt;" in chart
         assert "<script>" not in chart
+
+
+def test_a_build_that_reuses_the_last_pass_games_lists_no_moved_metric():
+    # a flavor-text edit: the runs are the last pass's own, copied with the values *that* pass
+    # was compared with; nothing moved since the last pass, so nothing is listed as moved
+    from boneyard.pipeline.report import comparison_rows
+    metric = Metric("draw_rate", 0.022, 0.016, 0.031, 1600, "game", None, "%").to_json()
+    run = {"label": "main", "metrics": [metric], "last_pass_values": {"draw_rate": 0.021}}
+    assert comparison_rows({"runs": [run]})  # a build that played: the move is listed
+    assert comparison_rows({"runs": [dict(run, same_games_as_last_pass=True)]}) == []
