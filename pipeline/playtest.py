@@ -188,11 +188,18 @@ def fallback_metrics(card_set: CardSet, summaries: Sequence[Mapping[str, Any]],
 def fight_rates(card_set: CardSet, metrics: Sequence[Metric], player_games: int) -> list[Metric]:
     """``card.<id>.fight_rate``: fights the character was fielded in per player-game (from the
     engine's ``fights_won_rate``, whose ``n`` counts its fights; 0 when it never fought). What a
-    card does for its holder: a card the skilled player only ever dumps never fights."""
+    card does for its holder: a card the skilled player only ever dumps never fights.
+
+    Its interval is the engine's per-player-game one where the game reports that count
+    (``card.<id>.fights_fielded``): a character's fights come in bunches (none where it was not
+    dealt, two or three where it was), so a Poisson interval on the count is too narrow.
+    Otherwise the Poisson interval stands."""
     fights = {m.subject: m.n for m in metrics if m.name.endswith(".fights_won_rate") and m.subject}
     if not fights or player_games <= 0:
         return []
     have = {m.name for m in metrics}
+    fielded = {m.subject: m for m in metrics if m.name.endswith(".fights_fielded") and m.subject
+               and m.n == player_games and not math.isnan(m.low)}
     out = []
     for cid, _ in spec_of(card_set.rules).units(card_set):
         name = f"card.{cid}.fight_rate"
@@ -201,7 +208,11 @@ def fight_rates(card_set: CardSet, metrics: Sequence[Metric], player_games: int)
         f = fights.get(cid, 0)
         rate = f / player_games
         half = Z95 * math.sqrt(max(f, 1)) / player_games  # Poisson count: sd sqrt(f)
-        out.append(Metric(name, rate, max(0.0, rate - half), rate + half, player_games, "card", cid, "fights"))
+        low, high = max(0.0, rate - half), rate + half
+        m = fielded.get(cid)
+        if m is not None and f > 0 and math.isclose(m.value, rate, rel_tol=1e-9):
+            low, high = max(0.0, m.low), m.high
+        out.append(Metric(name, rate, low, high, player_games, "card", cid, "fights"))
     return out
 
 
