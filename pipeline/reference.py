@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -64,6 +65,27 @@ class Figure:
 
         band = f" [{fmt(self.low)}, {fmt(self.high)}]" if self.low is not None and self.high is not None else ""
         return fmt(self.value) + band + (f" ({self.note})" if self.note else "")
+
+    def verdict(self) -> str:
+        """"met" or "missed" against a target the benches write (">= 300", ">= 75%",
+        ">= 50%, low end >= 45%", ">= 0.8 (Spearman)"); "" when there is no value or no such
+        target. Why: a figure shown beside its target without a word left the reader to compare
+        them, and a missed target read as a claim."""
+        if self.value is None or not self.target:
+            return ""
+        checks: list[tuple[float, float]] = []
+        for part in self.target.split(","):
+            found = re.fullmatch(r"\s*(low end )?>=\s*([-+]?[0-9.]+)(%?)\s*(\(.*\))?\s*", part)
+            if found is None:
+                return ""
+            bound = float(found.group(2)) / (100 if found.group(3) else 1)
+            if found.group(1):
+                if self.low is None:
+                    return ""
+                checks.append((self.low, bound))
+            else:
+                checks.append((self.value, bound))
+        return "met" if all(v >= b for v, b in checks) else "missed"
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Figure:
@@ -155,10 +177,10 @@ def _same_play(data: Mapping[str, Any], card_set: CardSet) -> bool:
     return bool(data.get("play_hash") == play_hash(card_set))
 
 
-HEAD = ("figure", "measured [95%]", "target", "how to measure it")
+HEAD = ("figure", "measured [95%]", "target", "verdict", "how to measure it")
 
 
-def report_rows(ref: Mapping[str, Any] | None) -> tuple[str, list[tuple[str, str, str, str]]]:
+def report_rows(ref: Mapping[str, Any] | None) -> tuple[str, list[tuple[str, str, str, str, str]]]:
     """The report's sentence on the agent's reference figures and their table rows ("" and no
     rows when the game keeps none)."""
     if not ref:
@@ -179,5 +201,8 @@ def report_rows(ref: Mapping[str, Any] | None) -> tuple[str, list[tuple[str, str
     rows = []
     for f in ref.get("figures", []):
         fig = Figure.from_json(f)
-        rows.append((fig.name, fig.shown(), fig.target, fig.command))
+        rows.append((fig.name, fig.shown(), fig.target, fig.verdict(), fig.command))
+    met, missed = (sum(1 for r in rows if r[3] == word) for word in ("met", "missed"))
+    if missed:
+        text += f" Of their targets {met} {'is' if met == 1 else 'are'} met and {missed} missed."
     return text, rows

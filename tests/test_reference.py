@@ -33,8 +33,24 @@ def test_figures_measured_on_this_agent_and_set_are_quoted_plainly(kept):
     assert ref is not None and ref["current"] and ref["same_set"]
     text, rows = reference.report_rows(ref)
     assert "OUT OF DATE" not in text and "not on this set" not in text and "2026-12-01" in text
-    assert rows[0][:3] == ("win share vs mcts:50", "36.5% [33.6%, 39.5%]", ">= 50%")
-    assert rows[1][1] == "not established (+0.32 at 20 deals a character)"
+    assert rows[0][:4] == ("win share vs mcts:50", "36.5% [33.6%, 39.5%]", ">= 50%", "missed")
+    assert rows[1][1] == "not established (+0.32 at 20 deals a character)" and rows[1][3] == ""
+    assert "Of their targets 0 are met and 1 missed." in text
+
+
+def test_each_figure_is_said_to_meet_or_miss_its_target():
+    def verdict(value, target, low=None, unit=""):
+        return reference.Figure("f", value, low, None, target, "bench", unit=unit).verdict()
+
+    assert verdict(42.4, ">= 300", unit="games/s") == "missed"
+    assert verdict(229.0, ">= 100", unit="games/s") == "met"
+    assert verdict(0.9145, ">= 75%", 0.8955, "%") == "met"
+    # an even match needs both the share and its interval's low end
+    assert verdict(0.5275, ">= 50%, low end >= 45%", 0.4965, "%") == "met"
+    assert verdict(0.5275, ">= 50%, low end >= 45%", 0.4465, "%") == "missed"
+    assert verdict(0.4990, ">= 50%, low end >= 45%", 0.4665, "%") == "missed"
+    assert verdict(0.82, ">= 0.8 (Spearman)") == "met" and verdict(0.25, ">= 0.8 (Spearman)") == "missed"
+    assert verdict(0.5, "none") == "" and verdict(None, ">= 0.8") == ""
 
 
 def test_an_agent_that_plays_differently_now_makes_them_out_of_date(kept):
