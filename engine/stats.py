@@ -209,8 +209,14 @@ class Tally:
         return math.sqrt(max(0.0, (squares - total * total / n) / (n - 1)))
 
     def mean_metric(self, name: str, key: str | None = None, *, group: str = "game",
-                    subject: str | None = None, unit: str = "", over: int | None = None) -> Metric:
+                    subject: str | None = None, unit: str = "", over: int | None = None,
+                    least: float | None = None) -> Metric:
+        """The mean with its normal interval; ``least``: the smallest value the quantity can
+        take (0 for a count), where the interval's low end is cut (a rare count read
+        "0.01 (-0.01 to 0.04)")."""
         m, lo, hi = self.mean_ci(key or name, over)
+        if least is not None and not math.isnan(lo):
+            lo = max(lo, least)
         n = self.n(key or name) if over is None else over
         return Metric(name, m, lo, hi, n, group, subject, unit)
 

@@ -167,3 +167,19 @@ def test_a_last_pass_value_plus_a_change_keeps_the_last_pass_error():
     assert value == pytest.approx(0.12)
     assert low == pytest.approx(0.12 - (0.03 ** 2 + 0.01 ** 2) ** 0.5)
     assert high == pytest.approx(0.12 + (0.04 ** 2 + 0.01 ** 2) ** 0.5)
+
+
+def test_a_rare_count_is_never_said_to_be_below_zero():
+    """A count seen once in 60 games read "0.02 (-0.02 to 0.05)": the low end is cut at the
+    least value a count has, and a figure that can be negative keeps its normal interval."""
+    from boneyard.engine.stats import Tally
+
+    t = Tally()
+    t.add("flips", 1.0)
+    t.add("swing", 1.0)
+    t.add("swing", -1.0)
+    count = t.mean_metric("flips", over=60, least=0.0)
+    assert count.low == 0.0 and count.high > count.value > 0
+    plain = t.mean_metric("flips", over=60)
+    assert plain.low < 0 and plain.high == count.high
+    assert t.mean_metric("swing").low < -1

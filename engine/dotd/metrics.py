@@ -139,10 +139,10 @@ def metrics(t: Tally, num_players: int = 2) -> list[Metric]:
     out.append(t.proportion_metric("draw_rate"))
     out.append(t.mean_metric("score_mean", "score", unit="points"))
     out.append(t.sd_metric("score_sd", "score", unit="points"))
-    out.append(t.mean_metric("score_margin", unit="points"))
-    out.append(t.mean_metric("lead_changes"))
+    out.append(t.mean_metric("score_margin", unit="points", least=0.0))
+    out.append(t.mean_metric("lead_changes", least=0.0))
     if t.n("decided_turn"):
-        out.append(t.mean_metric("decided_turn", unit="turns"))
+        out.append(t.mean_metric("decided_turn", unit="turns", least=1.0))
     if t.n("no_legal_card_rate"):
         out.append(t.proportion_metric("no_legal_card_rate"))
     out.append(t.ratio_metric("power_up_edge_win_rate", "fired.ability.power_up_edge_won",
@@ -164,9 +164,9 @@ def metrics(t: Tally, num_players: int = 2) -> list[Metric]:
         d, lo, hi = diff_proportions(w_p, n_p, w_n, n_n)
         out.append(Metric(f"card.{cid}.win_delta", d, lo, hi, min(n_p, n_n), "card", cid, "%"))
         out.append(t.mean_metric(f"card.{cid}.fights_fielded", f"card.{cid}.fights", group="card",
-                                 subject=cid, unit="fights", over=pg))
+                                 subject=cid, unit="fights", over=pg, least=0.0))
         out.append(t.mean_metric(f"card.{cid}.effect_fired", group="card", subject=cid, unit="uses",
-                                 over=n))
+                                 over=n, least=0.0))
     # every item of the vocabulary and the rules, 0 when it never fired (the coverage gates
     # need the zeros; which ones a set must fire is coverage.py's question)
     fired = {f"fired.primitive.{p}" for p in PRIMITIVES} | set(t.names("fired.")) | \

@@ -93,16 +93,16 @@ def metrics(t: Tally, num_players: int) -> list[Metric]:
         out.append(proportion_metric(f"seat.{i + 1}.win_rate", wins[i], n, group="seat",
                                      subject=f"seat {i + 1}"))
     out.append(_spread(wins, n))
-    out.append(t.mean_metric("mean_turns"))
-    out.append(t.mean_metric("mean_rounds"))
+    out.append(t.mean_metric("mean_turns", least=0.0))
+    out.append(t.mean_metric("mean_rounds", least=0.0))
     out.append(t.proportion_metric("draw_rate"))
     out.append(t.proportion_metric("cap_rate"))
     for key in COUNTS:
-        out.append(t.mean_metric(f"{key}_per_game"))
-    out.append(t.mean_metric("chains_per_game"))
+        out.append(t.mean_metric(f"{key}_per_game", least=0.0))
+    out.append(t.mean_metric("chains_per_game", least=0.0))
     out.append(t.ratio_metric("humans_per_feast", "humans_eaten", "feasts_per_game",
                               "humans_per_feast_cross", n, unit="humans"))
-    out.append(t.mean_metric("mean_chain_length", unit="cards"))
+    out.append(t.mean_metric("mean_chain_length", unit="cards", least=0.0))
     for kind in FEAST_KINDS:
         out.append(t.proportion_metric(f"feast.{kind}.in_winning_feast_rate", group="card", subject=kind))
     if t.n("rare_games"):
@@ -176,8 +176,8 @@ def _rare_metrics(t: Tally) -> list[Metric]:
         out.append(Metric(f"rare.{name}.win_delta", d, lo, hi, n_in, "rare", name, "%"))
     for key in t.names("rare_event."):
         # a game without the event counts as 0 for it
-        out.append(t.mean_metric(key, group="rare_event", subject=key.split(".")[1], over=n))
-    out.append(t.mean_metric("coin_flips_per_game"))
+        out.append(t.mean_metric(key, group="rare_event", subject=key.split(".")[1], over=n, least=0.0))
+    out.append(t.mean_metric("coin_flips_per_game", least=0.0))
     if t.total("coin_flips"):
         # flips are independent given the game so far, so a share over all flips (not games)
         out.append(proportion_metric("coin_heads_rate", t.total("coin_heads"), int(t.total("coin_flips"))))
