@@ -15,7 +15,7 @@ import html
 import io
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -291,22 +291,43 @@ def tested(record: Mapping[str, Any]) -> list[str]:
     return lines
 
 
-def comparison_rows(record: Mapping[str, Any]) -> list[tuple[str, str, str, str, str]]:
-    """(run, metric, last pass, now [95%], change) for every metric paired with the last pass
-    whose value moved."""
-    rows = []
+def comparison_split(record: Mapping[str, Any]) -> tuple[list[tuple[str, str, str, str, str]],
+                                                          list[tuple[str, str, str, str, str]]]:
+    """:func:`comparison_rows` in two: the figures of the changed cards and those whose last-pass
+    value is outside their interval now (what the edit moved), then the rest, which moved
+    within their intervals. Why: a one-card edit moves some 330 figures by a hair, and a table
+    of all of them in name order buried the edited card."""
+    changed = {f"card.{cid}." for cid in (record.get("change") or {}).get("changed", [])}
+    rows = comparison_rows(record)
+    outside = {(label, name) for label, name, was, m in _compared(record)
+               if m.group != "coverage" and not m.low <= was <= m.high}  # (exact counts: no interval)
+
+    def first(row: tuple[str, str, str, str, str]) -> bool:
+        return any(row[1].startswith(c) for c in changed) or (row[0], row[1]) in outside
+    return ([r for r in rows if first(r)], [r for r in rows if not first(r)])
+
+
+def _compared(record: Mapping[str, Any]) -> Iterator[tuple[str, str, float, Metric]]:
+    """(run, metric name, last-pass value, metric now) for each figure that moved."""
     for run in record["runs"]:
         if run.get("same_games_as_last_pass"):
-            # the last pass's own measurements, reused: nothing moved since the last pass (the
-            # values it was compared with belong to the pass before it)
             continue
         was = run.get("last_pass_values") or {}
         for m in _metrics(run):
             if m.name in was and was[m.name] is not None and not math.isnan(m.value) \
                     and abs(m.value - was[m.name]) > 1e-12:
-                d = m.value - was[m.name]
-                change = f"{d * 100:+.1f} points" if m.unit == "%" else f"{d:+.3g}"
-                rows.append((run["label"], m.name, fmt_value(was[m.name], m.unit), show(m), change))
+                yield run["label"], m.name, was[m.name], m
+
+
+def comparison_rows(record: Mapping[str, Any]) -> list[tuple[str, str, str, str, str]]:
+    """(run, metric, last pass, now [95%], change) for every metric paired with the last pass
+    whose value moved (none for a build whose runs are the last pass's own: the values they
+    were compared with belong to the pass before it)."""
+    rows = []
+    for label, name, was, m in _compared(record):
+        d = m.value - was
+        change = f"{d * 100:+.1f} points" if m.unit == "%" else f"{d:+.3g}"
+        rows.append((label, name, fmt_value(was, m.unit), show(m), change))
     rows.sort(key=lambda r: r[1])
     return rows
 
@@ -360,12 +381,24 @@ def build_markdown(record: Mapping[str, Any]) -> str:
     out.append("")
     out += [f"- {md_text(line)}" for line in tested(record)]
     out.append("")
-    comp = comparison_rows(record)
-    if comp:
+    moved, within = comparison_split(record)
+    comp_head = ("run", "metric", "last pass", "now [95% interval]", "change")
+    if moved or within:
         out.append("### Compared with the last pass (paired games)")
         out.append("")
-        out += _md_table(("run", "metric", "last pass", "now [95% interval]", "change"), comp)
+        out.append(md_text(f"The changed cards' figures and those whose last-pass value is outside their "
+                           f"interval now ({len(moved)}; by chance alone about 1 figure in 20 lands "
+                           f"outside), then {len(within)} more that moved within their intervals "
+                           "or are exact counts."))
         out.append("")
+        if moved:
+            out += _md_table(comp_head, moved)
+            out.append("")
+        if within:
+            out.append("#### Moved within their intervals, or exact counts")
+            out.append("")
+            out += _md_table(comp_head, within)
+            out.append("")
     verdicts = card_verdicts(record)
     if verdicts:
         out.append("## Verdict per card")
@@ -513,12 +546,23 @@ def build_html(record: Mapping[str, Any]) -> str:
     parts.append(f"<p class='legend'>{esc(LEGEND)}</p>")
     parts.append("<h2>What was tested</h2>")
     parts += [f"<p>{esc(line)}</p>" for line in tested(record)]
-    comp = comparison_rows(record)
-    if comp:
+    moved, within = comparison_split(record)
+    comp_head = ("run", "metric", "last pass", "now [95% interval]", "change")
+    if moved or within:
         parts.append("<h3>Compared with the last pass (paired games)</h3>")
-        parts.append(_html_table(("run", "metric", "last pass", "now [95% interval]", "change"), comp))
+        parts.append(f"<p>The changed cards' figures and those whose last-pass value is outside "
+                     f"their interval now ({len(moved)}; by chance alone about 1 figure in 20 "
+                     "lands outside).</p>")
+        if moved:
+            parts.append(_html_table(comp_head, moved))
+        if within:
+            parts.append(f"<details><summary>{len(within)} more that moved within their "
+                         "intervals or are exact counts</summary>")
+            parts.append(_html_table(comp_head, within))
+            parts.append("</details>")
         parts.append("<p class='legend'>now = the last pass's value plus the change measured on the same "
-                     "games played on both versions (paired; jackknife interval).</p>")
+                     "games played on both versions (paired; jackknife interval, with the last "
+                     "pass's own error).</p>")
     verdicts = card_verdicts(record)
     if verdicts:
         parts.append("<h2>Verdict per card</h2>")

@@ -29,3 +29,20 @@ def test_a_build_that_reuses_the_last_pass_games_lists_no_moved_metric():
     run = {"label": "main", "metrics": [metric], "last_pass_values": {"draw_rate": 0.021}}
     assert comparison_rows({"runs": [run]})  # a build that played: the move is listed
     assert comparison_rows({"runs": [dict(run, same_games_as_last_pass=True)]}) == []
+
+
+def test_the_edited_card_and_what_moved_beyond_its_interval_come_first():
+    # a one-card edit moves hundreds of figures by a hair: the edited card's and those now
+    # clearly elsewhere are listed apart from the rest
+    from boneyard.pipeline.report import comparison_split
+
+    def m(name, value, low, high, subject=None):
+        return Metric(name, value, low, high, 2000, "card" if subject else "game", subject, "%").to_json()
+    run = {"label": "main", "metrics": [m("card.anger.play_rate", 0.41, 0.39, 0.43, "anger"),
+                                        m("card.hoard.play_rate", 0.30, 0.28, 0.32, "hoard"),
+                                        m("draw_rate", 0.050, 0.040, 0.060)],
+           "last_pass_values": {"card.anger.play_rate": 0.405, "card.hoard.play_rate": 0.299,
+                                "draw_rate": 0.030}}
+    moved, within = comparison_split({"runs": [run], "change": {"changed": ["hoard"]}})
+    assert [r[1] for r in moved] == ["card.hoard.play_rate", "draw_rate"]
+    assert [r[1] for r in within] == ["card.anger.play_rate"]
