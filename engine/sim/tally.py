@@ -171,9 +171,9 @@ def tally_metrics(rules: str | None, t: Tally, players: int) -> list[Metric]:
         add(t.mean_metric("score_mean", "sim.score", unit="points"))
         add(t.sd_metric("score_sd", "sim.score", unit="points"))
         if players > 1:
-            add(t.mean_metric("score_margin", "sim.margin", unit="points"))
+            add(t.mean_metric("score_margin", "sim.margin", unit="points", least=0.0))
     if t.n("sim.turns") == n and not any("turns" in m.name for m in own):
-        add(t.mean_metric("turns_mean", "sim.turns", unit="turns"))
+        add(t.mean_metric("turns_mean", "sim.turns", unit="turns", least=0.0))
     return out + own
 
 
