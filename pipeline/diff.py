@@ -1,7 +1,7 @@
 """``boneyard diff SET --against REF``: what a change to the cards did to the balance.
 
 REF is a git revision (the set's files at that revision are checked out into a temporary folder
-and loaded like any set) or a saved ``playtest.json``. Both versions are playtested with the same
+and loaded like any set), another copy of the set's folder, or a saved ``playtest.json``. Both versions are playtested with the same
 settings and seed, so game ``i`` is dealt from the same seed on both sides and every agent draws
 from the same stream (common random numbers): what differs is what the change caused. Against a
 revision the new version is played *paired* with the old one (pipeline/paired.py), so each change
@@ -65,9 +65,9 @@ class Move:
 def compare(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[Move]:
     """Every metric present in both records, with the interval of its change.
 
-    When ``after`` was played paired with ``before`` (its run lists ``paired_with_last_pass``:
-    the same games on both versions, each such metric the before value plus the paired change),
-    the change's interval is the paired one. Otherwise the two runs are treated as independent
+    When ``after`` was played paired with ``before`` (its run lists ``paired_changes``: the
+    same games on both versions, each such metric the before value plus the paired change), the
+    change's interval is the paired one. Otherwise the two runs are treated as independent
     (half-widths add in quadrature), which overstates the interval under common random numbers.
     """
     moves = []
@@ -78,6 +78,7 @@ def compare(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[Move]:
             continue
         olds = {m["name"]: Metric.from_json(m) for m in old["metrics"] + old.get("strength", [])}
         paired = set(run.get("paired_with_last_pass") or ())
+        changes = run.get("paired_changes") or {}
         for raw in run["metrics"] + run.get("strength", []):
             new = Metric.from_json(raw)
             prev = olds.get(new.name)
@@ -88,6 +89,12 @@ def compare(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[Move]:
             if new.name == "games":  # how many games were played (a setting), not what they measured
                 continue
             d = new.value - prev.value
+            if new.name in changes and all(isinstance(v, (int, float)) and math.isfinite(v)
+                                           for v in changes[new.name]):
+                # the paired change itself (the new value's interval also holds the old one's error)
+                change, low, high = changes[new.name]
+                moves.append(Move(run["label"], new.name, prev, new, d, low + d - change, high + d - change))
+                continue
             if new.name in paired:
                 moves.append(Move(run["label"], new.name, prev, new, d, new.low - prev.value,
                                   new.high - prev.value))
@@ -160,7 +167,7 @@ def _git(args: Sequence[str], cwd: Path) -> bytes:
     return done.stdout
 
 
-NOT_A_REF = "not a git revision nor a playtest.json file"
+NOT_A_REF = "not a git revision, a set folder nor a playtest.json file"
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,8 +205,9 @@ def set_at_revision(card_set: CardSet, ref: str, into: Path) -> OldVersion:
             raise
         raise BoneyardError(
             f"--against {ref}: the set's folder {root} is not in a git repository, so it has no "
-            f"revision {ref} to compare with; pass --against the playtest.json a `boneyard build` "
-            "saved (output/<set>/playtest.json), or put the folder under git first "
+            f"revision {ref} to compare with; pass --against another copy of the set's folder, or "
+            "the playtest.json a `boneyard build` saved (output/<set>/playtest.json), or put the "
+            "folder under git first "
             "(git init; git add .; git commit -m 'cards') and compare against that commit"
         ) from None
     rel = root.resolve().relative_to(top.resolve()).as_posix()
@@ -326,6 +334,19 @@ def saved_record(path: Path, card_set: CardSet) -> dict[str, Any]:
     return record
 
 
+def _paired_after(card_set: CardSet, old_set: CardSet, before: dict[str, Any],
+                  cfg: PlaytestConfig) -> dict[str, Any]:
+    """The new version's record, played paired with the old one's games where both are of one
+    game (the same games on both versions: every interval of a change is paired)."""
+    if old_set.rules != card_set.rules:
+        return playtest(card_set, cfg)
+    from boneyard.pipeline.lastpass import base_for
+    from boneyard.pipeline.record import finite
+
+    was = _nan_back(json.loads(json.dumps(finite(before))))
+    return playtest(card_set, cfg, base=base_for(card_set, old_set, was))
+
+
 def diff(card_set: CardSet, against: str, *, fast: bool = False, jobs: int | None = None,
          games: int | None = None, announce: Callable[[str], None] | None = None,
          ) -> tuple[dict[str, Any], dict[str, Any], list[Move]]:
@@ -344,9 +365,22 @@ def diff(card_set: CardSet, against: str, *, fast: bool = False, jobs: int | Non
         if announce:
             announce(plan(cfg, card_set) + " (the new version only: the old one is the saved record)")
         after = playtest(card_set, cfg)
-    else:
-        from boneyard.pipeline.lastpass import base_for
+    elif path.is_dir() and (path / "game.yaml").is_file():  # another copy of the set's folder
+        from boneyard.pipeline.load import load_set
 
+        cfg = bounded(config_for(card_set, fast=fast, jobs=jobs, games=games), games)
+        old_set = load_set(path)  # its problems are located in its own files
+        if Path(old_set.root).resolve() == Path(card_set.root).resolve():
+            raise BoneyardError(f"--against {against}: the set's own folder; give another copy "
+                                "of it, a git revision or a saved playtest.json")
+        if announce:
+            announce(plan(cfg, card_set))
+        try:
+            before = playtest(old_set, cfg)
+        except BoneyardError as exc:
+            raise BoneyardError(f"--against {against}: the old version: {exc}") from None
+        after = _paired_after(card_set, old_set, before, cfg)
+    else:
         cfg = bounded(config_for(card_set, fast=fast, jobs=jobs, games=games), games)
         with tempfile.TemporaryDirectory(prefix="boneyard-diff-") as tmp:
             old = set_at_revision(card_set, against, Path(tmp))
@@ -361,14 +395,7 @@ def diff(card_set: CardSet, against: str, *, fast: bool = False, jobs: int | Non
                 if str(old.dest) not in str(exc) and str(old.dest.resolve()) not in str(exc):
                     raise
                 raise BoneyardError(f"--against {against}: the old version: {old.rename(str(exc))}") from None
-            if old_set.rules == card_set.rules:
-                # the same games on both versions: every interval of a change is paired
-                from boneyard.pipeline.record import finite as _fin
-
-                was = _nan_back(json.loads(json.dumps(_fin(before))))
-                after = playtest(card_set, cfg, base=base_for(card_set, old_set, was))
-            else:
-                after = playtest(card_set, cfg)
+            after = _paired_after(card_set, old_set, before, cfg)
     from boneyard.pipeline.record import finite as _finite
 
     before = _nan_back(json.loads(json.dumps(_finite(before))))
@@ -379,7 +406,8 @@ def diff(card_set: CardSet, against: str, *, fast: bool = False, jobs: int | Non
 @click.command("diff")
 @click.argument("set_name", metavar="SET")
 @click.option("--against", "against", required=True, metavar="REF",
-              help="A git revision of the card files (HEAD~1, a tag...) or a saved playtest.json.")
+              help="A git revision of the card files (HEAD~1, a tag...), another copy of the set's "
+                   "folder, or a saved playtest.json.")
 @click.option("--fast", is_flag=True, help="Use the set's fast playtest profile.")
 @click.option("--games", type=click.IntRange(1), default=None, metavar="N",
               help="Bound the whole run: N games per run and at most N paired games per card and N "
@@ -397,7 +425,7 @@ def diff_cmd(set_name: str, against: str, fast: bool, games: int | None, jobs: i
     from boneyard.pipeline.load import load_set
 
     if not against.strip():
-        raise click.BadParameter("give a git revision (HEAD~1, a tag) or a playtest.json file",
+        raise click.BadParameter("give a git revision (HEAD~1, a tag), a copy of the set's folder or a playtest.json file",
                                  param_hint="'--against'")
     card_set = load_set(set_name)
     before, after, moves = diff(card_set, against, fast=fast, jobs=jobs, games=games,

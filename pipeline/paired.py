@@ -103,6 +103,15 @@ class Pairing:
         return Metric(self.metric, value, low, high, m.n, "card", self.cid, "%")
 
 
+def change_of(p: Pairing) -> tuple[float, float, float] | None:
+    """(change, low, high) of a pairing against the card's last-pass self, without the last
+    pass's value: what ``boneyard diff`` lists as the change (None before a spread is known)."""
+    if p.anchor is None or len(p.diffs) < 2:
+        return None
+    m = mean_metric(p.metric, p.diffs)
+    return m.value, m.low, m.high
+
+
 class Deals:
     """Games in the order paired games are drawn from: first the main games already played
     (``keys``), then fresh ones of run seed ``extra_seed``; each deal computed once."""

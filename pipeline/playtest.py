@@ -55,7 +55,7 @@ from boneyard.pipeline.gates import (
 )
 from boneyard.pipeline.lastgames import Played
 from boneyard.pipeline.lastpass import Base
-from boneyard.pipeline.paired import Pairing, jackknife_change, run_pairings
+from boneyard.pipeline.paired import Pairing, change_of, jackknife_change, run_pairings
 from boneyard.pipeline.paired import (
     _returns_for as _returns_for,  # re-exported (bench/agreement.py)
 )
@@ -429,6 +429,7 @@ def run_one(card_set: CardSet, run: Run, cfg: PlaytestConfig, progress: Progress
     returns: list[list[float]] = []
     seats: list[list[str]] = []
     old_games: tuple[list[dict[str, Any]], list[list[float]], list[list[str]]] = ([], [], [])
+    paired_changes: dict[str, tuple[float, float, float]] = {}  # the main figures' paired changes
     batch, started = 0, time.perf_counter()
     stuck: list[dict[str, Any]] = []
     stuck_count = 0
@@ -480,7 +481,7 @@ def run_one(card_set: CardSet, run: Run, cfg: PlaytestConfig, progress: Progress
         metrics = _measure(card_set, summaries, returns, seats, players)
         if base is not None and len(old_games[1]) == len(returns):
             metrics = _anchored(card_set, base, metrics, old_metrics, (summaries, returns, seats),
-                                old_games, players)
+                                old_games, players, changes=paired_changes)
         if stuck_count:
             metrics.append(stuck_metric(stuck_count, len(returns) + stuck_count))
         batch += 1
@@ -524,6 +525,10 @@ def run_one(card_set: CardSet, run: Run, cfg: PlaytestConfig, progress: Progress
         strength, notes = strength_metrics(card_set, run, specs, cfg.seed, cfg.strength_games, cfg.jobs,
                                            cfg.strength_rivals, cfg.strength_rival_games, cfg.scheduler)
     t_strength = time.perf_counter() - started - t_games - t_sub
+    for p in pairings:  # a changed card's sub_delta: its change against its last-pass self
+        found = change_of(p)
+        if found is not None:
+            paired_changes[p.metric] = found
     return {
         "label": run.label,
         "players": players,
@@ -554,6 +559,8 @@ def run_one(card_set: CardSet, run: Run, cfg: PlaytestConfig, progress: Progress
         **({"last_pass_values": {**{m.name: old_metrics[m.name].value for m in metrics
                                     if m.name in old_metrics and not m.name.endswith(".sub_delta")},
                                  **{p.metric: p.anchor.value for p in pairings if p.anchor is not None}}}
+           if base is not None else {}),
+        **({"paired_changes": {name: list(c) for name, c in sorted(paired_changes.items())}}
            if base is not None else {}),
         **({"paired_with_last_pass": sorted(
             [m.name for m in metrics if m.name in old_metrics and m.name != "games"
@@ -594,7 +601,7 @@ CARD_KINDS = ("sub_delta", "win_delta", "play_rate", "fights_won_rate", "win_rat
 def _anchored(card_set: CardSet, base: Base, metrics: list[Metric], old: Mapping[str, Metric],
               new_games: tuple[list[dict[str, Any]], list[list[float]], list[list[str]]],
               old_games: tuple[list[dict[str, Any]], list[list[float]], list[list[str]]],
-              players: int) -> list[Metric]:
+              players: int, changes: dict[str, tuple[float, float, float]] | None = None) -> list[Metric]:
     """Each main metric as the last pass's value plus its paired change on these games, the two
     errors added (``stats.shifted``); a metric the last pass did not have keeps its own
     measurement.
@@ -620,11 +627,14 @@ def _anchored(card_set: CardSet, base: Base, metrics: list[Metric], old: Mapping
                                            [old_games[2][i] for i in keep], players)}
         return {m.name: replace(m, value=m.value - was[m.name].value) for m in new if m.name in was}
 
-    changes = jackknife_change(measure, len(new_games[1]), names)
-    out = _gained(base, metrics, changes)
+    found = jackknife_change(measure, len(new_games[1]), names)
+    if changes is not None:  # (the record keeps each paired change: ``boneyard diff`` lists them)
+        changes.clear()
+        changes.update(found)
+    out = _gained(base, metrics, found)
     for m in metrics:
-        if m.name in changes:
-            value, low, high = shifted(old[m.name], *changes[m.name])
+        if m.name in found:
+            value, low, high = shifted(old[m.name], *found[m.name])
             out.append(m if m.high - m.low <= high - low else replace(m, value=value, low=low, high=high))
         else:
             out.append(m)
@@ -747,7 +757,8 @@ def playtest(card_set: CardSet, cfg: PlaytestConfig, progress: Progress | None =
         # the engine sees exactly the last pass's content and code: every game would replay the
         # same, so its measurements stand (only what is printed changed)
         # (less what compared that pass with the one before it: nothing moved since)
-        runs = [dict({k: v for k, v in r.items() if k not in ("last_pass_values", "paired_with_last_pass")},
+        runs = [dict({k: v for k, v in r.items()
+                      if k not in ("last_pass_values", "paired_with_last_pass", "paired_changes")},
                      seconds=0.0, same_games_as_last_pass=True) for r in base.record["runs"]]
     else:
         runs = []

@@ -55,6 +55,21 @@ def test_diff_against_a_git_revision_lists_the_changed_card_first(repo):
     assert "first_priority_win_rate" not in names
 
 
+def test_diff_against_another_copy_of_the_set_folder(tmp_path):
+    # two copies side by side, no git: the copy is the old version, played paired like a revision
+    old, new = tmp_path / "useless", tmp_path / "mine"
+    shutil.copytree(FIXTURES / "dotd-useless", old)
+    shutil.copytree(FIXTURES / "dotd-overpowered", new)
+    before, after, moves = diff(load_set(new), str(old), games=300, jobs=1)
+    assert before["content_hash"] == load_set(old).content_hash != after["content_hash"]
+    shown = moved(moves)
+    assert shown and shown[0].name.startswith("card.oaf.")
+    sub = next(m for m in shown if m.name == "card.oaf.sub_delta")
+    assert sub.before.value < 0.1 < 0.3 < sub.after.value
+    with pytest.raises(BoneyardError, match="the set's own folder"):
+        diff(load_set(new), str(new), games=20, jobs=1)
+
+
 def test_same_content_moves_nothing(repo, tmp_path):
     _, folder = repo
     card_set = load_set(folder)
@@ -81,7 +96,7 @@ def test_cli_diff_and_bad_revision(repo):
     _, folder = repo
     res = CliRunner().invoke(cli, ["diff", str(folder), "--against", "no-such-rev", "--games", "50"])
     assert isinstance(res.exception, BoneyardError)
-    assert "not a git revision nor a playtest.json" in str(res.exception)
+    assert "not a git revision, a set folder nor a playtest.json" in str(res.exception)
     res = CliRunner().invoke(cli, ["diff", str(folder), "--against", "HEAD", "--games", "200", "--jobs", "1"])
     assert res.exit_code == 0, res.output
     assert "moved beyond their intervals" in res.output and "Overlord:" in res.output
@@ -219,4 +234,4 @@ def test_a_damaged_or_foreign_record_is_one_message_before_any_game(tmp_path, ca
 
 def test_an_empty_against_is_a_usage_error_not_a_revision_named_nothing():
     r = CliRunner().invoke(cli, ["diff", "day-of-the-dead", "--against", "", "--games", "2"])
-    assert r.exit_code == 2 and "give a git revision (HEAD~1, a tag) or a playtest.json" in r.output
+    assert r.exit_code == 2 and "give a git revision (HEAD~1, a tag), a copy of the set's folder or a playtest.json" in r.output
