@@ -30,6 +30,7 @@ from boneyard.pipeline.gates import (
     GateResult,
     fmt_metric,
     fmt_value,
+    missing_text,
 )
 
 from boneyard.files import write_atomic
@@ -155,11 +156,7 @@ def card_chart(rows: Mapping[str, Mapping[str, Metric]], bad: set[str],
                     label=labels[kind], lw=1)
     ax.axvline(0, color="black", lw=0.8)
     if band:
-        lo, hi = ax.get_xlim()
-        if band[0] is not None:
-            ax.axvspan(min(lo, band[0] * 100), band[0] * 100, color="#c00000", alpha=0.12)
-        if band[1] is not None:
-            ax.axvspan(band[1] * 100, max(hi, band[1] * 100), color="#c00000", alpha=0.12, label="outside the gate")
+        _outside_band(ax, band)
     ax.set_yticks(list(ys))
     ax.set_yticklabels([(names or {}).get(cid, cid) for cid, _ in items], fontsize=8)
     for tick, (cid, _) in zip(ax.get_yticklabels(), items, strict=True):
@@ -170,6 +167,22 @@ def card_chart(rows: Mapping[str, Mapping[str, Metric]], bad: set[str],
     ax.legend(loc="lower right", fontsize=8)
     ax.grid(axis="x", alpha=0.3)
     return _svg(fig)
+
+
+def _outside_band(ax: Any, band: tuple[float | None, float | None]) -> None:
+    """Shade what lies beyond the gate's bounds. The axis reaches past each bound by a margin:
+    ending at the bound (every card inside it), the shaded band had no width and was not seen."""
+    lo, hi = ax.get_xlim()
+    bounds = [b * 100 for b in band if b is not None]
+    margin = 0.08 * (max(hi, *bounds) - min(lo, *bounds))
+    lo, hi = min(lo, min(bounds) - margin), max(hi, max(bounds) + margin)
+    ax.set_xlim(lo, hi)
+    label = "outside the gate"
+    if band[0] is not None:
+        ax.axvspan(lo, band[0] * 100, color="#c00000", alpha=0.12, label=label)
+        label = "_nolegend_"  # one legend entry for both sides
+    if band[1] is not None:
+        ax.axvspan(band[1] * 100, hi, color="#c00000", alpha=0.12, label=label)
 
 
 def kind_chart(metrics: Sequence[Metric]) -> str | None:
@@ -221,6 +234,8 @@ def histogram_chart(dist: Mapping[str, Any], band: tuple[float | None, float | N
     if not panels:
         return None
     plt = _plt()
+    from matplotlib.ticker import MaxNLocator
+
     fig, axes = plt.subplots(1, len(panels), figsize=(4.2 * len(panels), 2.8))
     axes = axes if len(panels) > 1 else [axes]
     for ax, (title, series) in zip(axes, panels, strict=True):
@@ -228,7 +243,16 @@ def histogram_chart(dist: Mapping[str, Any], band: tuple[float | None, float | N
             xs = [float(k) for k in counts]
             total = sum(counts.values()) or 1
             ax.bar(xs, [v / total * 100 for v in counts.values()], alpha=0.6, label=label, width=0.8)
-        if title.startswith("game length") and band:
+        values = sorted({float(k) for _, counts in series for k in counts})
+        if all(v.is_integer() for v in values):  # turns, rounds, points: no tick at 5.6
+            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        length = title.startswith("game length")
+        if len(values) == 1:  # every game 6 turns: one bar among its empty neighbours, said so
+            ends = [values[0], *(b for b in (band or ()) if length and b is not None)]
+            ax.set_xlim(min(ends) - 2.5, max(ends) + 2.5)
+            if length:
+                title = f"game length: every game {values[0]:g} {dist['length']['unit']}"
+        if length and band:
             lo, hi = band
             ax.axvspan(lo if lo is not None else min(xs), hi if hi is not None else max(xs),
                        color="#2e8b57", alpha=0.12, label="target band")
@@ -293,14 +317,22 @@ def tested(record: Mapping[str, Any]) -> list[str]:
 
 def comparison_split(record: Mapping[str, Any]) -> tuple[list[tuple[str, str, str, str, str]],
                                                           list[tuple[str, str, str, str, str]]]:
-    """:func:`comparison_rows` in two: the figures of the changed cards and those whose last-pass
-    value is outside their interval now (what the edit moved), then the rest, which moved
-    within their intervals. Why: a one-card edit moves some 330 figures by a hair, and a table
+    """:func:`comparison_rows` in two: the figures of the changed cards and those whose paired
+    change excludes 0 (what the edit moved), then the rest, which moved within their intervals. Why: a one-card edit moves some 330 figures by a hair, and a table
     of all of them in name order buried the edited card."""
     changed = {f"card.{cid}." for cid in (record.get("change") or {}).get("changed", [])}
     rows = comparison_rows(record)
-    outside = {(label, name) for label, name, was, m in _compared(record)
-               if m.group != "coverage" and not m.low <= was <= m.high}  # (exact counts: no interval)
+    changes = {(run["label"], name): c for run in record["runs"]
+               for name, c in (run.get("paired_changes") or {}).items()}
+
+    def clear(label: str, name: str, was: float, m: Metric) -> bool:
+        """The paired change's interval excludes 0 (else: the last-pass value is outside the
+        interval now); exact counts have no interval."""
+        c = changes.get((label, name))
+        if c is not None and all(isinstance(v, (int, float)) and math.isfinite(v) for v in c):
+            return not c[1] <= 0 <= c[2]
+        return m.group != "coverage" and not m.low <= was <= m.high
+    outside = {(label, name) for label, name, was, m in _compared(record) if clear(label, name, was, m)}
 
     def first(row: tuple[str, str, str, str, str]) -> bool:
         return any(row[1].startswith(c) for c in changed) or (row[0], row[1]) in outside
@@ -350,10 +382,17 @@ def card_verdicts(record: Mapping[str, Any]) -> list[tuple[str, str, str, str]]:
     return rows
 
 
-def _gate_line(r: GateResult) -> tuple[str, str, str, str, str, str]:
+def _gate_line(r: GateResult, record: Mapping[str, Any]) -> tuple[str, str, str, str, str, str]:
     metric = r.metric.name if r.metric else r.gate.metric
-    value = show(r.metric) if r.metric else "no such metric"
+    value = show(r.metric) if r.metric else missing(r, record)
     return (r.status.upper(), r.run, metric, value, _bound(r), r.gate.why)
+
+
+def missing(r: GateResult, record: Mapping[str, Any]) -> str:
+    """A gate's value when no metric matched it, naming the nearest one of its run's metrics
+    in the record (every run's, for a gate on all runs)."""
+    return missing_text(r.gate, (m["name"] for run in record["runs"] if r.run in ("*", run["label"])
+                                 for m in run["metrics"]))
 
 
 def _ordered(results: Sequence[GateResult]) -> list[GateResult]:
@@ -371,7 +410,7 @@ def build_markdown(record: Mapping[str, Any]) -> str:
     out.append("## Broken or suspicious (failed gates, then undecided)")
     out.append("")
     if worst:
-        out += _md_table(("status", "run", "metric", "value [95% interval]", "bound", "why"), [_gate_line(r) for r in worst])
+        out += _md_table(("status", "run", "metric", "value [95% interval]", "bound", "why"), [_gate_line(r, record) for r in worst])
     else:
         out.append("Nothing: every gate passed, its interval wholly inside the bound.")
     out.append("")
@@ -386,9 +425,8 @@ def build_markdown(record: Mapping[str, Any]) -> str:
     if moved or within:
         out.append("### Compared with the last pass (paired games)")
         out.append("")
-        out.append(md_text(f"The changed cards' figures and those whose last-pass value is outside their "
-                           f"interval now ({len(moved)}; by chance alone about 1 figure in 20 lands "
-                           f"outside), then {len(within)} more that moved within their intervals "
+        out.append(md_text(f"The changed cards' figures and those whose paired change excludes 0 "
+                           f"({len(moved)}; by chance alone about 1 figure in 20 does), then {len(within)} more that moved within their intervals "
                            "or are exact counts."))
         out.append("")
         if moved:
@@ -453,7 +491,7 @@ def build_markdown(record: Mapping[str, Any]) -> str:
             out.append("")
     out.append("## Every gate")
     out.append("")
-    out += _md_table(("status", "run", "metric", "value [95% interval]", "bound", "why"), [_gate_line(r) for r in results])
+    out += _md_table(("status", "run", "metric", "value [95% interval]", "bound", "why"), [_gate_line(r, record) for r in results])
     out.append("")
     return _NO_HTML.sub(r"\\<", "\n".join(out))
 
@@ -540,7 +578,7 @@ def build_html(record: Mapping[str, Any]) -> str:
     worst = [r for r in results if r.status in (FAIL, MISSING, FLAG, UNDECIDED)]
     head = ("status", "run", "metric", "value [95% interval]", "bound", "why")
     if worst:
-        parts.append(_html_table(head, [_gate_line(r) for r in worst], classes=[r.status.upper() for r in worst]))
+        parts.append(_html_table(head, [_gate_line(r, record) for r in worst], classes=[r.status.upper() for r in worst]))
     else:
         parts.append("<p>Nothing: every gate passed, its interval wholly inside the bound.</p>")
     parts.append(f"<p class='legend'>{esc(LEGEND)}</p>")
@@ -550,9 +588,8 @@ def build_html(record: Mapping[str, Any]) -> str:
     comp_head = ("run", "metric", "last pass", "now [95% interval]", "change")
     if moved or within:
         parts.append("<h3>Compared with the last pass (paired games)</h3>")
-        parts.append(f"<p>The changed cards' figures and those whose last-pass value is outside "
-                     f"their interval now ({len(moved)}; by chance alone about 1 figure in 20 "
-                     "lands outside).</p>")
+        parts.append(f"<p>The changed cards' figures and those whose paired change excludes 0 "
+                     f"({len(moved)}; by chance alone about 1 figure in 20 does).</p>")
         if moved:
             parts.append(_html_table(comp_head, moved))
         if within:
@@ -616,7 +653,7 @@ def build_html(record: Mapping[str, Any]) -> str:
         parts.append(_html_table(("metric", "value [95% interval]", "n"), [(m.name, show(m), str(m.n)) for m in other]))
         parts.append("</details>")
     parts.append("<h2>Every gate</h2>")
-    parts.append(_html_table(head, [_gate_line(r) for r in results], classes=[r.status.upper() for r in results]))
+    parts.append(_html_table(head, [_gate_line(r, record) for r in results], classes=[r.status.upper() for r in results]))
     parts.append(f"<script>{SORT_JS}</script>")
     parts.append("</body></html>")
     return "\n".join(parts)

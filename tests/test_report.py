@@ -46,3 +46,47 @@ def test_the_edited_card_and_what_moved_beyond_its_interval_come_first():
     moved, within = comparison_split({"runs": [run], "change": {"changed": ["hoard"]}})
     assert [r[1] for r in moved] == ["card.hoard.play_rate", "draw_rate"]
     assert [r[1] for r in within] == ["card.anger.play_rate"]
+    # where the record keeps the paired change, its own interval decides: Anger's +0.5 points
+    # on the same deals (+0.2 .. +0.8) moved, though the old level is inside the new interval
+    run["paired_changes"] = {"card.anger.play_rate": [0.005, 0.002, 0.008],
+                             "draw_rate": [0.02, -0.001, 0.041]}
+    moved, within = comparison_split({"runs": [run], "change": {"changed": ["hoard"]}})
+    assert [r[1] for r in moved] == ["card.anger.play_rate", "card.hoard.play_rate"]
+    assert [r[1] for r in within] == ["draw_rate"]
+
+
+def _figures(monkeypatch) -> list:
+    """The charts' matplotlib figures, kept instead of turned into SVG text."""
+    from boneyard.pipeline import report
+
+    figures: list = []
+    monkeypatch.setattr(report, "_svg", lambda fig: figures.append(fig) or "<svg/>")
+    return figures
+
+
+def test_the_band_outside_the_gate_is_visible_when_every_card_is_inside(monkeypatch):
+    # every card well inside -12..+18 points: the axis ended exactly at the bounds, so the
+    # shaded "outside the gate" band had no width
+    figures = _figures(monkeypatch)
+    assert card_chart(_rows(), set(), band=(-0.12, 0.18))
+    ax = figures[0].axes[0]
+    lo, hi = ax.get_xlim()
+    assert lo < -12 and hi > 18
+    spans = sorted((p.get_x(), p.get_x() + p.get_width()) for p in ax.patches)
+    assert [round(edge, 6) for edge in (spans[0][1], spans[1][0])] == [-12, 18]
+    assert all(right - left >= 0.05 * (hi - lo) for left, right in spans)
+
+
+def test_a_game_length_every_game_shares_is_one_centred_bar_on_whole_turns(monkeypatch):
+    # Day of the Dead lasts 6 turns, always: one bar filled the panel, ticked 5.6 .. 6.4
+    from boneyard.pipeline.report import histogram_chart
+
+    figures = _figures(monkeypatch)
+    assert histogram_chart({"length": {"unit": "turns", "counts": {"6": 2000}}})
+    ax = figures[0].axes[0]
+    lo, hi = ax.get_xlim()
+    assert lo <= 4 and hi >= 8  # its empty neighbours show
+    (bar,) = ax.patches
+    assert bar.get_x() + bar.get_width() / 2 == 6
+    assert all(float(t).is_integer() for t in ax.get_xticks())
+    assert ax.get_title() == "game length: every game 6 turns"
