@@ -25,7 +25,7 @@ from boneyard.engine.games import make_game
 from boneyard.pipeline import lastpass, reference
 from boneyard.pipeline import record as rec
 from boneyard.pipeline.coverage import with_checks
-from boneyard.pipeline.gates import GateResult, failed
+from boneyard.pipeline.gates import GateResult, failed, nearest_metric
 from boneyard.pipeline.lastgames import GAMES, Played
 from boneyard.pipeline.playtest import Progress, config_hash, declared_hash, default_jobs, playtest
 from boneyard.pipeline.playtest_config import PlaytestConfig, resolve
@@ -288,8 +288,6 @@ def unmatched_gates(card_set: CardSet) -> list[str]:
 
     The trial plays random agents, ``TRIAL_GAMES`` games a run and one paired game a card, so a
     figure that needs a rare event may be absent by chance: these are warnings, not problems."""
-    import difflib
-
     if not card_set.playtest:
         return []
     try:
@@ -316,14 +314,13 @@ def unmatched_gates(card_set: CardSet) -> list[str]:
             names = sorted({*names, *more})
     except BoneyardError:  # the build itself reports whatever stops its games, in its own words
         return []
-    patterns = sorted({re.sub(r"^(card|feast|kind|rare|seat)\.[^.]+\.", r"\1.*.", n) for n in names})
     where = f"{Path(card_set.root or card_set.slug) / 'game.yaml'}: playtest"
     out: list[str] = []
     for i in unmatched:
         gate = cfg.gates[i]
-        near = difflib.get_close_matches(gate.metric, patterns + names, n=1, cutoff=0.6)
+        near = nearest_metric(gate.metric, names)
         out.append(f"{where}.gates[{i}].metric: '{gate.metric}' names no metric the playtest reports"
-                   + (f" (did you mean '{near[0]}'?)" if near else "")
+                   + (f" (did you mean '{near}'?)" if near else "")
                    + "; a build counts such a gate as missing, which fails it")
     return _located("\n".join(out), card_set).splitlines() if out else []
 

@@ -1,7 +1,8 @@
 """The ``boneyard`` command line: one group, one module per command family.
 
 Errors a designer can cause become one clear message each and a non-zero exit code (1 for bad
-data or a failed gate, 2 for usage errors); no traceback ever reaches the terminal.
+data or a failed gate, 2 for usage errors); no traceback ever reaches the terminal. Output piped
+to a reader that stops early (``| head -1``) ends the command quietly with 141, as SIGPIPE would.
 """
 
 from __future__ import annotations
@@ -33,7 +34,30 @@ COMMAND_MODULES: tuple[str, ...] = (
 )
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class PipeClosed(Exception):
+    """Standard output was a pipe its reader closed (``boneyard simulate SET | head -1``).
+    Raised in place of the ``BrokenPipeError`` so that it reaches ``main``: click would turn it
+    into exit 1 in silence, which a script takes for a failure of the command itself."""
+
+
+class _Group(click.Group):
+    """The ``boneyard`` group: a closed pipe met by any command, or by its help, goes to ``main``."""
+
+    def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
+                     **extra: Any) -> click.Context:
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except BrokenPipeError as exc:
+            raise PipeClosed from exc
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError as exc:
+            raise PipeClosed from exc
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="boneyard")
 def cli() -> None:
     """Boneyard: validate card sets, playtest them by simulation, render them for print."""
@@ -93,6 +117,10 @@ _OS_FIXES = {
 def _run(argv: list[str] | None) -> None:
     try:
         cli.main(args=argv, prog_name="boneyard", standalone_mode=False)
+        sys.stdout.flush()  # what is still buffered fails here, handled, rather than at exit
+    except (PipeClosed, BrokenPipeError):  # `... | head`: the reader has what it wanted
+        _quiet_stdout()
+        sys.exit(128 + signal.SIGPIPE)  # what a shell reports of a program SIGPIPE stopped
     except click.exceptions.Abort:  # click's word for Ctrl-C (there are no prompts to abort)
         click.echo("Interrupted.", err=True)
         sys.exit(130)
@@ -123,6 +151,19 @@ def _run(argv: list[str] | None) -> None:
         click.echo("Terminated.", err=True)
         _stopping(128 + signal.SIGTERM)
     sys.exit(0)
+
+
+def _quiet_stdout() -> None:
+    """Point standard output at the null device: the text still buffered for the closed pipe
+    is dropped there, instead of failing again as Python flushes it at exit (which prints
+    "Exception ignored ... BrokenPipeError" and exits 120)."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):  # not a file (a test's captured output)
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, fd)
+    os.close(devnull)
 
 
 STOP_GRACE = 5.0

@@ -15,12 +15,12 @@ from boneyard.pipeline.build import (
     out_dir_for,
     unmatched_gates,
 )
-from boneyard.pipeline.cmd_render import out_folder
-from boneyard.pipeline.cmd_sim import capped_jobs
+from boneyard.pipeline.cmd_render import OUT_HELP, out_folder
+from boneyard.pipeline.cmd_sim import JOBS, capped_jobs
+from boneyard.pipeline.console import Console
 from boneyard.pipeline.coverage import never_tested
 from boneyard.pipeline.gates import UNDECIDED, GateResult
 from boneyard.pipeline.report import show
-from rich.console import Console
 from rich.markup import escape
 from rich.progress import (
     BarColumn,
@@ -48,13 +48,16 @@ def failed_table(outcome: BuildOutcome) -> Table:
     for col in ("status", "run", "metric", "value [95% interval]", "bound", "why"):
         table.add_column(col, overflow="fold")
     for r in sorted(outcome.failed_gates(), key=lambda r: r.status == UNDECIDED):
-        table.add_row(*(Text(cell) for cell in (r.status, *_row(r))))  # a set's words, not markup
+        cells = (r.status, *_row(r, outcome.record))
+        table.add_row(*(Text(cell) for cell in cells))  # a set's words, not markup
     return table
 
 
-def _row(r: GateResult) -> tuple[str, str, str, str, str]:
+def _row(r: GateResult, record: dict) -> tuple[str, str, str, str, str]:
     if r.metric is None:
-        return r.run, r.gate.metric, "no metric of that name (misspelt?)", _bound(r), r.gate.why
+        from boneyard.pipeline.report import missing
+
+        return r.run, r.gate.metric, missing(r, record), _bound(r), r.gate.why
     return r.run, r.metric.name, show(r.metric), _bound(r), r.gate.why
 
 
@@ -83,14 +86,14 @@ def games_said(rec: dict, reused: bool) -> str:
 @click.command("build")
 @click.argument("sets", nargs=-1)
 @click.option("--out", type=click.Path(file_okay=False), callback=out_folder, default=None,
-              help="Output folder (default: the Boneyard folder's output/, whatever the current "
-                   "folder); each set goes to <out>/<set>/.")
+              help=f"{OUT_HELP}; each set goes to <out>/<set>/.")
 @click.option("--force", is_flag=True, help="Render even if the gates fail, marked FAILED PLAYTEST.")
 @click.option("--fast", is_flag=True, help="The set's fast playtest profile (CI): fewer games, same gates.")
 @click.option("--precision", type=click.FloatRange(0.001, 1.0), default=None,
               help="Simulate until every gated interval is at most this wide (e.g. 0.02), up to the cap.")
-@click.option("--seed", type=click.IntRange(0), default=None, help="Override the playtest seed.")
-@click.option("--jobs", type=click.IntRange(1, 1024), default=None,
+@click.option("--seed", type=click.IntRange(0), default=None,
+              help="Seed of the whole playtest (default: the set's playtest.seed).")
+@click.option("--jobs", type=JOBS, default=None,
               help="Worker processes [default: all cores]; the record does not depend on it.")
 @click.option("--scheduler", envvar="BONEYARD_SCHEDULER", default=None, metavar="tcp://HOST:PORT",
               help="Playtest on a Dask cluster (env BONEYARD_SCHEDULER); same record as local.")

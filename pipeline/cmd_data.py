@@ -18,8 +18,8 @@ import click
 from boneyard.engine.cards import CardSet
 from boneyard.engine.games import spec_of
 from boneyard.engine.spec import Table as SpecTable
+from boneyard.pipeline.console import Console
 from boneyard.pipeline.load import SetCheck, SetNotFoundError, check_set, resolve_set
-from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 

@@ -71,7 +71,7 @@ def open_page(url: str) -> bool:
 @click.option("--vs", "agents", multiple=True, metavar="AGENT",
               help="The agent in the next other seat (repeatable; the last one fills the rest): "
                    "random, greedy, gate, mcts, mcts:N [default: greedy].")
-@click.option("--seed", type=int, default=None,
+@click.option("--seed", type=click.IntRange(0), default=None,
               help="Seed of every game at the table (default: a fresh one each game, shown when "
                    "it ends and saved with it).")
 @click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,

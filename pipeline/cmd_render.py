@@ -11,6 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import click
+from boneyard.pipeline.console import Console
 from boneyard.pipeline.render.api import (
     DEFAULT_FORMATS,
     FORMATS,
@@ -27,7 +28,6 @@ from boneyard.pipeline.render.units import (
     card_size,
     parse_length,
 )
-from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from boneyard.errors import RenderError
@@ -61,6 +61,10 @@ def _millimetres(value: str, option: str) -> float:
     except RenderError:
         raise click.BadParameter(f"expected millimetres such as 4.5 or a length such as 0.2in, "
                                  f"got {value!r}", param_hint=option) from None
+
+
+OUT_HELP = "Output folder (default: the Boneyard folder's output/, whatever the current folder)"
+"""How every command writing to an output folder starts its ``--out`` help (build, render, watch)."""
 
 
 def out_folder(ctx: click.Context, param: click.Parameter, value: str | None) -> Path | None:
@@ -127,9 +131,7 @@ def _offset(value: str) -> tuple[float, float]:
 @click.option("--profile", type=click.Choice(list(PROFILES)), default="tgc", show_default=True,
               help="Card images: tgc 825x1125, mpc 822x1122, trimmed 750x1050 (poker).")
 @click.option("--out", type=click.Path(file_okay=False), callback=out_folder, default=None,
-              help="Output folder (default: the Boneyard folder's output/, whatever the current "
-                   "folder); the set goes to <out>/<set>/, next to "
-                   "its playtest record.")
+              help=f"{OUT_HELP}; the set goes to <out>/<set>/, next to its playtest record.")
 @click.option("--force", is_flag=True,
               help="Render without a passing playtest record, marked across every page.")
 def render_cmd(set_name: str, formats: str, paper: str, size: str | None, bleed: bool,

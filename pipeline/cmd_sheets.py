@@ -21,7 +21,8 @@ FORMAT_CHOICE = click.Choice(["xlsx", "csv"])
               help="xlsx or csv [default: from --out's suffix, else xlsx]; must agree with "
                    "--out's suffix.")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="The sheet to write [default: output/<set>/cards.<format>].")
+              help="The sheet to write (default: the Boneyard folder's output/<set>/cards.<format>, "
+                   "whatever the current folder).")
 @click.option("--force", is_flag=True,
               help="Overwrite the sheet even if it holds edits the card files do not.")
 def export_cmd(set_name: str, fmt: str | None, out: Path | None, force: bool) -> None:

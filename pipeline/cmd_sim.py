@@ -26,8 +26,8 @@ from boneyard.engine.sim import SimResult, default_jobs, scheduler_address, simu
 from boneyard.engine.sim.replay import ReplayError, record_problem
 from boneyard.engine.spec import GameOption, GameSpec
 from boneyard.engine.stats import Metric
+from boneyard.pipeline.console import Console
 from boneyard.pipeline.load import SetNotFoundError, load_set
-from rich.console import Console
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -285,6 +285,11 @@ def output_targets(**paths: str | None) -> None:
                                    "a folder you can write to)")
 
 
+JOBS = click.IntRange(1, 1024)
+"""``--jobs`` of every command that plays games (simulate, build, diff, watch): one range, and
+more than the cores here is capped with a note (``capped_jobs``)."""
+
+
 def capped_jobs(jobs: int | None, scheduler: str | None = None) -> int | None:
     """``--jobs`` at most the cores this process may use (more only queue up and cost memory);
     a note says so. A cluster's size is its own business."""
@@ -340,8 +345,9 @@ def chosen_options(card_set: CardSet, given: dict[str, Any]) -> dict[str, Any]:
                    "random, greedy, gate (the skilled player the builds use), gate:fast (a cheaper, weaker gate), "
                    "mcts, mcts:N (N simulations per decision).")
 @click.option("--seed", type=click.IntRange(0), default=1, show_default=True, help="Seed of the whole run.")
-@click.option("--players", type=click.IntRange(min=2), default=None, help="Number of players.")
-@click.option("--jobs", type=click.IntRange(1, 1024), default=None,
+@click.option("--players", type=click.IntRange(min=2), default=None,
+              help="Number of players (default: the game's).")
+@click.option("--jobs", type=JOBS, default=None,
               help="Worker processes [default: all cores]; the result does not depend on it.")
 @click.option("--scheduler", envvar="BONEYARD_SCHEDULER", default=None, metavar="tcp://HOST:PORT",
               help="Run the games on a Dask cluster (env BONEYARD_SCHEDULER); same result as local.")

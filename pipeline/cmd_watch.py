@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
-from boneyard.pipeline.cmd_render import out_folder
+from boneyard.pipeline.cmd_render import OUT_HELP, out_folder
+from boneyard.pipeline.cmd_sim import JOBS, capped_jobs
 
 
 @click.command("watch")
@@ -17,10 +18,10 @@ from boneyard.pipeline.cmd_render import out_folder
 @click.option("--no-render", is_flag=True, help="Validate (and playtest) only.")
 @click.option("--debounce", type=click.IntRange(50, 10000), default=300, show_default=True,
               metavar="MS", help="Wait this long after a save for more saves before a cycle.")
-@click.option("--jobs", type=click.IntRange(1, 64), default=1, show_default=True,
-              help="Worker processes for the playtest.")
+@click.option("--jobs", type=JOBS, default=1, show_default=True,
+              help="Worker processes for the playtest; the result does not depend on it.")
 @click.option("--out", type=click.Path(file_okay=False), callback=out_folder, default=None,
-              help="Output folder (default: the Boneyard folder's output/); previews go to <out>/<set>/watch/.")
+              help=f"{OUT_HELP}; previews go to <out>/<set>/watch/.")
 @click.option("--dpi", type=click.IntRange(30, 600), default=150, show_default=True,
               help="Card previews' resolution (the print images are 300).")
 @click.option("--once", is_flag=True, help="One cycle, then exit (1 if the set has problems).")
@@ -36,7 +37,7 @@ def watch_cmd(set_name: str, port: int, no_page: bool, no_playtest: bool, no_ren
     from boneyard.pipeline.watch import Watcher
 
     watcher = Watcher(set_name, out=out, playtest=not no_playtest, render=not no_render,
-                      jobs=jobs, dpi=dpi, echo=click.echo)
+                      jobs=capped_jobs(jobs) or 1, dpi=dpi, echo=click.echo)
     if not (no_render and no_playtest):  # what it writes goes there: say so once, up front
         try:
             watcher.out.mkdir(parents=True, exist_ok=True)

@@ -27,6 +27,7 @@ from boneyard.engine.cards import CardSet
 from boneyard.engine.games import spec_of, specs
 from boneyard.engine.stats import Metric
 from boneyard.pipeline.build import _nan_back, config_for, read_record
+from boneyard.pipeline.cmd_sim import JOBS, capped_jobs
 from boneyard.pipeline.playtest import default_jobs, playtest
 from boneyard.pipeline.playtest_config import PlaytestConfig, resolve
 
@@ -408,12 +409,13 @@ def diff(card_set: CardSet, against: str, *, fast: bool = False, jobs: int | Non
 @click.option("--against", "against", required=True, metavar="REF",
               help="A git revision of the card files (HEAD~1, a tag...), another copy of the set's "
                    "folder, or a saved playtest.json.")
-@click.option("--fast", is_flag=True, help="Use the set's fast playtest profile.")
+@click.option("--fast", is_flag=True, help="The set's fast playtest profile (CI): fewer games, same gates.")
 @click.option("--games", type=click.IntRange(1), default=None, metavar="N",
               help="Bound the whole run: N games per run and at most N paired games per card and N "
                    "agent-strength games per matchup, for each version (default: the profile's "
                    "sizes). --games 20 is a quick look; its intervals are wide.")
-@click.option("--jobs", type=click.IntRange(1, 64), default=None, help="Worker processes.")
+@click.option("--jobs", type=JOBS, default=None,
+              help="Worker processes [default: all cores]; the result does not depend on it.")
 @click.option("--all", "show_all", is_flag=True, help="Also list the metrics that did not move.")
 def diff_cmd(set_name: str, against: str, fast: bool, games: int | None, jobs: int | None, show_all: bool) -> None:
     """Playtest SET and the version REF on the same deals and seeds; list what moved.
@@ -428,7 +430,7 @@ def diff_cmd(set_name: str, against: str, fast: bool, games: int | None, jobs: i
         raise click.BadParameter("give a git revision (HEAD~1, a tag), a copy of the set's folder or a playtest.json file",
                                  param_hint="'--against'")
     card_set = load_set(set_name)
-    before, after, moves = diff(card_set, against, fast=fast, jobs=jobs, games=games,
+    before, after, moves = diff(card_set, against, fast=fast, jobs=capped_jobs(jobs), games=games,
                                 announce=lambda line: click.echo(f"{card_set.name}: {line}", err=True))
     names = {c.id: c.name for c in getattr(card_set, "characters", ())}  # a game's units, if any
     click.echo(f"{card_set.name}: {against} (content {before['content_hash']}) -> working copy "

@@ -20,8 +20,10 @@ one: the full ``alpha``.
 
 from __future__ import annotations
 
+import difflib
 import fnmatch
 import math
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -282,6 +284,26 @@ def look_sizes(first: int, cap: int) -> list[int]:
 def gated_metrics(gates: Sequence[Gate], metrics: Iterable[Metric]) -> list[Metric]:
     """The metrics at least one gate looks at (the ones ``--precision`` must narrow)."""
     return [m for m in metrics if any(g.matches(m.name) for g in gates)]
+
+
+_SUBJECT = re.compile(r"^(card|feast|kind|rare|seat)\.[^.]+\.")
+"""A per-subject metric's subject (``card.oaf.``), which a gate names as a pattern (``card.*.``)."""
+
+
+def nearest_metric(name: str, names: Iterable[str]) -> str | None:
+    """The metric name or per-card pattern nearest a gate's ``name`` that matched none of
+    ``names`` (usually a misspelling), or None when none is close."""
+    names = sorted(set(names))
+    patterns = sorted({_SUBJECT.sub(r"\1.*.", n) for n in names})
+    near = difflib.get_close_matches(name, patterns + names, n=1, cutoff=0.6)
+    return near[0] if near else None
+
+
+def missing_text(gate: Gate, names: Iterable[str]) -> str:
+    """What the failed-gates tables say of a gate that matched no metric: the nearest name the
+    record holds, as ``validate`` says it, since a misspelling is the usual cause."""
+    near = nearest_metric(gate.metric, names)
+    return "no metric of that name" + (f": did you mean '{near}'?" if near else "")
 
 
 def failed(results: Iterable[GateResult], accept_undecided: bool = False) -> list[GateResult]:

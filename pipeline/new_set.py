@@ -2,8 +2,11 @@
 
 The copy is the whole folder (card files, game.yaml, template, art) with ``name:`` in game.yaml
 set to NAME and every ``# yaml-language-server: $schema=...`` line pointing at the same schema
-from the new folder, so the editor keeps completing and checking. It is made beside its final
-name and renamed into place; an existing NAME is never touched.
+from the new folder, so the editor keeps completing and checking. The comments heading game.yaml
+and the card files describe the set copied ("The 36 characters of Day of the Dead", its year,
+its tuning figures), not the designer's: they are rewritten to say what the file is in the new
+set and where it started; the template's keeps its layout notes, under the new name. It is made
+beside its final name and renamed into place; an existing NAME is never touched.
 """
 
 from __future__ import annotations
@@ -12,13 +15,18 @@ import json
 import os
 import re
 import shutil
+import textwrap
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
+from boneyard.engine.games import spec_of
 from boneyard.pipeline.load import GAME_FILE, resolve_set
-from boneyard.pipeline.validate_yaml import display_path
+from boneyard.pipeline.validate_yaml import display_path, read_yaml
 
-from boneyard.errors import BoneyardError
+from boneyard.errors import BoneyardError, RulesError
 from boneyard.files import WINDOWS_DEVICES, atomic_dir
+from boneyard.paths import DOCS
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.-]{0,63}$")
 _SCHEMA_LINE = re.compile(r"^(# yaml-language-server: \$schema=)(\S+)(.*)$")
@@ -47,6 +55,70 @@ def _repoint(text: str, old_dir: Path, new_dir: Path) -> str:
             rel = Path(os.path.relpath(target, new_dir.resolve())).as_posix()
             lines[i] = f"{m.group(1)}{rel}{m.group(3)}"
     return "\n".join(lines)
+
+
+def _header_at(lines: list[str]) -> tuple[int, int]:
+    """Where a file's heading comment lies: the comment lines after its schema line, up to the
+    first line that is not a comment (the sections' comments below stay as they are)."""
+    start = 1 if lines and _SCHEMA_LINE.match(lines[0].rstrip("\r")) else 0
+    end = start
+    while end < len(lines) and lines[end].startswith("#"):
+        end += 1
+    return start, end
+
+
+def _rehead(text: str, heading: str | None, old_name: str, new_name: str) -> str:
+    """``text`` with its heading comment replaced by ``heading`` (wrapped, one paragraph), or,
+    when None, kept with the copied set's name replaced by the new one."""
+    lines = text.split("\n")
+    start, end = _header_at(lines)
+    if start == end:
+        return text
+    cr = "\r" if lines[start].endswith("\r") else ""
+    if heading is None:
+        new = [line.replace(old_name, new_name) for line in lines[start:end]] if old_name else lines[start:end]
+    else:
+        new = [f"{line}{cr}" for line in textwrap.wrap(heading, 98, initial_indent="# ",
+                                                       subsequent_indent="# ", break_on_hyphens=False)]
+    return "\n".join([*lines[:start], *new, *lines[end:]])
+
+
+def _headings(game: Mapping[str, Any], source: str, new: str) -> dict[str, str | None]:
+    """The new heading of each file of the copy that has one to rewrite, by its path in the set
+    (None: keep it, renamed): game.yaml, each card file, the template."""
+    rules = _text(game.get("rules"))
+    try:
+        spec = spec_of(rules) if rules else None
+    except RulesError:
+        spec = None
+    rules_of = f" played under the {spec.title if spec else rules} rules" if rules else ""
+    started = f"started from {source} with `boneyard new`" if source else "started with `boneyard new`"
+    out: dict[str, str | None] = {"template.yaml": None}
+    doc = DOCS / "rules" / f"{rules}.md"
+    out[GAME_FILE] = (f"{new}: a card set{rules_of}, {started}."
+                      + (f" Every rules switch below is documented, with the rulebook's words, in "
+                         f"docs/rules/{rules}.md." if rules and doc.is_file() else ""))
+    listed = game.get("card_files")
+    files: list[Any] = [*(listed if isinstance(listed, list) else []),
+                        *(game.get(key) for key in (spec.extra_card_files if spec else ()))]
+    effects = (" Effect language: docs/effects.md; the printed rules text is generated from the "
+               "effect data." if spec and spec.effect_words and (DOCS / "effects.md").is_file() else "")
+    for f in files:
+        if isinstance(f, str):
+            out[Path(f).as_posix()] = (f"The cards of {new} in {Path(f).name} ({started}). "
+                                       f"`boneyard cards` lists the set.{effects}")
+    return out
+
+
+def _text(value: Any) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def _source_game(source: Path) -> Mapping[str, Any]:
+    """The copied set's game.yaml as plain data ({} if it cannot be read: the copy is made
+    anyway, and ``validate`` says what is wrong with it)."""
+    data = read_yaml(source / GAME_FILE)[0].data  # as every card file is read: never raises
+    return data if isinstance(data, Mapping) else {}
 
 
 def split_target(name: str, parent: Path | None) -> tuple[str, Path]:
@@ -120,6 +192,9 @@ def _copy_file(src: str, dst: str) -> object:
 
 def _copy(source: Path, target: Path) -> None:
     """The copy, made beside ``target`` and renamed into place when whole."""
+    game = _source_game(source)
+    old_name = _text(game.get("name"))
+    headings = _headings(game, old_name, display_name(target.name))
     with atomic_dir(target) as tmp:
         shutil.copytree(source, tmp, symlinks=True, dirs_exist_ok=True,
                         ignore=shutil.ignore_patterns(".*", "__pycache__"),
@@ -130,6 +205,9 @@ def _copy(source: Path, target: Path) -> None:
             text = path.read_text(encoding="utf-8")
             new = _repoint(text, source / path.parent.relative_to(tmp),
                            target / path.parent.relative_to(tmp))
+            rel = path.relative_to(tmp).as_posix()
+            if rel in headings:
+                new = _rehead(new, headings[rel], old_name, display_name(target.name))
             if path == tmp / GAME_FILE:
                 new = _NAME_LINE.sub(lambda _m: f"name: {json.dumps(display_name(target.name))}",
                                      new, count=1)

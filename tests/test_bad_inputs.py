@@ -149,3 +149,30 @@ def test_an_empty_template_says_what_it_needs(tmp_path):
     assert r.exit_code == 1
     assert f"{folder}/template.yaml:1:1: file is empty (it needs at least layouts:; a bundled " \
         "set's file of that name shows one)" in r.output
+
+
+def test_an_option_several_commands_share_takes_the_same_values_and_words_in_each():
+    """--jobs took 1-64 in diff and watch but 1-1024 in build and simulate, play's --seed took
+    the negative numbers the others refuse, and diff's --fast and watch's --out said less."""
+    import click
+
+    numbers: dict[str, dict[str, tuple[object, ...]]] = {}
+    helps: dict[str, dict[str, str]] = {}
+    for name, command in cli.commands.items():
+        for p in command.params:
+            if not isinstance(p, click.Option):
+                continue
+            flag = max(p.opts, key=len)
+            if isinstance(p.type, click.IntRange | click.FloatRange) or p.type in (click.INT, click.FLOAT):
+                numbers.setdefault(flag, {})[name] = (type(p.type).__name__, getattr(p.type, "min", None),
+                                                      getattr(p.type, "max", None))
+            folder = flag == "--out" and isinstance(p.type, click.Path) and not p.type.file_okay
+            if flag == "--fast" or folder:  # (export's --out is a file: its own words)
+                helps.setdefault(flag, {})[name] = (p.help or "").split(";")[0]
+    assert numbers["--jobs"].keys() >= {"simulate", "build", "diff", "watch"}
+    assert numbers["--seed"].keys() >= {"simulate", "build", "play"}
+    for flag, per_command in numbers.items():
+        assert len(set(per_command.values())) == 1, (flag, per_command)
+    assert helps["--fast"].keys() == {"build", "diff"} and helps["--out"].keys() == {"build", "render", "watch"}
+    for flag, per_command in helps.items():
+        assert len(set(per_command.values())) == 1, (flag, per_command)

@@ -444,6 +444,25 @@ def test_cli_build_prints_a_set_name_and_a_gate_why_with_brackets_as_written(tmp
     assert "[/i] a [bold]why[/bold]" in res.output
 
 
+def test_a_misspelt_gate_is_named_with_the_nearest_metric_in_the_failed_gates_tables(tmp_path):
+    """The build's last word on a misspelt gate was "no metric of that name (misspelt?)" and the
+    report's "no such metric", though the record holds the name it meant."""
+    import html
+    import io
+
+    from boneyard.pipeline.cmd_build import failed_table
+    from rich.console import Console
+
+    src = tiny_set(tmp_path, "Tiny", TINY_PLAYTEST.replace("- metric: draw_rate", "- metric: draw_rat"))
+    outcome = build_set(load_set(src), out=tmp_path / "out", jobs=1, render=False)
+    said = "no metric of that name: did you mean 'draw_rate'?"
+    shown = io.StringIO()
+    Console(file=shown, width=300).print(failed_table(outcome))
+    assert f"│ draw_rat │ {said} │" in shown.getvalue()
+    assert f"| MISSING | \\* | draw_rat | {said} |" in (outcome.out_dir / "report.md").read_text()
+    assert f"<td>{html.escape(said)}</td>" in (outcome.out_dir / "report.html").read_text()
+
+
 def test_focus_and_substitution_cards_naming_no_character_are_refused_before_any_game(tmp_path):
     src = tiny_set(tmp_path, "Tiny")
     out = tmp_path / "out"

@@ -60,3 +60,57 @@ def test_closed_standard_output_is_an_error_not_a_silent_success(tmp_path):
     assert proc.returncode == 1
     assert proc.stderr.strip() == ("standard output is closed (run it with its output going to the "
                                    "terminal, a file or a pipe)")
+
+
+def test_a_broken_pipe_from_any_command_exits_quietly_with_sigpipes_status(failing_command, capsys):
+    failing_command(BrokenPipeError(32, "Broken pipe"))
+    with pytest.raises(SystemExit) as done:
+        cli.main(["qa-fail"])
+    assert done.value.code == 141  # 128 + SIGPIPE, as a shell reports `seq 1000000 | head -1`
+    assert capsys.readouterr().err == ""
+
+
+def _piped(args: list[str], cwd, lines: int = 0) -> tuple[int, str]:
+    """Run the CLI with its output piped to a reader that takes ``lines`` lines and closes the
+    pipe, like ``| head -1``; (exit code, standard error)."""
+    import subprocess
+    import sys
+
+    script = "import sys; from boneyard.pipeline import cli; cli.main(sys.argv[1:])"
+    proc = subprocess.Popen([sys.executable, "-c", script, *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, cwd=cwd)
+    for _ in range(lines):
+        assert proc.stdout.readline()
+    proc.stdout.close()
+    err = proc.stderr.read()
+    proc.stderr.close()
+    return proc.wait(timeout=60), err
+
+
+@pytest.mark.parametrize("args", [
+    ["simulate", "day-of-the-dead", "-n", "20", "--jobs", "1", "-q"],
+    ["simulate", "day-of-the-dead", "-n", "20", "--jobs", "1", "-q", "--json", "-"],
+    ["cards", "day-of-the-dead"],
+    ["cards", "grave-feast", "--json"],
+    ["validate", "--json", "day-of-the-dead"],
+    ["replay", "games.jsonl"],
+    ["simulate", "--help"],
+])
+def test_output_piped_to_a_reader_that_stops_early_ends_quietly(tmp_path, args):
+    """``boneyard simulate SET | head -1`` exited 1 without a word (click's and rich's own
+    handling of the closed pipe), as if the command had failed."""
+    from boneyard.pipeline.cli import cli as group
+    from click.testing import CliRunner
+
+    if args[0] == "replay":
+        log = tmp_path / "games.jsonl"
+        made = CliRunner().invoke(group, ["simulate", "day-of-the-dead", "-n", "1", "--jobs", "1",
+                                          "-q", "--log", str(log)])
+        assert made.exit_code == 0, made.output
+    assert _piped(args, tmp_path) == (141, "")
+
+
+def test_a_reader_that_takes_the_first_line_stops_a_run_quietly(tmp_path):
+    # the run's first line is printed before its games, the rest after them: into a closed pipe
+    assert _piped(["simulate", "day-of-the-dead", "-n", "50", "--jobs", "1", "-q"], tmp_path,
+                  lines=1) == (141, "")

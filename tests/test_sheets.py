@@ -234,6 +234,39 @@ def test_cli_export_import_and_new(tmp_path: Path) -> None:
     assert "Spooky Dead" in (new / "game.yaml").read_text(encoding="utf-8")
 
 
+def _heading(path: Path) -> str:
+    """A file's heading comment (after its schema line), its lines joined as one text."""
+    lines = path.read_text(encoding="utf-8").splitlines()[1:]
+    end = next((i for i, line in enumerate(lines) if not line.startswith("#")), len(lines))
+    return " ".join(line.lstrip("# ") for line in lines[:end])
+
+
+@pytest.mark.parametrize("like, source", [("day-of-the-dead", "Day of the Dead"),
+                                          ("grave-feast", "Grave Feast")])
+def test_a_new_sets_headings_describe_it_not_the_set_it_copied(tmp_path: Path, like: str,
+                                                                source: str) -> None:
+    """A new set kept "The 36 characters of Day of the Dead", "(2012)" and the bundled deck's
+    tuning figures at the top of its files, true of the bundled set only."""
+    new = tmp_path / "spooky"
+    res = CliRunner().invoke(cli, ["new", str(new), "--like", like])
+    assert res.exit_code == 0, res.output
+    assert load_set(new).name == "Spooky"  # still a valid set
+    files = sorted(new.glob("*.yaml"))
+    assert len(files) >= 3  # game.yaml, the template and at least one card file
+    for path in (f for f in files if f.name != "template.yaml"):
+        heading = _heading(path)
+        assert heading.startswith("Spooky: " if path.name == "game.yaml" else "The cards of Spooky in ")
+        assert f"started from {source} with `boneyard new`" in heading
+        said = heading.replace(f"started from {source}", "").replace(f"the {source} rules", "")
+        assert source not in said, (path.name, heading)  # only where it started, and its rules
+        assert not any(word.isdigit() for word in heading.split()), heading  # no counts or figures
+    assert _heading(new / "template.yaml").startswith("How Spooky cards look.")  # its notes stay
+    game = (new / "game.yaml").read_text(encoding="utf-8")
+    assert "How `boneyard build` playtests this set" in game  # the comments below stay as they are
+    assert (new / "game.yaml").read_text(encoding="utf-8").splitlines()[0].startswith(
+        "# yaml-language-server: $schema=")
+
+
 @pytest.mark.parametrize("fmt", ["xlsx", "csv"])
 def test_text_that_looks_like_a_formula_stays_text(tmp_path: Path, fmt: str) -> None:
     work = _copy(tmp_path, DOTD)
