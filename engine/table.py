@@ -38,6 +38,14 @@ class TableView(Protocol):
         """The table as ``obs.player`` sees it."""
         ...
 
+    def mover(self, obs: Observation, player: int) -> int | None:
+        """Who the observing seat may be told is choosing while ``player`` (another seat) is:
+        ``player``, or None where being asked at all tells what a hand holds (Grave Feast asks
+        only the players who can answer a window, a chain or an attack). A game where that can
+        happen answers None for every other seat, so that "someone is choosing" reads the same
+        whether a window is open or not."""
+        ...
+
     def moves(self, obs: Observation) -> list[dict[str, Any]]:
         """Each of ``obs.legal_actions()`` in order, as ``{"label", "card"?, "group"?}``: the
         card (engine number, as the view gives it) the move is about, and a heading to group

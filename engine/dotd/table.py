@@ -186,6 +186,11 @@ class DotdTable:
         game.record_events = True
         return play_scenario(game, data, where)[0]
 
+    def mover(self, obs: DotdObservation[Any], player: int) -> int:
+        """Every Day of the Dead decision is asked in the open (a choice of every turn, or one a
+        revealed card's effect gives), so the player choosing is always named."""
+        return player
+
     def moves(self, obs: DotdObservation[Any]) -> list[dict[str, Any]]:
         kind = obs._state.dk
         seen = _seen(obs)

@@ -74,6 +74,9 @@ _PHASE = {
     ATTACK: "an attack on a rare waits for a second attacker",
     TRIMMING: "discarding down to 4",
 }
+#: the phases that ask only a player who can answer (holds an instant, a preacher, a succubus):
+#: who is asked is that player's secret, and whether anyone is asked at all is everyone's
+_ASKED_IF_ABLE = frozenset((WINDOW, CHAIN, ATTACK))
 
 
 def _card(s: FeastState, c: int, note: str = "") -> dict[str, Any]:
@@ -192,7 +195,9 @@ class FeastTable:
     def _pending(self, obs: FeastObservation) -> dict[str, Any]:
         s: FeastState = obs._s
         lines = []
-        if s.phase in _PHASE:
+        if s.phase in _PHASE and s.current_player() == obs.player:
+            lines.append(f"now: {_PHASE[s.phase]} (you to answer)")
+        elif s.phase in _PHASE and s.phase not in _ASKED_IF_ABLE:
             lines.append(f"now: {_PHASE[s.phase]} (player {s.current_player() + 1} to answer)")
         if s.announced:
             lines.append("announced to the graveyard: " + ", ".join(f"family #{f}" for f in s.announced))
@@ -217,6 +222,12 @@ class FeastTable:
             s.g.flub_rate = float(rate)
         s._legal = None
         return s
+
+    def mover(self, obs: FeastObservation, player: int) -> None:
+        """None: a window, a chain and an attack ask only the players who can answer, so "player
+        3 is choosing" (or "player 3 to answer") says player 3 holds an instant. The turn player
+        is not named either, so a window opening on a turn's start reads as no window."""
+        return None
 
     def moves(self, obs: FeastObservation) -> list[dict[str, Any]]:
         s: FeastState = obs._s

@@ -2,8 +2,9 @@
 
     GET  /                 the page (static/index.html, play.js, play.css)
     GET  /api/state        the human's table (Session.snapshot)
-    POST /api/move         {"i": move index, "at": the count of moves the page saw made}
-    POST /api/undo         take back your last move
+    POST /api/move         {"i": move index, "at": the count of moves the page saw made,
+                            "deal": the game the page showed (optional)}
+    POST /api/undo         take back your last move ({"at", "deal"} optional, as for a move)
     POST /api/new          {"players", "seed", "seat", "agents", "options"}: a new game
     POST /api/save         append the finished game to the log file
     GET  /card/{face}.png  a printed face of the set (backs included)
@@ -100,18 +101,30 @@ def create_app(session: Session, faces_root: Path | None = None,
             data = await body_of(request)
         except _BadBody as exc:
             return await answer(str(exc), exc.status)
-        i, at = data.get("i"), data.get("at")
-        if not isinstance(i, int) or isinstance(i, bool) or (at is not None and not isinstance(at, int)):
-            return await answer("a move is {\"i\": its index, \"at\": the move count}", 400)
+        # "at" is required: without it two copies of one click (a double click, two pages, a
+        # retry) would both be played, and a page of another position would move in this one
+        i, at, deal = data.get("i"), data.get("at"), data.get("deal")
+        if not _whole(i) or not _whole(at) or (deal is not None and not _whole(deal)):
+            return await answer('a move is {"i": its index, "at": the table\'s "at", '
+                                '"deal": the table\'s "deal"}, all whole numbers', 400)
+        assert isinstance(i, int) and isinstance(at, int)  # (for mypy: _whole said so)
         try:
-            await run_in_threadpool(session.play, i, at)
+            await run_in_threadpool(session.play, i, at, deal)
         except PlayError as exc:
             return await answer(str(exc), 409)
         return await answer()
 
     async def undo(request: Request) -> Response:
         try:
-            await run_in_threadpool(session.take_back)
+            data = await body_of(request)
+        except _BadBody as exc:
+            return await answer(str(exc), exc.status)
+        at, deal = data.get("at"), data.get("deal")
+        if any(v is not None and not _whole(v) for v in (at, deal)):
+            return await answer('a take-back is {"at": the table\'s "at", "deal": the table\'s '
+                                '"deal"} (both optional), whole numbers', 400)
+        try:
+            await run_in_threadpool(session.take_back, at, deal)
         except PlayError as exc:
             return await answer(str(exc), 409)
         return await answer()
@@ -130,7 +143,8 @@ def create_app(session: Session, faces_root: Path | None = None,
             seat = changes.get("seat", session.setup.seat)
             if players is not None and seat >= players:
                 problem = (f"seat must be from 0 to {players - 1} with {players} players (got "
-                           f"{seat}{'' if 'seat' in changes else ', the seat of the last game'})")
+                           f"{excerpt(seat)}"
+                           f"{'' if 'seat' in changes else ', the seat of the last game'})")
         if problem:
             return await answer(problem, 400)
         if "options" in changes:  # the page sends the flags it shows; the rest stay as set
@@ -205,6 +219,10 @@ def _hostname(url: str) -> str:
         return ""
 
 
+MAX_SEED = 2**53 - 1
+"""The largest seed a new game takes from the page: its numbers are exact up to here, so the seed
+it shows and sends back is the seed the game was dealt from (simulate's --seed starts at 0 too)."""
+
 MAX_BODY = 64 * 1024
 """Bytes a request body may have: the page sends a few small fields, and a body is read whole."""
 
@@ -237,11 +255,13 @@ def _new_game_changes(data: dict[str, Any], changes: dict[str, Any],
         if spec is not None and not spec.min_players <= data["players"] <= spec.max_players:
             return (f"players must be {spec.min_players}" if spec.min_players == spec.max_players
                     else f"players must be from {spec.min_players} to {spec.max_players}") \
-                + f" in {spec.title} (got {data['players']})"
+                + f" in {spec.title} (got {excerpt(data['players'])})"
         changes["players"] = data["players"]
     if "seed" in data:
-        if data["seed"] is not None and not _whole(data["seed"]):
-            return "seed must be a whole number (or null for a fresh one)"
+        seed = data["seed"]
+        if seed is not None and not (_whole(seed) and 0 <= seed <= MAX_SEED):
+            return (f"seed must be a whole number from 0 to {MAX_SEED} (or null for a fresh one), "
+                    f"got {excerpt(json.dumps(seed))}")
         changes["seed"] = data["seed"]
     if data.get("seat") is not None:
         if not _whole(data["seat"]) or data["seat"] < 0:

@@ -35,7 +35,7 @@ from boneyard.engine.table import TableView
 from boneyard.pipeline.cmd_sim import apply_switches, check_players, chosen_options
 from boneyard.pipeline.load import check_set
 
-from boneyard.errors import BoneyardError
+from boneyard.errors import BoneyardError, excerpt
 from boneyard.files import write_atomic
 
 from .reasons import choose_with_reason
@@ -108,6 +108,8 @@ class Session:
         self.lines: list[str] = []
         self.reasons: dict[int, str] = {}  # transcript line -> the agent's reason, shown once over
         self.seen = 0  # moves the human saw made: the page's "at" (hidden passes not counted)
+        self.deal = 0  # games dealt at this table: the page's "deal", so a page of an earlier
+        # game cannot move in this one when its "at" happens to match
         self._published: dict[str, Any] | None = None  # the last snapshot, for while agents think
         self.saved: str | None = None
         self.start: State | None = None  # the scenario's position (None: a deal from the seed)
@@ -125,6 +127,7 @@ class Session:
             self.problems = []
             self.state = None
             self.saved = None
+            self.deal += 1
             try:
                 self._load()
             except BoneyardError as exc:
@@ -269,34 +272,43 @@ class Session:
 
     # --- the human's requests -------------------------------------------------------------------
 
-    def play(self, index: int, at: int | None = None) -> None:
+    def play(self, index: int, at: int | None = None, deal: int | None = None) -> None:
         """Make the human's legal move number ``index`` (as listed in the snapshot); ``at`` is
-        the move count the page saw, so a second click on a stale page does nothing."""
+        the move count the page saw and ``deal`` its game, so a second click on a stale page
+        (or the same move sent twice at once) does nothing."""
         with self.lock:
             state = self._playing()
-            if at is not None and at != self.seen:
-                raise PlayError("the table changed since that page was drawn: look again")
+            self._fresh(at, deal)
             if state.is_terminal():
                 raise PlayError("the game is over: start a new game to play again")
             if state.current_player() != self.setup.seat:
                 raise PlayError("it is not your turn")
             legal = state.observation(self.setup.seat).legal_actions()
             if not 0 <= index < len(legal):
-                raise PlayError(f"there is no move {index} (choose 0..{len(legal) - 1})")
+                raise PlayError(f"there is no move {excerpt(index)} (choose 0..{len(legal) - 1})")
             self.saved = None
             self._apply(self.setup.seat, legal[index], None)
             self._published = self._snapshot()
             self._advance()
 
-    def take_back(self) -> None:
-        """Undo the human's last move and every agent move after it."""
+    def take_back(self, at: int | None = None, deal: int | None = None) -> None:
+        """Undo the human's last move and every agent move after it (``at``, ``deal``: as for
+        :meth:`play`, so a double click takes back one move, not two)."""
         with self.lock:
             self._playing()
+            self._fresh(at, deal)
             mine = [k for k, m in enumerate(self.moves) if m.seat == self.setup.seat]
             if not mine:
                 raise PlayError("you have made no move to take back")
             self.saved = None
             self._replay(self.moves[:mine[-1]])
+
+    def _fresh(self, at: int | None, deal: int | None) -> None:
+        """PlayError if the page that sent a request showed another table than this one."""
+        if deal is not None and deal != self.deal:
+            raise PlayError("that page shows an earlier game: look again")
+        if at is not None and at != self.seen:
+            raise PlayError("the table changed since that page was drawn: look again")
 
     def _playing(self) -> State:
         if self.state is None:
@@ -353,6 +365,8 @@ class Session:
     def save(self) -> str:
         """Append the finished game to the log file; returns what to type to replay it."""
         with self.lock:
+            if self.saved is not None:  # a second click, or two pages: one line a game
+                raise PlayError(f"this game is saved already: {self.saved}")
             rec = self.record()
             path = self.log_file()
             old = self._old_log()
@@ -397,11 +411,13 @@ class Session:
             moves = self.table.moves(obs) if mover == me else []
             for i, m in enumerate(moves):
                 m["i"] = i
+            # who is choosing, as the human may be told (None: a seat asked only if it can answer)
+            shown = mover if mover in (-1, me) else self.table.mover(obs, mover)
             seats = []
             for p in range(self.num_players):
                 seats.append({"seat": p, "name": "You" if p == me else self.agents[p],
                               "score": view["scores"][p], "marks": view["marks"][p],
-                              "to_move": p == mover})
+                              "to_move": p == shown})
             if over:
                 r = state.returns()
                 best = max(r)
@@ -413,13 +429,15 @@ class Session:
                     status = f"Game over: {who} {'win' if won == [me] else 'wins'}"
             elif mover == me:
                 status = view["status"] or "Your move"
+            elif shown is None:
+                status = "The other players are choosing"
             else:
-                status = f"Player {mover + 1} ({self.agents[mover]}) is choosing"
+                status = f"Player {shown + 1} ({self.agents[shown]}) is choosing"
             out.update({
                 "game": self.spec.title, "set": self.card_set.name if self.card_set else "",
                 "seat": me, "seats": seats, "status": status, "turn": view["turn"],
                 "areas": view["areas"], "panels": view["panels"], "moves": moves,
-                "at": self.seen, "transcript": self.transcript(over), "over": over,
+                "at": self.seen, "deal": self.deal, "transcript": self.transcript(over), "over": over,
                 "can_take_back": any(m.seat == me for m in self.moves),
                 "can_save": over and self.start is None, "saved": self.saved,
                 "seed": self.seed if over else None,

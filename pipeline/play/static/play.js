@@ -75,7 +75,8 @@ function highlight(moves) {
 }
 
 function play(i) {
-  call("POST", "/api/move", {i, at: table ? table.at : null});
+  // "at" and "deal" name the table this page shows: a stale page's click is refused
+  call("POST", "/api/move", {i, at: table ? table.at : null, deal: table ? table.deal : null});
 }
 
 function drawBoard(t) {
@@ -231,7 +232,8 @@ function newGame(event) {
   });
 }
 
-$("undo").addEventListener("click", () => call("POST", "/api/undo"));
+$("undo").addEventListener("click", () => call("POST", "/api/undo",
+  table ? {at: table.at, deal: table.deal} : undefined));
 $("save").addEventListener("click", () => call("POST", "/api/save"));
 $("new").addEventListener("click", () => { $("newgame").hidden = !$("newgame").hidden; });
 $("ng-players").addEventListener("change", () => {
