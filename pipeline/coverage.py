@@ -3,7 +3,8 @@
 Every effect primitive the set's cards use and every rules ability the set's rules leave on
 (the game's ``GameSpec.coverage``: Day of the Dead's Dig, Unearth, conversion, Double and Power
 Up spirits...; Grave Feast's steals, preacher chains, recycling, each rare's abilities, coin
-flips...) must fire at least ``min`` times in each playtest run where it can happen, else the
+flips...; and what a switch reading away from the default makes happen, asked for only under that
+reading: Grave Feast's second eater under ``max_eaters_per_family: 4``...) must fire at least ``min`` times in each playtest run where it can happen, else the
 build fails with ``never tested: <item> (fired 0 times in N games; how to fix)``. The counts are
 the engines' metrics ``fired.<item>`` (exact counts); the gates made here are ordinary gates
 (``min`` on those metrics, one per run), so the record judges them like any other and a saved

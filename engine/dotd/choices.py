@@ -14,8 +14,11 @@ from boneyard.errors import RulesError
 
 from .cards import BACKS
 from .codes import (
+    A_DECK_SHORT,
+    A_LATE_CONVERSION,
     A_NEWCOMER,
     A_RETRIGGER,
+    A_SPIRIT_WAITS,
     ACT_NO,
     D_CONVERT,
     D_COPY,
@@ -82,6 +85,8 @@ def convert_loser(st: Position, p: int, card: int) -> None:
     g = st.g
     line, up = st.lines[p], st.up[p]
     j = line.index(card)
+    if g.any_loser and j != st.fslot:  # conversion_window: a loser of an earlier fight
+        st.fired[A_LATE_CONVERSION] += 1
     del line[j]  # pull it; the newer fighters of this player move down one slot
     del up[j]
     prev = st.spirit[p]
@@ -102,6 +107,8 @@ def convert_loser(st: Position, p: int, card: int) -> None:
     st.stats[p][2] += 1
     if g.spirit_now:
         st.eff_back[p] = g.back[card]
+    elif st.fslot > 0 and g.back[card] != st.eff_back[p]:
+        st.fired[A_SPIRIT_WAITS] += 1  # new_spirit_applies: next_turn, with fights left
     if g.back[card] == UNEARTH:
         st.stack.append((T_SPIRIT_UNEARTH, p))
 
@@ -116,11 +123,14 @@ def available(st: Position, b: int) -> int:
 def take_cards(st: Position, b: int, n: int) -> list[int]:
     """Take up to ``n`` cards from the top of deck ``b``, reshuffling its discards if short."""
     deck = st.decks[b]
-    if len(deck) < n and st.g.reshuffle and st.discards[b]:
-        deck.extend(st.discards[b])
-        st.discards[b] = []
-        st.nshuf += 1
-        random.Random(f"{st.seed}/{st.nshuf}").shuffle(deck)
+    if len(deck) < n:
+        if not st.g.reshuffle:
+            st.fired[A_DECK_SHORT] += 1  # deck_empty: skip: fewer cards than asked
+        elif st.discards[b]:
+            deck.extend(st.discards[b])
+            st.discards[b] = []
+            st.nshuf += 1
+            random.Random(f"{st.seed}/{st.nshuf}").shuffle(deck)
     if n >= len(deck):
         taken = deck[::-1]
         deck.clear()

@@ -115,9 +115,18 @@ A_NEWCOMER: Final = 4  # a replacement fighter used its effect in this fight (DD
 A_NO_LEGAL: Final = 5  # a player had no card of a back under the limit and played any (DD-04)
 A_PU_EDGE: Final = 6  # a fight in which only one side had the Power Up spirit's bonus
 A_PU_EDGE_WON: Final = 7  # ... and that side won it
-N_ABILITIES: Final = 8
+# what a switch reading away from the default makes happen (coverage of that reading)
+A_BOTH_AL_COMPARED: Final = 8  # both sides a net automatic loss, power compared (both_auto_lose)
+A_LATE_CONVERSION: Final = 9  # a loser of an earlier fight this turn converted (conversion_window)
+A_SPIRIT_WAITS: Final = 10  # a spirit of another back converted with fights left (new_spirit_applies)
+A_DECK_SHORT: Final = 11  # a deck short of the cards asked, not reshuffled (deck_empty: skip)
+A_UNSCORED: Final = 12  # an active line card that won nothing scored nothing (score_basis)
+A_TIE_BROKEN: Final = 13  # a game level on points decided by the chain (tie_break: chain)
+N_ABILITIES: Final = 14
 ABILITY_NAMES: Final = ("double_use", "power_up_fight", "spirit_unearth", "unearth_retrigger",
-                        "newcomer_effect", "no_legal_card", "power_up_edge", "power_up_edge_won")
+                        "newcomer_effect", "no_legal_card", "power_up_edge", "power_up_edge_won",
+                        "both_auto_lose_compared", "late_conversion", "spirit_waits",
+                        "deck_short", "active_unscored", "tie_broken")
 
 # --- compiled effects (rules.compile_step makes them, the interpreter runs them) --------------
 # A compiled condition: (measure M_*, lo, hi, negated, arg). It holds iff ``lo <= x <= hi`` for

@@ -44,6 +44,7 @@ from .choices import (
     start_unearth,
 )
 from .codes import (
+    A_BOTH_AL_COMPARED,
     A_DOUBLE,
     A_NEWCOMER,
     A_POWER_UP,
@@ -353,6 +354,8 @@ class DotdState(Position):
                     w0 = (aw0 > al0) - (al0 > aw0)
                     w1 = (aw1 > al1) - (al1 > aw1)
                     if w0 == w1 and (w0 == 0 or (w0 == -1 and not g.both_lose)):
+                        if w0 == -1:  # both_auto_lose: compare_power
+                            self.fired[A_BOTH_AL_COMPARED] += 1
                         if t0 == t1:  # DD-12: win_ties breaks a power tie unless both have it
                             win0 = wt0 >= wt1
                             win1 = wt1 >= wt0

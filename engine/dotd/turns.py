@@ -8,7 +8,16 @@ from itertools import compress
 
 from boneyard.engine.core import TERMINAL
 
-from .codes import T_FIGHT, T_REVEAL, T_REWARDS, T_SELECT, T_SPIRIT_UNEARTH, UNEARTH
+from .codes import (
+    A_TIE_BROKEN,
+    A_UNSCORED,
+    T_FIGHT,
+    T_REVEAL,
+    T_REWARDS,
+    T_SELECT,
+    T_SPIRIT_UNEARTH,
+    UNEARTH,
+)
 from .narrate import note_reveal, note_rewards
 from .position import Position
 
@@ -98,9 +107,14 @@ def rewards(st: Position) -> None:
     if g.score_won_only:
         wonc = st.wonc
         for p in (0, 1):
-            scores[p] += sum(
-                [power[c] for c, u in zip(st.lines[p], st.up[p], strict=True) if u and c in wonc]
-            )
+            pts = 0
+            for c, u in zip(st.lines[p], st.up[p], strict=True):
+                if u:
+                    if c in wonc:
+                        pts += power[c]
+                    else:
+                        st.fired[A_UNSCORED] += 1  # active, but it won no fight this turn
+            scores[p] += pts
     else:
         lines, up, get = st.lines, st.up, power.__getitem__
         scores[0] += sum(compress(map(get, lines[0]), up[0]))
@@ -114,6 +128,8 @@ def rewards(st: Position) -> None:
         st.done = True
         st.dp = TERMINAL
         st.dl = []
+        if g.tie_chain and scores[0] == scores[1] and st.winner() is not None:
+            st.fired[A_TIE_BROKEN] += 1  # tie_break: chain decided a level game
         if st.events is not None:
             w = st.winner()
             res = "a draw" if w is None else f"player {w + 1} wins"

@@ -150,14 +150,30 @@ def flip(s: Position, why: str) -> bool:
     return heads
 
 
+def bump(s: Position, key: str) -> None:
+    """One more of a counter of ``Position.stats`` that only some games have (set when first
+    counted, so a game that never counts it prints the same stats as before it existed)."""
+    s.stats[key] = s.stats.get(key, 0) + 1
+
+
+def spared(s: Position, p: int) -> None:
+    """``maelstrom_scope: opponents_only``: p's monster attempts something with no flip although
+    an Exorcist sits in p's own mash (counted for coverage; called where no flip is made)."""
+    if not s.g.maelstrom_all and not s.g.exorcists.isdisjoint(s.mash[p]):
+        bump(s, "maelstrom_spared")
+
+
 def confused_attempt(s: Position, p: int, card: int, why: str) -> bool:
     """The maelstrom flip for a monster attempting something; True when it fails (tails)."""
-    if not s.g.rares or not maelstrom(s, p):
+    if not s.g.rares:
+        return False
+    if not maelstrom(s, p):
+        spared(s, p)
         return False
     if flip(s, f"maelstrom: {why}"):
         return False
     s.confused.append((p, card))
-    s.stats["confused"] = s.stats.get("confused", 0) + 1
+    bump(s, "confused")
     return True
 
 

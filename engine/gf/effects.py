@@ -9,6 +9,7 @@ the state's verbs.
 from __future__ import annotations
 
 from boneyard.engine.gf.board import (
+    bump,
     confused_attempt,
     find,
     flub,
@@ -16,6 +17,7 @@ from boneyard.engine.gf.board import (
     has_preacher,
     maelstrom,
     mkfam,
+    spared,
 )
 from boneyard.engine.gf.constants import (
     ANNOUNCE,
@@ -67,6 +69,11 @@ def apply(s: Position, a: int) -> None:
     y = (a >> 15) & M10
     flag = (a >> 35) & 1
     ph = s.phase
+    if s.fed and ph == MAIN and op != END:
+        # graveyard_ends_turn: false: the turn player plays on after a feast of their own turn
+        # (under the default only the end is legal then); counted once a feast
+        s.fed = False
+        bump(s, "played_after_feast")
     if ph == FOLLOWUP:
         _apply_follow(s, op, x, y)
         return
@@ -106,6 +113,8 @@ def apply(s: Position, a: int) -> None:
         s.played = True
         event(s, p)
     elif op == END:
+        if not s.played and not s.g.must_act and not s.fed and s.hands[p]:
+            bump(s, "turns_passed")  # must_act: false: neither a play nor a discard
         end_turn(s)
     elif op in (STEAL_FAM, STEAL_MASH):
         _steal(s, p, op, x, y, flag)
@@ -170,6 +179,9 @@ def _join(s: Position, p: int, fa: int, fb: int, announce: int) -> None:
     if len(eaters) > s.g.max_eaters:
         s.discard.extend(eaters[s.g.max_eaters:])
         eaters = eaters[: s.g.max_eaters]
+        bump(s, "join_discards")  # join_two_fed: discard_extra_eater
+    if a[4] and b[4] and len(eaters) > 1:
+        bump(s, "second_eaters")  # max_eaters_per_family >= 2: two fed families joined
     fams[ia] = (fa, a[1], a[2], b[3], eaters, a[5] + b[5])
     fams.remove(b)
     if fb in s.touched:
@@ -183,19 +195,25 @@ def _join(s: Position, p: int, fa: int, fb: int, announce: int) -> None:
 def _attach(s: Position, p: int, fid: int, e: int, announce: int) -> None:
     s.played = True
     owner, i = find(s, fid)
-    if s.g.flub_rate > 0.0 and flub(s) and s.rng.random() < s.g.callout_rate:
-        from_hand_or_mash(s, p, e)
-        s.discard.append(e)  # GF-06: a flubbed 'Blood!'/'Brains!' that someone calls out
-        s.note(("flub", p, "eater"))
-        event(s, p)
-        return
+    if s.g.flub_rate > 0.0 and flub(s):
+        if s.rng.random() < s.g.callout_rate:
+            from_hand_or_mash(s, p, e)
+            s.discard.append(e)  # GF-06: a flubbed 'Blood!'/'Brains!' that someone calls out
+            s.note(("flub", p, "eater"))
+            event(s, p)
+            return
+        bump(s, "flubs_uncalled")  # callout_rate below 1: nobody called it, the eater feeds
     if s.g.rares and confused_attempt(s, p, e, "attach"):
         event(s, p)  # the confused eater stays where it was until its next turn
         return
     from_hand_or_mash(s, p, e)
     f = s.fams[owner][i]
+    if f[4]:
+        bump(s, "second_eaters")  # max_eaters_per_family >= 2
     s.fams[owner][i] = (fid, f[1], f[2], f[3], f[4] + (e,), f[5])
     if announce:
+        if not s.g.window_fresh:
+            bump(s, "attach_announced")  # succubus_window_fresh_attach: false
         if s.g.race_prob and s.g.window_fresh and s.rng.random() >= s.g.race_p:
             s.note(("race_lost", p))
             event(s, p)  # lost the race: the succubus window opens before the announcement
@@ -213,11 +231,13 @@ def _announce(s: Position, p: int, fid: int) -> None:
         return
     owner, i = find(s, fid)
     f = s.fams[owner][i]
-    if s.g.rares and maelstrom(s, p):
-        eater = f[4][0]
-        if s.g.rares and confused_attempt(s, p, eater, "graveyard"):
-            event(s, p)
-            return
+    if s.g.rares:
+        if maelstrom(s, p):
+            if confused_attempt(s, p, f[4][0], "graveyard"):
+                event(s, p)
+                return
+        else:
+            spared(s, p)
     s.announced.append(fid)
     s.note(("announce", p, len(f[5])))
     if s.g.preach_after_announce:
@@ -271,17 +291,23 @@ def _apply_follow(s: Position, op: int, x: int, y: int) -> None:
         f = s.fams[owner][i]
         s.hands[p].remove(y)
         s.fams[owner][i] = mkfam(s, x, f[1], f[5] + (y,), f[4])
+        bump(s, "out_of_turn_plays")  # out_of_turn_completion: true
     elif op == ATTACH:
-        if s.g.flub_rate > 0.0 and flub(s) and s.rng.random() < s.g.callout_rate:
-            from_hand_or_mash(s, p, y)
-            s.discard.append(y)
-            return
+        if s.g.flub_rate > 0.0 and flub(s):
+            if s.rng.random() < s.g.callout_rate:
+                from_hand_or_mash(s, p, y)
+                s.discard.append(y)
+                return
+            bump(s, "flubs_uncalled")
         if s.g.rares and confused_attempt(s, p, y, "attach"):
             return
         from_hand_or_mash(s, p, y)
         owner, i = find(s, x)
         f = s.fams[owner][i]
+        if f[4]:
+            bump(s, "second_eaters")
         s.fams[owner][i] = (x, f[1], f[2], f[3], f[4] + (y,), f[5])
+        bump(s, "out_of_turn_plays")
     elif op == ANNOUNCE:
         s.follow = -1
         _announce(s, p, x)

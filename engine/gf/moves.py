@@ -99,7 +99,7 @@ def announce_moves(s: Position, p: int, moves: list[int]) -> None:
 def main_moves(s: Position, p: int) -> list[int]:
     """The turn player's moves; the common case (no rares) kept to a handful of bytecodes."""
     g = s.g
-    if s.fed:
+    if s.fed and g.gy_ends_turn:
         return [END]  # GF-07: a feast on your own turn ends it
     if g.rares:
         return main_moves_general(s, p)

@@ -91,7 +91,8 @@ class Position:
     held_rare: dict[int, set[int]]
     first: int  # who played the first turn
     rebuffed: list[tuple[int, int]]  # (succubus, exorcist): a lone attack returned this turn
-    fed: bool  # the turn player fed a family this turn (graveyard_ends_turn: the turn is over)
+    fed: bool  # the turn player fed a family this turn (graveyard_ends_turn: the turn is over;
+    # false: no play since the feast, which the coverage counts)
     scripted: list[list[str]] | None  # a scenario's coins and phrases, in order (board.flip)
 
     @property

@@ -61,7 +61,7 @@ from boneyard.engine.gf.windows import event, instant_used, reask
 
 
 def _bump(s: Position, key: str) -> None:
-    s.stats[key] = s.stats.get(key, 0) + 1
+    s.stats[key] = s.stats.get(key, 0) + 1  # (board.bump, inline: the rares' own counters)
 
 
 def apply(s: Position, a: int) -> None:
@@ -231,6 +231,7 @@ def _attack_fizzles(s: Position) -> None:
         s.discard.remove(first)  # GF-23 variant: the lone succubus goes back to her player
         s.hands[attacker].append(first)
         s.rebuffed.append((first, target))  # ... and may not try this Exorcist again this turn
+        _bump(s, "succubi_returned")
     _bump(s, "rare_attacks_fizzled")
     event(s, attacker)
 
@@ -351,6 +352,7 @@ def _take_from_family(s: Position, q: int, c: int) -> None:
                 fams[i] = mkfam(s, f[0], f[1], left, f[4])
                 fams.append(mkfam(s, s.next_fid, f[1], right, ()))
                 s.next_fid += 1
+                _bump(s, "dw_splits")
             else:
                 fams[i] = mkfam(s, f[0], f[1], rest, f[4])
             return
@@ -374,6 +376,8 @@ def _exorcise(s: Position, p: int, exo: int) -> None:
                 s.discard.append(c)
             else:
                 keep.append(c)
+                if k == PREACHER:
+                    _bump(s, "preachers_spared")  # exorcist_hits_preachers: false
         s.mash[q] = keep
         s.removed.extend(s.dw[q])  # "By an Exorcist played from the hand. Remove her from play."
         s.dw[q] = []
@@ -385,6 +389,8 @@ def _exorcise(s: Position, p: int, exo: int) -> None:
             if not odd:
                 continue
             if g.exo_split:  # every survivor is its own one-card family (odds never touch)
+                if len(odd) > 1:
+                    _bump(s, "exorcist_splits")
                 for i, c in enumerate(odd):
                     fid = f[0] if i == 0 else s.next_fid
                     if i:

@@ -154,7 +154,8 @@ def summarize(s: Position) -> FeastSummary:
     flips: int | None = None
     if g.rares:
         holders = {g.faces[g.face[c]].id: sorted(ps) for c, ps in s.held_rare.items()}
-        events = {k: v for k, v in st.items() if k not in _BASE_STATS and not isinstance(v, list)}
+        events = {k: v for k, v in st.items()
+                  if k not in _BASE_STATS and k not in _SWITCHED and not isinstance(v, list)}
         flips = sum(1 for e in s.log if e[0] == "coin")
     return FeastSummary(
         winner=winner,
@@ -190,6 +191,16 @@ def summarize(s: Position) -> FeastSummary:
 _LOGGED = {"steal": "steal_family", "steal_mash": "steal_mash", "race_lost": "race_lost",
            "exorcist_suicide": "exorcist_self_loathing_suicide", "explosion": "explosion",
            "dw_killed_by_preacher": "dw_killed_by_preacher_from_hand"}
+#: Counters of ``Position.stats`` that only a switch reading away from the default can set: what
+#: that reading makes happen (coverage), never a rare event. Set when first counted, so a game
+#: without them has the stats it always had.
+_SWITCHED = {"second_eaters": "second_eater", "turns_passed": "turn_passed",
+             "join_discards": "join_discarded_eater", "out_of_turn_plays": "out_of_turn_play",
+             "played_after_feast": "played_after_own_feast",
+             "instants_kept_action": "instant_kept_action", "attach_announced": "attach_and_announce",
+             "flubs_uncalled": "flub_not_called_out", "succubi_returned": "succubus_returned",
+             "dw_splits": "dw_split_family", "exorcist_splits": "exorcist_split_family",
+             "preachers_spared": "exorcist_spared_preacher", "maelstrom_spared": "maelstrom_spared_owner"}
 #: Counters of ``Position.stats`` that are abilities under another name.
 _COUNTED = {"feasts": "feast", "preaches": "preach", "counters": "evil_preacher_counter",
             "kills": "eater_killed", "reshuffles": "recycle", "flubs": "flub",
@@ -197,7 +208,8 @@ _COUNTED = {"feasts": "feast", "preaches": "preach", "counters": "evil_preacher_
             "dw_hand_steals": "dw_from_hand", "dw_survived_preachers": "dw_survived_two_preachers",
             "exorcist_blasts": "exorcist_blast", "exorcist_hid": "exorcist_hid",
             "exorcist_seduced": "exorcist_seduced", "exorcist_killed_by_dw": "exorcist_killed_by_dw",
-            "confused": "maelstrom_confused", "rare_attacks_fizzled": "rare_attack_fizzled"}
+            "confused": "maelstrom_confused", "rare_attacks_fizzled": "rare_attack_fizzled",
+            **_SWITCHED}
 
 
 def abilities(s: Position) -> dict[str, int]:

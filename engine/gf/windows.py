@@ -9,6 +9,7 @@ generation (a window asks whether anyone could answer).
 from __future__ import annotations
 
 from boneyard.engine.gf.board import (
+    bump,
     eligible,
     find,
     flip,
@@ -145,8 +146,10 @@ def feast(s: Position, owner: int, i: int) -> None:
     s.stats["feasts"] += 1
     s.last_feast[owner] = (FOOD_NAMES[f[1]], len(f[5]), KIND_NAMES[g.kind[eaters[0]]])
     s.note(("feast", owner, len(f[5])))
-    if owner == s.tp and g.gy_ends_turn:
-        s.fed = True  # GF-07: "Her turn is now over." (main_moves offers only the end)
+    if owner == s.tp:
+        # GF-07: "Her turn is now over." (main_moves offers only the end); with
+        # graveyard_ends_turn: false the turn goes on, and a play after it is counted (effects)
+        s.fed = True
     if s.score[owner] >= g.win_score:
         win(s, owner)
         return
@@ -172,5 +175,8 @@ def instant_used(s: Position, p: int) -> None:
     """GF-17: a party crasher (or a rare thrown as an instant) used on one's own turn is that
     turn's play, whether thrown in the main phase, in a window another player's move opened, or
     into a preacher chain or an attack on a rare: the discard is no longer offered."""
-    if p == s.tp and s.g.instants_use_action:
-        s.played = True
+    if p == s.tp:
+        if s.g.instants_use_action:
+            s.played = True
+        elif not s.played:
+            bump(s, "instants_kept_action")  # instants_use_action: false: play or discard still open
