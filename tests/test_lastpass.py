@@ -60,7 +60,9 @@ def test_a_changed_card_is_tested_on_paired_games_and_the_rest_is_carried(tmp_pa
     assert change["changed"] == ["hoard"] and change["against"] == first.record["content_hash"]
     assert second.record["declared"] and all(n.startswith("card.hoard.") for n in second.record["declared"])
     run = second.record["runs"][0]
-    assert run["substitution"]["against"] == {"hoard": "last pass"}
+    # the last pass measured Hoard on a first look's deals: a fresh first look against the
+    # stand-in is as narrow, without the change's error on top of the old one's
+    assert run["substitution"]["against"] == {"hoard": "stand-in"}
     assert "oaf" in run["substitution"]["carried"]
     assert metric(second.record, "card.oaf.sub_delta") == metric(first.record, "card.oaf.sub_delta")
     # the set metrics are the last pass's value plus a paired change; they are listed as paired
@@ -308,3 +310,28 @@ def test_kept_games_that_are_not_a_file_are_not_read(tmp_path):
 
     os.mkfifo(tmp_path / lastgames.GAMES)  # gzip would wait for a writer for ever
     assert lastgames.read(tmp_path, {"any": "identity"}) is None
+
+
+def test_a_changed_card_is_paired_with_its_last_pass_self_only_where_that_was_measured_longer():
+    """Against its last-pass self a changed card's value is the old value plus the paired
+    change, both errors counted: worth it only where the last pass measured the card on more
+    deals than a first look plays (a card near its bound, sampled look after look)."""
+    from boneyard.engine.stats import Metric
+    from boneyard.pipeline.build import config_for
+    from boneyard.pipeline.lastpass import Base
+    from boneyard.pipeline.playtest import card_pairings
+
+    card_set = load_set(CARDS / "day-of-the-dead")
+    cfg = config_for(card_set, jobs=1)
+    first = cfg.sub_looks()[0]
+    ids = frozenset(c.id for c in card_set.characters)
+
+    def against(deals: int) -> dict[str, str]:
+        old = Metric("card.hoard.sub_delta", 0.02, -0.04, 0.08, deals, "card", "hoard", "%")
+        base = Base(card_set, {"runs": [{"label": "main", "metrics": [old.to_json()]}]},
+                    changed=("hoard",), units=ids)
+        pairings, _, _ = card_pairings(card_set, cfg, base, ())
+        return {p.cid: p.kind for p in pairings if p.cid == "hoard"}
+
+    assert against(first) == {"hoard": "stand-in"}
+    assert against(4 * first) == {"hoard": "last pass"}
