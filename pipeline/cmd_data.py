@@ -118,7 +118,10 @@ def validate_command(sets: tuple[str, ...], as_json: bool) -> None:
         if as_json:
             cs = check.card_set
             problems: list[Problem | str] = list(check.problems) if not check.ok else list(playtest)
-            report.append({"set": cs.name if cs else (check.name or check.root.name),
+            # "set" names the folder, as cards --json does and as a command takes it; "name"
+            # is the set's own name from game.yaml (None when the set could not be read)
+            report.append({"set": cs.slug if cs else check.root.name,
+                           "name": cs.name if cs else check.name,
                            "root": str(check.root), "ok": ok,
                            "content_hash": cs.content_hash if cs and ok else None,
                            "problems": [_problem_json(p) for p in problems],
@@ -141,7 +144,7 @@ def validate_command(sets: tuple[str, ...], as_json: bool) -> None:
             _report_problems(check)
     for why in missing:
         if as_json:
-            report.append({"set": None, "root": None, "ok": False, "content_hash": None,
+            report.append({"set": None, "name": None, "root": None, "ok": False, "content_hash": None,
                            "problems": [_problem_json(why)]})
         else:
             click.echo(f"Error: {why}", err=True)

@@ -443,7 +443,8 @@ def test_cli_json_report_of_valid_sets():
     result = CliRunner().invoke(cli, ["validate", "day-of-the-dead", "grave-feast", "--json"])
     assert result.exit_code == 0
     data = json.loads(result.stdout)
-    assert data["ok"] is True and [s["set"] for s in data["sets"]] == ["Day of the Dead", "Grave Feast"]
+    assert data["ok"] is True and [s["set"] for s in data["sets"]] == ["day-of-the-dead", "grave-feast"]
+    assert [s["name"] for s in data["sets"]] == ["Day of the Dead", "Grave Feast"]
     assert all(s["problems"] == [] and len(s["content_hash"]) == 16 for s in data["sets"])
 
 
