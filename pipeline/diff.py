@@ -28,6 +28,7 @@ from boneyard.engine.games import spec_of, specs
 from boneyard.engine.stats import Metric
 from boneyard.pipeline.build import _nan_back, config_for, read_record
 from boneyard.pipeline.cmd_sim import JOBS, capped_jobs
+from boneyard.pipeline.paired import recorded_change
 from boneyard.pipeline.playtest import default_jobs, playtest
 from boneyard.pipeline.playtest_config import PlaytestConfig, resolve
 
@@ -79,7 +80,6 @@ def compare(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[Move]:
             continue
         olds = {m["name"]: Metric.from_json(m) for m in old["metrics"] + old.get("strength", [])}
         paired = set(run.get("paired_with_last_pass") or ())
-        changes = run.get("paired_changes") or {}
         for raw in run["metrics"] + run.get("strength", []):
             new = Metric.from_json(raw)
             prev = olds.get(new.name)
@@ -90,10 +90,10 @@ def compare(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[Move]:
             if new.name == "games":  # how many games were played (a setting), not what they measured
                 continue
             d = new.value - prev.value
-            if new.name in changes and all(isinstance(v, (int, float)) and math.isfinite(v)
-                                           for v in changes[new.name]):
+            kept = recorded_change(run, new.name)
+            if kept is not None:
                 # the paired change itself (the new value's interval also holds the old one's error)
-                change, low, high = changes[new.name]
+                change, low, high = kept
                 moves.append(Move(run["label"], new.name, prev, new, d, low + d - change, high + d - change))
                 continue
             if new.name in paired:

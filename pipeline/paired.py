@@ -112,6 +112,15 @@ def change_of(p: Pairing) -> tuple[float, float, float] | None:
     return m.value, m.low, m.high
 
 
+def recorded_change(run: Mapping[str, Any], name: str) -> tuple[float, float, float] | None:
+    """(change, low, high) a record's run keeps for ``name`` (``paired_changes``), or None when
+    it keeps none or no finite interval (a handful of games; JSON holds infinity as null)."""
+    c = (run.get("paired_changes") or {}).get(name)
+    if c is None or not all(isinstance(v, (int, float)) and math.isfinite(v) for v in c):
+        return None
+    return float(c[0]), float(c[1]), float(c[2])
+
+
 class Deals:
     """Games in the order paired games are drawn from: first the main games already played
     (``keys``), then fresh ones of run seed ``extra_seed``; each deal computed once."""

@@ -32,6 +32,7 @@ from boneyard.pipeline.gates import (
     fmt_value,
     missing_text,
 )
+from boneyard.pipeline.paired import recorded_change
 
 from boneyard.files import write_atomic
 
@@ -318,18 +319,18 @@ def tested(record: Mapping[str, Any]) -> list[str]:
 def comparison_split(record: Mapping[str, Any]) -> tuple[list[tuple[str, str, str, str, str]],
                                                           list[tuple[str, str, str, str, str]]]:
     """:func:`comparison_rows` in two: the figures of the changed cards and those whose paired
-    change excludes 0 (what the edit moved), then the rest, which moved within their intervals. Why: a one-card edit moves some 330 figures by a hair, and a table
-    of all of them in name order buried the edited card."""
+    change excludes 0 (what the edit moved), then the rest, which moved within their intervals.
+    Why: a one-card edit moves some 330 figures by a hair, and a table of all of them in name
+    order buried the edited card."""
     changed = {f"card.{cid}." for cid in (record.get("change") or {}).get("changed", [])}
     rows = comparison_rows(record)
-    changes = {(run["label"], name): c for run in record["runs"]
-               for name, c in (run.get("paired_changes") or {}).items()}
+    runs = {run["label"]: run for run in record["runs"]}
 
     def clear(label: str, name: str, was: float, m: Metric) -> bool:
         """The paired change's interval excludes 0 (else: the last-pass value is outside the
         interval now); exact counts have no interval."""
-        c = changes.get((label, name))
-        if c is not None and all(isinstance(v, (int, float)) and math.isfinite(v) for v in c):
+        c = recorded_change(runs[label], name)
+        if c is not None:
             return not c[1] <= 0 <= c[2]
         return m.group != "coverage" and not m.low <= was <= m.high
     outside = {(label, name) for label, name, was, m in _compared(record) if clear(label, name, was, m)}
