@@ -79,4 +79,6 @@ def sound_params(schema: Path, defs: str, params: Any) -> dict[str, Any]:
 def _valid(rule: dict[str, Any], value: Any) -> bool:
     if isinstance(value, bool) and rule.get("type") in ("integer", "number"):
         return False  # YAML's true is not 1
+    if rule.get("type") == "integer" and not isinstance(value, int):
+        return False  # JSON Schema counts 6.0 a whole number; range() and the engine do not
     return bool(jsonschema.Draft202012Validator(rule).is_valid(value))
