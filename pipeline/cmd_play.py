@@ -21,6 +21,7 @@ from boneyard.pipeline.cmd_sim import (
     output_targets,
     parse_agents,
 )
+from boneyard.pipeline.files import refuse_set_file
 from boneyard.pipeline.load import resolve_set
 
 from boneyard.errors import BoneyardError
@@ -110,7 +111,8 @@ def _play(set_name: str, players: int | None, agents: tuple[str, ...], seed: int
 
     specs = parse_agents(",".join(agents)) if agents else ["greedy"]
     output_targets(log=log_path)
-    resolve_set(set_name)  # a set that is not there is a usage error; a broken one is shown
+    root = resolve_set(set_name)  # a set that is not there is a usage error; a broken one is shown
+    refuse_set_file(root, "--log", log_path, "the log", "play.log.jsonl")  # 'Save' would replace it
     options = {k: v for k, v in engine_options.items() if v is not None and v is not False}
     setup = Setup(set_name, players, tuple(specs), seed, 0, options, switches, log_path, scenario)
     check_setup(setup)  # --players 5 for a 2-player game: a usage error, before any server

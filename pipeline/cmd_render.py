@@ -6,12 +6,14 @@ current content hash it refuses, unless ``--force``, which marks every page and 
 
 from __future__ import annotations
 
+import math
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import click
 from boneyard.pipeline.console import Console
+from boneyard.pipeline.files import refuse_set_folder
 from boneyard.pipeline.render.api import (
     DEFAULT_FORMATS,
     FORMATS,
@@ -30,7 +32,7 @@ from boneyard.pipeline.render.units import (
 )
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from boneyard.errors import RenderError
+from boneyard.errors import RenderError, excerpt
 from boneyard.paths import OUTPUT
 
 
@@ -56,11 +58,14 @@ def _millimetres(value: str, option: str) -> float:
     """Points from a length; a bare number is millimetres here (printer margins, offsets)."""
     text = value.strip()
     try:
-        return float(text) * PT_PER_MM if text and text.lstrip("+-").replace(".", "", 1).isdigit() \
+        points = float(text) * PT_PER_MM if text and text.lstrip("+-").replace(".", "", 1).isdigit() \
             else parse_length(text, option)
     except RenderError:
+        points = math.nan
+    if not math.isfinite(points):  # a word, or digits past any float ('9' * 400): no length
         raise click.BadParameter(f"expected millimetres such as 4.5 or a length such as 0.2in, "
-                                 f"got {value!r}", param_hint=option) from None
+                                 f"got {excerpt(repr(value))}", param_hint=option)
+    return points
 
 
 OUT_HELP = "Output folder (default: the Boneyard folder's output/, whatever the current folder)"
@@ -151,8 +156,10 @@ def render_cmd(set_name: str, formats: str, paper: str, size: str | None, bleed:
     try:
         gutter_pt = parse_length(gutter, "gutter")
     except RenderError:
-        raise click.BadParameter(f"expected a length such as 3mm, 0.125in or 4pt, got {gutter!r}",
-                                 param_hint="--gutter") from None
+        gutter_pt = math.nan
+    if not math.isfinite(gutter_pt):  # a word, or digits past any float ('9' * 400)
+        raise click.BadParameter(f"expected a length such as 3mm, 0.125in or 4pt, got "
+                                 f"{excerpt(repr(gutter))}", param_hint="--gutter")
     if gutter_pt < 0:
         raise click.BadParameter(f"the space between cards cannot be negative, got {gutter!r}",
                                  param_hint="--gutter")
@@ -168,6 +175,8 @@ def render_cmd(set_name: str, formats: str, paper: str, size: str | None, bleed:
                             cmyk=cmyk, icc=icc, tts_base_url=tts_base_url)
     check_options(options)  # a mistyped option is said before the set is read or refused
     card_set = load_set(set_name)
+    target = (out or OUTPUT) / card_set.slug
+    refuse_set_folder(Path(card_set.root), "--out", out, target, "the prints")
     footer_note, watermark = _permission(card_set, out, force)
     console = Console(file=sys.stderr)
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
@@ -180,7 +189,7 @@ def render_cmd(set_name: str, formats: str, paper: str, size: str | None, bleed:
 
         written: list[tuple[str, Path]] = []
         try:
-            result = render_set(card_set, (out or OUTPUT) / card_set.slug, options,
+            result = render_set(card_set, target, options,
                                 watermark=watermark, footer_note=footer_note, progress=progress,
                                 written=written)
         except BaseException as exc:

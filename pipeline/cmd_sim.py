@@ -27,7 +27,8 @@ from boneyard.engine.sim.replay import ReplayError, record_problem
 from boneyard.engine.spec import GameOption, GameSpec
 from boneyard.engine.stats import Metric
 from boneyard.pipeline.console import Console
-from boneyard.pipeline.load import SetNotFoundError, load_set
+from boneyard.pipeline.files import refuse_set_file
+from boneyard.pipeline.load import SetNotFoundError, load_set, resolve_set
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -40,7 +41,7 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-from boneyard.errors import BoneyardError
+from boneyard.errors import BoneyardError, excerpt
 from boneyard.files import unwritable, write_atomic
 
 
@@ -441,7 +442,10 @@ def _simulate(set_name: str, n: int, agents: str, seed: int, players: int | None
         raise click.BadParameter("the log is a file (boneyard replay reads it back): give a "
                                  "name, e.g. --log games.jsonl", param_hint="'--log'")
     output_targets(json=None if to_stdout else json_path, log=log_path)
-    card_set = apply_switches(load_set(set_name), switches)
+    root = resolve_set(set_name)  # before any game: the set's own files are never written over
+    refuse_set_file(root, "--json", None if to_stdout else json_path, "the report", "report.json")
+    refuse_set_file(root, "--log", log_path, "the log", "games.jsonl")
+    card_set = apply_switches(load_set(root), switches)
     players = seats_of(card_set, specs, players)
     options = chosen_options(card_set, engine_options)
     jobs = capped_jobs(jobs, scheduler)
@@ -575,6 +579,14 @@ def replay_cmd(log_file: str, index: int, set_name: str | None) -> None:
 
 def _replay(log_file: str, index: int, set_name: str | None) -> None:
     rec, lineno = find_record(log_file, index)
+    logged = rec.get("rules")
+    known = {s.name: s.title for s in specs()}
+    if "rules" in rec and not (isinstance(logged, str) and logged in known):  # not "a nope set"
+        games = ", ".join(f"{name} ({title})" for name, title in sorted(known.items()))
+        raise ReplayError(f"{log_file}:{lineno}: game {index} names an unknown game, rules: "
+                          f"{excerpt(json.dumps(logged))} (known games: {games}); the line was "
+                          "edited or written by another version of Boneyard: use the line as "
+                          "simulate --log wrote it, or simulate the set again")
     where = set_name or rec.get("slug") or rec.get("root")
     if not where:
         raise click.UsageError("the log names no card set; give one with --set")
@@ -591,9 +603,8 @@ def _replay(log_file: str, index: int, set_name: str | None) -> None:
         # the log names a set that is not here: bad data in the log, said at its line
         raise ReplayError(f"{log_file}:{lineno}: the log's set is not here: {exc} (give the "
                           "set with --set)") from None
-    logged = rec.get("rules")
     if isinstance(logged, str) and logged != card_set.rules:  # before the engine trips on it
-        theirs = next((s.title for s in specs() if s.name == logged), logged)
+        theirs = known[logged]
         ours = spec_of(card_set.rules).title
         if set_name:
             raise ReplayError(f"{log_file}:{lineno}: game {index} is a game of {theirs} (set "

@@ -24,7 +24,7 @@ from typing import Any
 
 import click
 from boneyard.engine.cards import CardSet
-from boneyard.engine.games import spec_of, specs
+from boneyard.engine.games import GAMES, spec_of, specs
 from boneyard.engine.stats import Metric
 from boneyard.pipeline.build import _nan_back, config_for, read_record
 from boneyard.pipeline.cmd_sim import JOBS, capped_jobs
@@ -235,6 +235,25 @@ def set_at_revision(card_set: CardSet, ref: str, into: Path) -> OldVersion:
     return OldVersion(ref, rel, dest)
 
 
+def _same_game(card_set: CardSet, folder: Path, said: str) -> None:
+    """Refuse an old version written for another game, from its game.yaml's ``rules:`` alone:
+    loaded, its cards were fine, but the new set's playtest settings were applied to it and
+    failed with "'p2' is not a playtest run", which named neither side. ``said`` is how the
+    message starts ("--against ../gf is"). Unknown rules are left to the loader, which locates
+    them."""
+    from boneyard.pipeline.validate_yaml import display_path, read_yaml
+
+    doc, _ = read_yaml(folder / "game.yaml")
+    rules = doc.data.get("rules") if isinstance(doc.data, dict) else None
+    if not isinstance(rules, str) or rules == card_set.rules or rules not in GAMES:
+        return
+    theirs, ours = spec_of(rules).title, spec_of(card_set.rules).title
+    here = display_path(card_set.root) if card_set.root else card_set.name
+    raise BoneyardError(f"{said} a {theirs} set; {here} is {ours}: compare versions of the same "
+                        f"game (another copy of {here}, a git revision where it is {ours}, or "
+                        "its saved playtest.json)")
+
+
 def _load_old(old: OldVersion) -> CardSet:
     """The set at the old revision; its problems named by the revision's paths, not the copy's."""
     from boneyard.pipeline.load import load_set
@@ -370,6 +389,7 @@ def diff(card_set: CardSet, against: str, *, fast: bool = False, jobs: int | Non
         from boneyard.pipeline.load import load_set
 
         cfg = bounded(config_for(card_set, fast=fast, jobs=jobs, games=games), games)
+        _same_game(card_set, path, f"--against {against} is")
         old_set = load_set(path)  # its problems are located in its own files
         if Path(old_set.root).resolve() == Path(card_set.root).resolve():
             raise BoneyardError(f"--against {against}: the set's own folder; give another copy "
@@ -385,6 +405,7 @@ def diff(card_set: CardSet, against: str, *, fast: bool = False, jobs: int | Non
         cfg = bounded(config_for(card_set, fast=fast, jobs=jobs, games=games), games)
         with tempfile.TemporaryDirectory(prefix="boneyard-diff-") as tmp:
             old = set_at_revision(card_set, against, Path(tmp))
+            _same_game(card_set, old.dest, f"--against {against}: at that revision the set was")
             old_set = _load_old(old)
             if announce:
                 announce(plan(cfg, card_set))

@@ -20,6 +20,7 @@ mirrored about a dashed fold line, all on one side of the paper.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -119,12 +120,15 @@ def plan_sheet(paper: str, size: CardSize, gutter: float = 0.0, bleed: float = 0
         raise RenderError(f"unknown paper {paper!r} (choose one of {', '.join(PAPERS)})") from None
     if margin < 0:
         raise RenderError("the printer margin cannot be negative")
+    for what, value in (("printer margin", margin), ("gutter", gutter), ("bleed", bleed)):
+        if not math.isfinite(value):  # a number too large for a float: no page is laid out
+            raise RenderError(f"the {what} must be a length such as 3mm, got {value}")
     need = margin + MIN_MARK_LENGTH + MARK_GAP + bleed  # paper edge to cut, each outer side
     best: SheetPlan | None = None
     for w, h in ((pw, ph), (ph, pw)) if fold else ((pw, ph),):
-        across = w / 2 - FOLD_GAP - need if fold else w - 2 * need
+        across, down = _room(w, h, need, fold)
         cols = _fit(across, size.width, gutter)
-        rows = _fit(h - 2 * need, size.height, gutter)
+        rows = _fit(down, size.height, gutter)
         if cols and rows and (best is None or cols * rows > best.per_page):
             best = SheetPlan(w, h, size.width, size.height, cols, rows, gutter, bleed, margin,
                              fold)
@@ -142,7 +146,52 @@ def plan_sheet(paper: str, size: CardSize, gutter: float = 0.0, bleed: float = 0
             f"{(size.height + 2 * need) / PT_PER_MM:.1f} mm (choose a larger --paper or a "
             "smaller --size; a printer that prints closer to the edge can take a smaller "
             "--printer-margin)")
+    if gutter > 0 and best.per_page == 1:
+        _check_gutter(paper, size, gutter, bleed, margin, fold)
     return best
+
+
+def _room(w: float, h: float, need: float, fold: bool) -> tuple[float, float]:
+    """The width and height the cards (and gutters) of one page may take."""
+    return (w / 2 - FOLD_GAP - need if fold else w - 2 * need), h - 2 * need
+
+
+def _check_gutter(paper: str, size: CardSize, gutter: float, bleed: float, margin: float,
+                  fold: bool) -> None:
+    """Refuse a gutter that leaves one card a page: it spaces no cards, and the PDF came out a
+    page a card (``--gutter 99in``: 216 pages for 108 cards) instead of the clear refusal a
+    printer margin that leaves no room gets. Said with the widest gutter for each fuller page;
+    on a paper that holds one card anyway, a gutter is only refused when absurd (wider than
+    the paper)."""
+    pw, ph = PAPERS[paper]
+    need = margin + MIN_MARK_LENGTH + MARK_GAP + bleed
+    widest: dict[int, float] = {}  # cards a page -> the widest gutter that keeps them
+    for w, h in ((pw, ph), (ph, pw)) if fold else ((pw, ph),):
+        across, down = _room(w, h, need, fold)
+        spans = []
+        for room, card in ((across, size.width), (down, size.height)):
+            most = _fit(room, card, 0.0)
+            spans.append([(n, max(0.0, room - n * card) / (n - 1) if n > 1 else math.inf)
+                          for n in range(1, most + 1)])
+        for (cols, across_gap), (rows, down_gap) in itertools.product(*spans):
+            if cols * rows > 1:
+                gap = min(across_gap, down_gap)
+                widest[cols * rows] = max(widest.get(cols * rows, 0.0), gap)
+    given = f"a {gutter / PT_PER_MM:.1f} mm --gutter"
+    where = f"{describe(size)} card a {paper} page" + (" folded in half" if fold else "")
+    if not widest:
+        if gutter <= max(pw, ph):
+            return
+        raise RenderError(f"{given} is wider than the paper: there is room for one {where} "
+                          "whatever the gutter (leave --gutter out)")
+    fuller, best = [], -1.0
+    for count in sorted(widest, reverse=True):  # a smaller page only for a wider gutter
+        if widest[count] > best:
+            best = widest[count]
+            fuller.append(f"{math.floor(best / PT_PER_MM * 10) / 10:.1f} mm for {count}")
+    raise RenderError(f"{given} leaves room for only one {where}, so it spaces no cards (at "
+                      f"most {fuller[0]} cards a page{''.join(', ' + f for f in fuller[1:])}; "
+                      "3mm is usual, 0 butts them)")
 
 
 def card_box(plan: SheetPlan, slot: int, side: str = "front", duplex: str = "long"
