@@ -151,6 +151,17 @@ def test_render_refuses_an_output_folder_that_is_the_set_folder(run, dotd):
     assert _snapshot(dotd) == before and "Traceback" not in res.output
 
 
+@pytest.mark.parametrize("command", ["build", "render"])
+def test_an_out_folder_that_is_the_sets_parent_is_refused_before_any_game(run, dotd, command):
+    """--out the set's parent: reports, the record and image folders would go among its cards."""
+    before = _snapshot(dotd)
+    extra = ["--fast"] if command == "build" else ["--force", "--format", "pdf"]
+    res = run(command, dotd, *extra, "--out", dotd.parent)
+    assert res.exit_code == 2, res.output
+    assert "the set's own folder; write them elsewhere (leave out --out for " in res.stderr
+    assert _snapshot(dotd) == before and "Traceback" not in res.output
+
+
 # --- 2. a print-sheet gutter that leaves one card a page ------------------------------------
 
 
