@@ -151,6 +151,16 @@ def test_priority_that_does_not_alternate_is_warned_about(tmp_path):
                                "(first_priority) (a position the rules cannot reach)"]
 
 
+def test_priority_that_does_not_alternate_is_reachable_where_an_effect_moves_the_counter(tmp_path):
+    """DD-21: a set with a card that takes or gives the counter reaches any holder on any turn
+    (Early Riser on turn 1 keeps it for player 1 on turn 2), so no warning."""
+    f = edited(tmp_path, "priority: 0\n", "priority: 0\nfirst_priority: 1\n")
+    f.write_text(f.read_text().replace("{id: amber, name: Amber, power: 4}",
+                                       "{id: amber, name: Amber, power: 4, effect: [{take_priority: {}}]}"))
+    out, failed = run_scenario(f)
+    assert failed == [] and "warnings" not in out, out.get("warnings")
+
+
 def test_the_warning_is_said_with_a_later_choice_that_fails(tmp_path):
     f = edited(tmp_path, "priority: 0\n", "priority: 0\nfirst_priority: 1\n")
     f = edited(tmp_path, '"player 0: spirit ivy@unearth"', '"player 0: spirit fable@double"', f)

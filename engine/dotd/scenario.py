@@ -289,7 +289,9 @@ def _unreachable(s: DotdState, data: Mapping[str, Any], phase: str) -> list[str]
             if n > g.hand_per_back:
                 out.append(f"players[{p}]: {n} {BACKS[b]} cards in hand and in play, but "
                            f"{g.hand_per_back} of each back are dealt and no rule changes that")
-    if "first_priority" in data:
+    moves_counter = any(step.op in ("take_priority", "give_priority")
+                        for ch in g.characters for step in ch.effect)
+    if "first_priority" in data and not moves_counter:  # DD-21: such an effect moves it at once
         turn = s.turn + (1 if phase == "start" else 0)
         holder = s.first_prio if turn % 2 == 1 else 1 - s.first_prio
         if s.prio != holder:
