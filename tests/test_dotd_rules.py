@@ -336,8 +336,7 @@ def test_switch_selection_hides_or_shows_the_first_choice():
     for mode, visible in (("simultaneous", False), ("priority_first", True)):
         g, s = _start(selection=mode)
         first = s.current_player()
-        s.apply_action(s.legal_actions()[0])  # fighter
-        s.apply_action(s.legal_actions()[0])  # spirit
+        s.apply_action(s.legal_actions()[0])  # the first player's fighter
         second = s.current_player()
         assert second == 1 - first
         obs = s.observation(second)
@@ -351,11 +350,8 @@ def test_simultaneous_choice_is_not_leaked_by_determinize():
 
     g, s = _start()
     first = s.current_player()
-    chosen = []
-    for _ in range(2):
-        a = s.legal_actions()[0]
-        chosen.append(a)
-        s.apply_action(a)
+    s.apply_action(s.legal_actions()[0])  # the first player's turn-1 fighter, not yet down
+    assert s.current_player() == 1 - first
     obs = s.observation(1 - first)
     seen = set()
     for k in range(30):
@@ -363,7 +359,31 @@ def test_simultaneous_choice_is_not_leaked_by_determinize():
         d.check_invariants()
         assert d.legal_actions() == s.legal_actions()
         seen.add(tuple(d.chosen[first]))
-    assert len(seen) > 1
+    assert len(seen) > 1 and len({g.back[c[0]] for c in seen}) > 1  # not even its back
+
+
+def test_turn_one_fighters_go_down_backs_showing_before_the_spirits():
+    """DD-03, the summoning example: both fighters are chosen, then lie face down with their
+    backs seen, then the spirits are chosen; a determinization keeps the fighter's back."""
+    import random
+
+    g, s = _start()
+    first = s.current_player()
+    s.apply_action(s.legal_actions()[0])
+    s.apply_action(s.legal_actions()[0])  # the second player's fighter: both are down
+    assert s.current_player() == first and s.observation(first).detail == "spirit"
+    fighter = s.chosen[1 - first][0]
+    assert s.observation(first).opponent_chosen_backs == [g.back[fighter]]
+    s.apply_action(s.legal_actions()[0])  # the first player's spirit, hidden to the other
+    obs = s.observation(1 - first)
+    assert obs.opponent_chosen_backs == [g.back[s.chosen[first][0]]]
+    fighters, spirits = set(), set()
+    for k in range(30):
+        d = obs.determinize(random.Random(k))
+        d.check_invariants()
+        fighters.add(g.back[d.chosen[first][0]])
+        spirits.add(d.chosen[first][1])
+    assert fighters == {g.back[s.chosen[first][0]]} and len(spirits) > 1
 
 
 def test_back_limit_and_final_turn_exception():

@@ -764,7 +764,7 @@ CONDITION_DEFS: tuple[CondTest, ...] = (
              ({"le": -10}, {"lt": 0}, {"gt": 0}, {"ge": 5}, 0, {"le": 0}),
              "Underdog: `score_diff: {lt: 0}`", value_note="your score minus theirs"),
     CondTest("losing", "bool", M_LOSING, _each(_losing_one), (True, False),
-             "Sore Loser: `losing: true`", value_note="fight totals so far"),
+             "Sore Loser: `losing: true`", value_note="the fight as it stands: power, automatic results, tie-wins"),
 )
 CONDITION_TESTS: tuple[str, ...] = tuple(c.name for c in CONDITION_DEFS)
 CONDITION: dict[str, CondTest] = {c.name: c for c in CONDITION_DEFS}

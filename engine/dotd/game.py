@@ -78,7 +78,7 @@ from .codes import (
 )
 from .interpreter import exec_steps, use_inline
 from .narrate import check_invariants as _check_invariants
-from .narrate import note_fight, state_json
+from .narrate import note_fight, note_fighters_down, state_json
 from .observation import DotdObservation
 from .position import Position
 from .summary import DotdSummary, summarize
@@ -261,6 +261,8 @@ class DotdState(Position):
                     continue
             elif code == T_SELECT:
                 p = t[1]
+                if t[2] and self.turn == 1 and p == self.prio and self.events is not None:
+                    note_fighters_down(self)  # turn 1's spirits: both fighters are down now
                 legal = self._selectable(p, True)
                 if len(legal) > 1:
                     self.dk, self.dp, self.dl, self.dc = D_SELECT, p, legal, t[2]

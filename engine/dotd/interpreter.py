@@ -103,7 +103,7 @@ def conds_hold(st: Position, p: int, conds: tuple[CompiledCond, ...]) -> bool:
         elif measure == M_SCORE_DIFF:
             x = st.scores[p] - st.scores[1 - p]
         elif measure == M_LOSING:
-            x = int(st.fight_total(p) < st.fight_total(1 - p))
+            x = int(st.losing(p))
         elif measure == M_SLOT_NEWEST:
             x = int(i == len(st.lines[p]) - 1)
         elif measure == M_SLOT_OLDEST:

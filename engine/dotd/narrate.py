@@ -25,7 +25,18 @@ from .codes import (
     NO_SETP,
     POWER_UP,
 )
+from .phrases import DEFAULT_BACK_NAMES
 from .position import Position
+
+
+def note_fighters_down(st: Position) -> None:
+    """Turn 1, step 1 done: the fighters lie face down, their backs seen before the spirits."""
+    g = st.g
+    events = st.events
+    assert events is not None  # only called while recording
+    backs = ", ".join(f"player {p + 1}'s shows {DEFAULT_BACK_NAMES.get(BACKS[g.back[st.chosen[p][0]]], '?')}"
+                      for p in (0, 1) if st.chosen[p])
+    events.append(f"the turn-1 fighters go down face down: {backs}")
 
 
 def note_reveal(st: Position, p: int, chosen: list[int]) -> None:

@@ -107,9 +107,13 @@ class DotdObservation(Generic[S]):
         self.spirits = spirits
         self.chosen = list(state.chosen[me])
         # A pending choice stays in the hand until the reveal. Simultaneous selection hides even
-        # its back (DD-03); priority_first shows the backs of the first player's choice.
+        # its back (DD-03), except the turn-1 fighter's once both fighters are down: step 1 puts
+        # them face down before step 2's spirits; priority_first shows the backs of every choice
+        # the first player has made.
         if g.simultaneous:
-            self.opponent_chosen_backs = []
+            opp_chosen = state.chosen[opp]
+            placed = state.turn == 1 and bool(state.chosen[me]) and bool(opp_chosen)
+            self.opponent_chosen_backs = [g.back[opp_chosen[0]]] if placed else []
         else:
             self.opponent_chosen_backs = [g.back[c] for c in state.chosen[opp]]
         self.discards = [list(d) for d in state.discards]

@@ -19,9 +19,12 @@ from .codes import (
     A_NO_LEGAL,
     D_NONE,
     DECISION_NAMES,
+    F_AL,
+    F_AW,
     F_BONUS,
     F_SETP,
     F_SUP,
+    F_WT,
     FIGHT_RESET,
     NO_SETP,
     POWER_UP,
@@ -218,3 +221,24 @@ class Position:
         if g.fp_power and p == self.first_prio:
             total += g.fp_power
         return total
+
+    def losing(self, p: int) -> bool:
+        """Whether ``p``'s side would lose the current fight if it were judged now: the power
+        so far, and the automatic results and tie-wins it has gained (DD-11, DD-12), as the
+        fight's resolution judges them. Why: "If this fighter is losing" (Sore Loser) reads as
+        losing the fight, and a 9-9 tie the other side wins is lost however level the power."""
+        fx = self.fx
+        o = 1 - p
+        w = (fx[F_AW + p] > fx[F_AL + p]) - (fx[F_AL + p] > fx[F_AW + p])
+        v = (fx[F_AW + o] > fx[F_AL + o]) - (fx[F_AL + o] > fx[F_AW + o])
+        if w != v:
+            return w < v
+        if w == 1:  # both win automatically: a tie, both win
+            return False
+        if w == -1 and self.g.both_lose:  # both lose automatically (DD-12)
+            return True
+        t = self.fight_total(p)
+        u = self.fight_total(o)
+        if t != u:
+            return t < u
+        return fx[F_WT + o] > fx[F_WT + p]  # a tie: won by the side that wins ties, unless both do

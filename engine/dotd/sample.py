@@ -70,8 +70,10 @@ def deal_hidden(s: Position, player: int, rng: random.Random) -> None:
         s.decks[b] = deck
     if opp_chosen:
         if g.simultaneous:  # the choice itself is unknown: sample it among the legal plays
-            s.chosen[opp] = []
-            for _ in chosen_at:
+            # ... but a turn-1 fighter already down shows its back, and its hand place kept it
+            down = 1 if s.turn == 1 and s.chosen[player] else 0
+            s.chosen[opp] = [opp_hand[j] for j in chosen_at[:down]]
+            for _ in chosen_at[down:]:
                 s.chosen[opp].append(rng.choice(sorted(s._selectable(opp))))
         else:  # its backs are known, and the hand positions kept their backs
             s.chosen[opp] = [opp_hand[j] for j in chosen_at]

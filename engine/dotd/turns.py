@@ -24,8 +24,9 @@ from .position import Position
 
 def _select_tasks(first: int, turn1: bool) -> tuple[tuple[int, ...], ...]:
     second = 1 - first
-    # turn 1: a spirit and a fighter each
-    seq = ((second, 1), (second, 0), (first, 1), (first, 0)) if turn1 else ((second, 1), (first, 1))
+    # pushed last runs first. Turn 1: a fighter each, then a spirit each (DD-03: both fighters
+    # go down, backs showing, before either spirit is chosen, as the summoning example plays it)
+    seq = ((second, 1), (first, 1), (second, 0), (first, 0)) if turn1 else ((second, 1), (first, 1))
     return ((T_REVEAL,), *((T_SELECT, p, kind) for p, kind in seq))
 
 
