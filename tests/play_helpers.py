@@ -30,12 +30,17 @@ def hidden_cards(session: Session) -> tuple[set[int], set[int]]:
     return set(range(state.g.size)) - seen, seen
 
 
-def hidden_leaks(session: Session, answer: dict[str, Any], new_lines: list[str]) -> list[str]:
+def hidden_leaks(session: Session, answer: dict[str, Any], new_lines: list[str],
+                 seen_before: frozenset[int] = frozenset()) -> list[str]:
     """Every way ``answer`` (the page's JSON, and the transcript lines new in it) names a card
     hidden from the human: its face id (unless a card the human sees has that face), its
-    engine number, its printed name on its back (Day of the Dead) or its #number (Grave Feast)."""
+    engine number, its printed name on its back (Day of the Dead) or its #number (Grave Feast).
+    ``seen_before``: cards the human could locate before the action the lines tell of (a card
+    a Devil Wife takes from the open discard pile is named as it goes into a hand)."""
     state: Any = session.state
     hidden, seen = hidden_cards(session)
+    hidden -= seen_before
+    seen |= seen_before
     body = {k: v for k, v in answer.items() if k != "transcript"}
     text = json.dumps(body)
     lines = "\n".join(new_lines)
@@ -77,13 +82,15 @@ def hidden_leaks(session: Session, answer: dict[str, Any], new_lines: list[str])
 
 def watch_lines(session: Session, leaks: list[str]) -> None:
     """Check every transcript line as it is written, against what the human can locate right
-    after the action that wrote it (a card seen then may be shuffled away by the next answer)."""
+    before or right after the action that wrote it (a card seen then may be shuffled away by the
+    next answer; one taken from an open pile is named as it leaves the human's sight)."""
     apply = session._apply
 
     def checked(seat: int, action: int, reason: str | None) -> None:
         n = len(session.lines)
+        before = frozenset(hidden_cards(session)[1])
         apply(seat, action, reason)
-        leaks.extend(hidden_leaks(session, {}, session.lines[n:]))
+        leaks.extend(hidden_leaks(session, {}, session.lines[n:], before))
 
     session._apply = checked  # type: ignore[method-assign]
 

@@ -90,7 +90,7 @@ CASES: dict[str, tuple[int, bool, int, str, dict[str, Any]]] = {
                                      {**FORMER, "race_model": "probabilistic", "race_p": 0.3}),
     "4p-random-rares-seed106": (4, True, 106, "random", FORMER),
     "4p-random-rares-seed110": (4, True, 110, "random", FORMER),
-    "4p-random-rares-seed121": (4, True, 121, "random", FORMER),
+    "4p-random-rares-seed1025": (4, True, 1025, "random", FORMER),
     "4p-random-rares-seed176": (4, True, 176, "random", FORMER),
 }
 

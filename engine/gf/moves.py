@@ -146,8 +146,8 @@ def main_moves(s: Position, p: int) -> list[int]:
                 moves.append(ANNOUNCE | f[0] << 5)
     if fs >= 0 or fp >= 0 or (g.from_mash and s.mash[p] and not g.instants.isdisjoint(s.mash[p])):
         instant_moves(s, p, moves, fs, fp)
-    if played or not g.must_act or not moves:
-        moves.append(END)
+    if played or not g.must_act or not hand:
+        moves.append(END)  # GF-02: with no card to play or discard, the turn may end
     return moves
 
 
@@ -203,7 +203,10 @@ def main_moves_general(s: Position, p: int) -> list[int]:
         instant_moves(s, p, moves)
     if g.rares:
         rare_main_moves(s, p, moves)
-    if played or not g.must_act or not moves:
+    if played or not g.must_act or not faces:
+        # GF-02: the turn must play or discard a card of the hand; with none that can be (an
+        # empty hand, or every card locked, hiding or confused) it may end, whatever optional
+        # moves are left (an instant, a join, an eater from the mash, the Devil Wife's seduction)
         moves.append(END)
     return moves
 

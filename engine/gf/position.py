@@ -40,8 +40,8 @@ class Position:
         "_rng", "_rng_owned", "_rng_seed", "_log_owned",
         "follow", "flubbed", "touched", "next_fid", "result", "capped", "stats", "log",
         "last_feast", "_legal", "dw", "locked", "confused", "hidden", "dw_used", "attack",
-        "skip", "trim", "steal_left", "dw_card", "held_rare", "first", "rebuffed", "fed",
-        "scripted",
+        "skip", "trim", "steal_left", "dw_card", "dw_stealing", "held_rare", "first", "rebuffed",
+        "fed", "scripted",
     )  # fmt: skip
 
     # The slots' types: documentation, and what mypyc compiles to plain C fields (setup.py).
@@ -88,6 +88,8 @@ class Position:
     trim: list[int]
     steal_left: int
     dw_card: int
+    dw_stealing: int  # the Devil Wife from the hand whose steal is under way (GF-25), or -1:
+    # she is in play, between her player's hand and the discard pile, until her power is spent
     held_rare: dict[int, set[int]]
     first: int  # who played the first turn
     rebuffed: list[tuple[int, int]]  # (succubus, exorcist): a lone attack returned this turn

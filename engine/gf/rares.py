@@ -95,6 +95,7 @@ def apply(s: Position, a: int) -> None:
             op = PASS
         if op != PASS and kind == SUCCUBUS and s.g.maelstrom_attack and confused_attempt(
                 s, s.queue[0], x, "second succubus on the exorcist"):
+            instant_used(s, s.queue[0])  # GF-22: a failed attempt counts as the attempt would
             op = PASS  # GF-22: confused, she stays where she was; the next player is asked
         chained = attack[0] == DEVIL_WIFE and s.g.evil_vs_dw  # GF-26: evil preachers answer
         if op == PASS:
@@ -132,6 +133,7 @@ def apply(s: Position, a: int) -> None:
         if op == DONE:
             s.dw_card = -1
             s.steal_left = 0
+            _steal_spent(s)
             event(s, p)
         elif op == DW_DROP:
             s.hands[p].remove(x)
@@ -142,6 +144,7 @@ def apply(s: Position, a: int) -> None:
             s.dw_card = -1
             ended = _seduce(s, p, x, y, z, hand_mode=True)
             if ended != "explosion" and s.phase == DW_STEAL and s.steal_left == 0:
+                _steal_spent(s)
                 event(s, p)
         return
     p = s.queue[0] if ph == WINDOW else s.tp
@@ -166,7 +169,7 @@ def apply(s: Position, a: int) -> None:
             reask(s, p)
             return
         s.hands[p].remove(x)
-        s.discard.append(x)
+        s.dw_stealing = x  # "After her power is spent ... she is placed in discard" (_steal_spent)
         _bump(s, "dw_hand_steals")
         s.phase = DW_STEAL
         s.actor = p
@@ -204,6 +207,16 @@ def apply(s: Position, a: int) -> None:
         _open_attack(s, p, [EXORCIST, exo, y, [x], []], SUCCUBUS)
     else:
         raise ValueError(f"not a rares action: {a}")
+
+
+def _steal_spent(s: Position) -> None:
+    """GF-25: "After her power is spent (see below) she is placed in discard": the Devil Wife
+    from the hand goes to the discard pile when her steal ends (done, five taken, killed by a
+    preacher she took, the explosion), so she is never among the cards she may take."""
+    w = s.dw_stealing
+    if w >= 0:
+        s.dw_stealing = -1
+        s.discard.append(w)
 
 
 def _open_attack(s: Position, p: int, attack: list[Any], kind: int) -> None:
@@ -409,6 +422,7 @@ def _explosion(s: Position, o: int, x: int, exo: int, dw: int) -> None:
     if dw >= 0 and dw in s.dw[o]:
         s.dw[o].remove(dw)
         s.discard.append(dw)
+    _steal_spent(s)  # (from the hand: she goes to the discard pile too)
     loot = list(s.hands[o])
     for f in s.fams[o]:
         loot.extend(f[5])
@@ -421,7 +435,8 @@ def _explosion(s: Position, o: int, x: int, exo: int, dw: int) -> None:
     s.dw[o] = []
     s.locked = [t for t in s.locked if t[0] != o]
     s.hidden = [t for t in s.hidden if t[0] != o]
-    s.confused = [t for t in s.confused if t[0] != o]
+    gone = set(loot)  # GF-E6: a confusion waits on the monster, whoever tried; these leave the board
+    s.confused = [t for t in s.confused if t[1] not in gone]
     s.rng.shuffle(loot)
     order = [(x + i) % s.n for i in range(s.n) if (x + i) % s.n != o]
     for i, c in enumerate(loot):

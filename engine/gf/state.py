@@ -104,6 +104,7 @@ class FeastState(Position):
         s.trim = []  # players who may discard down to 4 at their next turn
         s.steal_left = 0
         s.dw_card = -1
+        s.dw_stealing = -1
         s.held_rare = {}  # rare card -> players who held it (metrics)
         s.rebuffed = []
         s.fed = False
@@ -163,6 +164,7 @@ class FeastState(Position):
         s.trim = self.trim[:]
         s.steal_left = self.steal_left
         s.dw_card = self.dw_card
+        s.dw_stealing = self.dw_stealing
         s.held_rare = {k: set(v) for k, v in self.held_rare.items()} if self.held_rare else {}
         s.first = self.first
         s.rebuffed = self.rebuffed[:]
@@ -230,6 +232,8 @@ class FeastState(Position):
     def zones(self) -> dict[str, list[int]]:
         """Every card id by the zone it is in (the conformance tests check it is a partition)."""
         z: dict[str, list[int]] = {"draw": self.draw[:], "discard": self.discard[:], "removed": self.removed[:]}
+        if self.dw_stealing >= 0:
+            z["stealing"] = [self.dw_stealing]  # a Devil Wife from the hand, at work (GF-25)
         for p in range(self.n):
             z[f"hand{p}"] = self.hands[p][:]
             z[f"mash{p}"] = self.mash[p][:]

@@ -96,6 +96,8 @@ def _seen(obs: FeastObservation) -> set[int]:
     """The cards this player can locate now (hands only their own, unless looking)."""
     s: FeastState = obs._s
     out = set(s.hands[obs.player]) | set(s.discard) | set(s.removed)
+    if s.dw_stealing >= 0:
+        out.add(s.dw_stealing)  # a Devil Wife from the hand is played face up (GF-25)
     if obs.looking():
         for h in s.hands:
             out.update(h)
@@ -187,6 +189,9 @@ class FeastTable:
             {"title": "Discard pile (newest last)", "cards": [_card(s, c) for c in top],
              "text": f"{len(s.discard)} cards" + (" (the 8 latest shown)" if len(s.discard) > 8 else "")},
         ]
+        if s.dw_stealing >= 0:
+            zones.append({"title": "Devil Wife from the hand (to the discard pile when her steal ends)",
+                          "cards": [_card(s, s.dw_stealing)], "text": ""})
         if s.removed:
             zones.append({"title": "Removed from the game", "cards": [_card(s, c) for c in s.removed],
                           "text": ""})

@@ -37,7 +37,7 @@ def start_turn(s: Position) -> None:
     if s.locked:
         s.locked = [x for x in s.locked if x[0] != p]
     if s.confused:  # GF-22: a confused monster waits until its controller's next turn begins
-        s.confused = [x for x in s.confused if x[0] != p and not controls(s, p, x[1])]
+        s.confused = [x for x in s.confused if not confusion_ends(s, p, x[1])]
     if s.hidden:
         for x in s.hidden:
             if x[0] == p:
@@ -62,6 +62,15 @@ def start_turn(s: Position) -> None:
                 draw_up(s, p)
     if g.turn_start_window:
         event(s, p)  # GF-08: the start of a turn is an event the others may answer
+
+
+def confusion_ends(s: Position, p: int, c: int) -> bool:
+    """Does p's turn beginning free confused card ``c``? GF-E6 (a): "until the next turn of
+    whoever controls the monster now", so p's own (a steal moves the wait to the thief, not
+    back to whoever tried); a card nobody controls any more (it left the board) is free."""
+    if controls(s, p, c):
+        return True
+    return not any(controls(s, q, c) for q in range(s.n))
 
 
 def turn_begins(s: Position) -> None:
