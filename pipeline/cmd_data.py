@@ -42,9 +42,10 @@ def _resolve_all(sets: tuple[str, ...]) -> list[str]:
     return names
 
 
-def _found(sets: tuple[str, ...]) -> tuple[list[str], list[str]]:
+def _found(sets: tuple[str, ...], as_json: bool = False) -> tuple[list[str], list[str]]:
     """The sets that exist, and why each other name is none: one missing name does not keep
-    ``validate`` from checking the rest (unless every name is missing: a usage error)."""
+    ``validate`` from checking the rest (unless every name is missing: a usage error, or with
+    ``as_json`` the JSON report a script asked for, holding why, as with some names missing)."""
     names, missing = [], []
     for s in list(sets) or bundled_sets():
         try:
@@ -52,7 +53,7 @@ def _found(sets: tuple[str, ...]) -> tuple[list[str], list[str]]:
             names.append(s)
         except SetNotFoundError as exc:
             missing.append(str(exc))
-    if missing and not names:
+    if missing and not names and not as_json:
         raise click.UsageError("\n".join(missing))
     return names, missing
 
@@ -103,7 +104,7 @@ def validate_command(sets: tuple[str, ...], as_json: bool) -> None:
     SET is a name under cards/, a set folder or a file in one; with none, every bundled set is
     checked. Exit code 1 if any set has a problem, each printed as file:line:column.
     """
-    names, missing = _found(sets)
+    names, missing = _found(sets, as_json)
     console = _console()
     bad = 0
     report: list[dict[str, Any]] = []
@@ -145,7 +146,7 @@ def validate_command(sets: tuple[str, ...], as_json: bool) -> None:
     for why in missing:
         if as_json:
             report.append({"set": None, "name": None, "root": None, "ok": False, "content_hash": None,
-                           "problems": [_problem_json(why)]})
+                           "problems": [_problem_json(why)], "warnings": []})
         else:
             click.echo(f"Error: {why}", err=True)
     if as_json:
@@ -163,9 +164,9 @@ def _playtest_problems(card_set: CardSet) -> list[str]:
     runs), found now rather than after validate said "ok"; a set without the section has none."""
     if not card_set.playtest:
         return []
-    from boneyard.pipeline.build import config_for
+    from boneyard.pipeline.build import _located, config_for
 
-    from boneyard.errors import GateError
+    from boneyard.errors import BoneyardError, GateError
 
     profiles = card_set.playtest.get("profiles") or {}
     out: list[str] = []
@@ -174,6 +175,12 @@ def _playtest_problems(card_set: CardSet) -> list[str]:
             config_for(card_set, fast=fast, jobs=1)
         except GateError as exc:
             out += [line for line in str(exc).splitlines() if line not in out]
+        except BoneyardError as exc:  # an engine refusing a run's settings: a problem of the
+            # set, said among the others (and in the JSON report), never the command's end
+            where = Path(card_set.root or card_set.slug) / "game.yaml"
+            said = _located("\n".join(f"{where}: playtest: {line}"
+                                      for line in str(exc).splitlines()), card_set)
+            out += [line for line in said.splitlines() if line not in out]
     return out
 
 

@@ -29,6 +29,7 @@ prints the counts against the bounds.
 from __future__ import annotations
 
 import dataclasses
+import difflib
 from collections.abc import Mapping
 from typing import Any
 
@@ -105,8 +106,10 @@ def coverage_gates(card_set: CardSet, cfg: PlaytestConfig, where: str = "playtes
         name = key if key in known else short.get(str(key))
         if name is None:
             choices = ", ".join(sorted(short)) or "none"
+            near = difflib.get_close_matches(str(key), sorted(short), n=1, cutoff=0.6)
+            meant = f"did you mean '{near[0]}'? " if near else ""
             problems.append(f"{where}.exempt.{key}: the game counts nothing of that name "
-                            f"(known: {choices})")
+                            f"({meant}known: {choices})")
             continue
         reason, only = (value, None) if isinstance(value, str) else \
             (value.get("why"), value.get("agents")) if isinstance(value, Mapping) else (None, None)

@@ -111,7 +111,9 @@ def _read(path: Path, schema_name: str, *,
         return doc, problems, False
     if doc.data is None:
         what = "a list of cards" if is_card_list else "the set's settings"
-        return doc, [Problem(doc.file, 1, 1, f"file is empty, expected {what}")], True
+        fix = ("add its cards, each starting with '- id: ...', or stop naming the file in "
+               f"{GAME_FILE}") if is_card_list else f"a bundled set's {GAME_FILE} shows one"
+        return doc, [Problem(doc.file, 1, 1, f"file is empty, expected {what}", hint=fix)], True
     if problems:  # values the reader refused (.nan, a tag, a merge key) are blanks now: the
         # schema checks the rest of the file, not those again (nor the keys a merge left out)
         at = {(p.line, p.column) for p in problems} | doc.incomplete
@@ -211,9 +213,68 @@ def _check_cards(root: Path, game: YamlDoc, g: dict[str, Any], spec: GameSpec, c
 
     set_files = SetFiles(root, game, docs, extra, complete, lambda rel: v.art_problem(root, rel))
     result.problems += spec.check(set_files)
+    result.problems += _run_players(game, g, spec, result.problems)
     result.problems.sort(key=lambda p: (p.file, p.line, p.column))
     if not result.problems:
         result.card_set = _build(root, g, spec, set_files)
+
+
+def _player_range(g: dict[str, Any], spec: GameSpec) -> tuple[int, int, bool] | None:
+    """(fewest, most, whether game.yaml's ``players:`` set them) the set is played by; None
+    when ``players:`` is a value the schema refuses (said there once)."""
+    lo, hi = spec.min_players, spec.max_players
+    players = g.get("players")
+    if players is None:
+        return lo, hi, False
+    least, most = (players.get("min"), players.get("max")) if isinstance(players, dict) \
+        else (players, players)
+    if not (isinstance(least, int) and isinstance(most, int)) or isinstance(least, bool) \
+            or isinstance(most, bool) or not lo <= least <= most <= hi:
+        return None
+    return least, most, True
+
+
+def _run_players(game: YamlDoc, g: dict[str, Any], spec: GameSpec,
+                 said: list[Problem]) -> list[Problem]:
+    """Each playtest run (of the section and of its profiles) whose player count the set does
+    not allow: the engine would refuse it in the first game of a build, one run at a time and
+    with no line to fix; said here, at each run's ``players:``."""
+    span = _player_range(g, spec)
+    playtest = g.get("playtest")
+    if span is None or not isinstance(playtest, dict):
+        return []
+    lo, hi, own = span
+    sections: list[tuple[tuple[Any, ...], Any]] = [(("playtest",), playtest)]
+    profiles = playtest.get("profiles")
+    if isinstance(profiles, dict):
+        sections += [(("playtest", "profiles", name), p) for name, p in profiles.items()]
+    spots = {(p.file, p.line, p.column) for p in said}
+    own = own and (lo, hi) != (spec.min_players, spec.max_players)  # else the game's limit
+    allowed = (f"players allows {lo}-{hi}" if lo < hi else f"players is {lo}") if own else \
+        f"{spec.title} is for {lo}-{hi} players" if lo < hi else \
+        f"{spec.title} is for exactly {lo} players"
+    fix = "change the run's players" + ((" or players: min/max" if isinstance(
+        g.get("players"), dict) else " or players:") if own else "")
+    out = []
+    for at, section in sections:
+        if not isinstance(section, dict):
+            continue
+        runs = section.get("runs")
+        counted = [((*at, "runs", i), run) for i, run in enumerate(runs)
+                   if isinstance(run, dict)] if isinstance(runs, list) else \
+            [(at, section)] if "players" in section else []  # one run: the section's own
+        for where, run in counted:
+            n = run.get("players")
+            if not isinstance(n, int) or isinstance(n, bool) or lo <= n <= hi:
+                continue
+            path = (*where, "players")
+            if (game.file, *game.where(path)) in spots:
+                continue  # the schema refused the count: said once, there
+            label = run.get("label") if isinstance(run.get("label"), str) else f"p{n}"
+            what = f"{v._label(where)} ({label})" if isinstance(where[-1], int) else \
+                v._label(path)
+            out.append(game.problem(path, f"{what}: {n} players, but {allowed}", hint=fix))
+    return out
 
 
 def _near_file(target: Path, rel: str) -> str | None:

@@ -26,6 +26,9 @@ re-judges them like any other. game.yaml::
 
 from __future__ import annotations
 
+import difflib
+import fnmatch
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -78,9 +81,37 @@ def settings(card_set: CardSet, cfg: PlaytestConfig, where: str = "playtest") ->
     for i, g in enumerate(gates):
         if g.run is not None and g.run not in labels:
             problems.append(f"{where}.gates[{i}]: run '{g.run}' is not a playtest run (runs: {', '.join(labels)})")
+    if isinstance(figures, list) and all(isinstance(f, str) for f in figures):
+        problems += [f"{where}.gates[{i}].metric: {why}" for i, g in enumerate(gates)
+                     for why in [metric_problem(g.metric, figures)] if why]
     if problems:
         raise GateError("\n".join(problems))
     return {"run": run, "games": games, "figures": list(figures), "gates": gates}
+
+
+def metric_patterns(figures: Sequence[str]) -> list[str]:
+    """The metrics this module reports, as the patterns a sensitivity gate names."""
+    return [*(f"kind.*.{f}_delta" for f in figures), "kind.*.seat_win_spread", "rare.*.paired_delta"]
+
+
+def metric_problem(metric: str, figures: Sequence[str]) -> str | None:
+    """Why a sensitivity gate's ``metric`` can match nothing this module reports (a misspelt
+    pattern, a figure not measured), or None. Such a gate would be "missing" only at the end of
+    a build, after every variant's games; the names are known now, from the figures alone."""
+    known = metric_patterns(figures)
+    if any(fnmatch.fnmatchcase(metric, p) or fnmatch.fnmatchcase(p.replace("*", "x"), metric)
+           for p in known):  # a name or narrower pattern (kind.vampire.*), or a broader one
+        return None
+    figure = re.fullmatch(r"kind\.[^.]+\.(\w+)_delta", metric)
+    if figure and figure[1] not in figures:
+        near = difflib.get_close_matches(figure[1], list(figures), n=1, cutoff=0.6)
+        if not near:
+            return (f"'{metric}' needs the figure '{figure[1]}', which is not measured "
+                    f"(add it to playtest.sensitivity.figures: {', '.join(figures)})")
+    near = difflib.get_close_matches(metric, known, n=1, cutoff=0.6)
+    return (f"'{metric}' names no sensitivity metric ("
+            + (f"did you mean '{near[0]}'? " if near else "")
+            + f"the sensitivity metrics are {', '.join(known)})")
 
 
 def sensitivity_gates(card_set: CardSet, cfg: PlaytestConfig, where: str = "playtest") -> list[Gate]:

@@ -191,7 +191,13 @@ def import_cell(col: SheetColumn, value: Any) -> tuple[Any, str | None]:
     if col.kind in ("ints", "words"):
         items = [v.strip() for v in str(_int(value)).split(",")]
         items = [v for v in items if v]
-        return ([_int(v) for v in items] if col.kind == "ints" else items), None
+        if col.kind == "ints":
+            numbers = [_int(v) for v in items]
+            if not all(isinstance(n, int) for n in numbers):  # "[1, 2, 3]", "1 2 3", "1-9":
+                # one cell, one message (the validator would say each piece it cannot read)
+                return value, f"expected whole numbers separated by commas, got {str(value)!r}"
+            return numbers, None
+        return items, None
     if col.kind == "data":
         if not isinstance(value, str):
             return value, None
@@ -341,7 +347,7 @@ def _rows(grid: Grid, columns: dict[int, SheetColumn], files: list[CardFile],
     return rows
 
 
-_EXAMPLE = {"data": "[{power: 5}] or [{power: 3, when: {turn: {ge: 5}}}]"}
+_EXAMPLE = {"data": "[{power: 5}] or [{power: 3, when: {turn: {ge: 5}}}]", "ints": "1, 2, 3"}
 
 
 def _merged(row: _Row, old: Mapping[str, Any] | None, order: Sequence[str]) -> dict[str, Any]:

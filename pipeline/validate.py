@@ -12,6 +12,7 @@ from __future__ import annotations
 import difflib
 import math
 import posixpath
+import re
 import warnings
 from collections.abc import Iterable
 from functools import cache
@@ -102,6 +103,33 @@ def _close(word: Any, options: Iterable[Any]) -> str | None:
     return f"did you mean '{match[0]}'?" if match else None
 
 
+_NUMERAL = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)")
+_SPAN = re.compile(r"\s*(\d+)\s*(?:-|\u2013|\.\.)\s*(\d+)\s*")
+MAX_SPAN = 50  # numbers a range like "1-9" may stand for in a hint: longer is no range meant
+
+
+def _span(text: str) -> list[int]:
+    """The whole numbers a range written as text stands for ("1-9", "1..9"), or []."""
+    m = _SPAN.fullmatch(text)
+    if m is None or not 0 < int(m[2]) - int(m[1]) <= MAX_SPAN:
+        return []
+    return list(range(int(m[1]), int(m[2]) + 1))
+
+
+def _as_list(value: str | int) -> str:
+    """How to write as a YAML list a value written as one item: a range ("1-9") as its
+    numbers, items separated by commas (or numbers by spaces) in brackets."""
+    text = str(value)
+    if _span(text):
+        return f"write it as a list of the numbers: {_span(text)}"
+    items = [x.strip() for x in text.split(",") if x.strip()] if "," in text else \
+        text.split() if len(text.split()) > 1 and all(_NUMERAL.fullmatch(x) for x in text.split()) \
+        else []
+    if len(items) > 1:
+        return f"write it as a list, in brackets: [{', '.join(items)}]"
+    return f"write it as a list, even of one: [{text}]"
+
+
 def _unquoted_text(error: ValidationError) -> tuple[str, Any] | None:
     """(key, value) when a list item is a one-key mapping where text is also allowed: an item
     written ``- P2: discard blood 9`` unquoted, which YAML reads as a key and its value."""
@@ -174,7 +202,7 @@ def _schema_problem(doc: YamlDoc, error: ValidationError, card_of: CardOf) -> li
         return one(f"{prefix}missing required key{'s' if len(missing) > 1 else ''} {keys}",
                    "add it" if len(missing) == 1 else "add them")
     if sch.get("errorMessage"):
-        return one(f"{what}: {sch['errorMessage']}")
+        return one(f"{what}: {sch['errorMessage']}", sch.get("errorHint"))
     if kind == "type":
         types = value if isinstance(value, list) else [value]
         want = " or ".join(_TYPE_WORDS.get(str(t), str(t)) for t in types)
@@ -185,6 +213,13 @@ def _schema_problem(doc: YamlDoc, error: ValidationError, card_of: CardOf) -> li
             digits = inst.strip().lstrip("-")
             type_hint = ("remove the quotes" if len(digits) == 1 or digits[0] != "0" else
                          f"write {int(inst)} without the leading zero")  # `08`: YAML's text
+        elif "integer" in types and isinstance(inst, str) and _span(inst) and path \
+                and isinstance(path[-1], int):  # [1-9]: one item, meant as nine
+            type_hint = f"write the numbers it stands for: {', '.join(map(str, _span(inst)))}"
+        elif "number" in types and isinstance(inst, str) and _NUMERAL.fullmatch(inst.strip()):
+            digits = inst.strip().lstrip("+-")
+            type_hint = (f"write {int(digits)} without the leading zero" if
+                         re.fullmatch(r"0\d+", digits) else "remove the quotes")
         elif "string" in types and (isinstance(inst, bool) or inst is None):
             # YAML 1.1 reads yes/no/on/off/true/false as booleans, and ~ or null as nothing
             type_hint = ("YAML reads yes, no, on, off, true and false as a yes-or-no value: "
@@ -196,11 +231,14 @@ def _schema_problem(doc: YamlDoc, error: ValidationError, card_of: CardOf) -> li
         elif {"integer", "number"} & set(types) and isinstance(inst, str) and inst.startswith("="):
             type_hint = "a formula is never evaluated: type the number it gives"
         elif types == ["array"] and isinstance(inst, (str, int)) and not isinstance(inst, bool):
-            type_hint = f"write it as a list, even of one: [{inst}]"
+            type_hint = _as_list(inst)
         elif not path and inst is None:
             needs = [str(k) for k in sch.get("required", [])]
             return one("file is empty", (f"it needs at least {', '.join(k + ':' for k in needs)}; "
                                          if needs else "") + "a bundled set's file of that name shows one")
+        elif not path and types == ["array"] and card_of.is_card_list:
+            type_hint = ("a card file is a list: start each card with a dash and a space, "
+                         "'- id: ...', as a bundled set's card file does")
         return one(f"{what} must be {want}, got {_show(inst)}", type_hint)
     if kind in ("enum", "const"):
         options = value if kind == "enum" else [value]
@@ -214,7 +252,9 @@ def _schema_problem(doc: YamlDoc, error: ValidationError, card_of: CardOf) -> li
     if kind in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
         word = {"minimum": "at least", "maximum": "at most",
                 "exclusiveMinimum": "more than", "exclusiveMaximum": "less than"}[kind]
-        return one(f"{what} must be {word} {value}, got {_show(inst)}")
+        below = kind == "minimum" and card_of.is_card_list and rel and rel[-1] == "copies"
+        return one(f"{what} must be {word} {value}, got {_show(inst)}",
+                   "to leave the card out, delete its entry" if below else None)
     if kind == "pattern":
         return one(f"{what} {_show(inst)} is not valid: "
                    f"{sch.get('patternErrorMessage', 'expected pattern ' + str(value))}")

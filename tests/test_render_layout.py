@@ -659,7 +659,7 @@ def test_an_absurd_font_size_is_refused_at_once_not_shrunk_for_hours(tmp_path):
 
 def test_a_when_naming_a_field_no_card_has_is_an_error_not_an_element_never_drawn(tmp_path):
     """A misspelt ``when:`` key matched no face, so the element silently vanished from every
-    card; now it is one message at the element's line, whichever layouts inherit it."""
+    card; now it is one message at the misspelt key, whichever layouts inherit it."""
     path = write(tmp_path, """layouts:
   front:
     elements:
@@ -681,9 +681,9 @@ def test_a_when_naming_a_field_no_card_has_is_an_error_not_an_element_never_draw
         prepare(dotd_set(), template=load_template(path), rules_runs=rules_runs)
     lines = str(err.value).splitlines()
     assert len(lines) == 2, lines
-    assert lines[0].startswith(f"{path}:4:9: layout 'front' element 'mark': when: names the "
+    assert lines[0].startswith(f"{path}:4:41: layout 'front' element 'mark': when: names the "
                                "field 'powr', which no card has")
-    assert lines[1].startswith(f"{path}:5:9: layout 'front' element 'rules'") and \
+    assert lines[1].startswith(f"{path}:13:41: layout 'front' element 'rules'") and \
         "'vanila'" in lines[1] and "vanilla" in lines[1]  # the fields it could have meant
 
 

@@ -94,10 +94,10 @@ EXPECTED: dict[str, list[str]] = {
         "game.yaml:10:17: every back has 3 cards but cards_per_back is 2 (remove 1 of each back using backs: or copies: on a character, or write cards_per_back: 3)",
     ],
     "copies-zero": [
-        "characters.yaml:5:11: card 'oaf': copies must be at least 1, got 0",
+        "characters.yaml:5:11: card 'oaf': copies must be at least 1, got 0 (to leave the card out, delete its entry)",
     ],
     "count-not-positive": [
-        "deck.yaml:10:11: card 'vampire': copies must be at least 1, got -2",
+        "deck.yaml:10:11: card 'vampire': copies must be at least 1, got -2 (to leave the card out, delete its entry)",
     ],
     "deck-too-small": [
         'game.yaml:7:14: 4 cards cannot deal 3 to each of 2 players (add cards, use two decks or lower hand_size)',
@@ -115,14 +115,14 @@ EXPECTED: dict[str, list[str]] = {
         "characters.yaml:6:9: card 'big_oaf': name 'OAF' is already used at line 3 (two printed cards with one name confuse players)",
     ],
     "empty-file": [
-        'characters.yaml:1:1: file is empty, expected a list of cards',
+        "characters.yaml:1:1: file is empty, expected a list of cards (add its cards, each starting with '- id: ...', or stop naming the file in game.yaml)",
     ],
     "family-number-range": [
         "deck.yaml:6:13: card 'blood': numbers item 1 must be at least 1, got 0",
         "deck.yaml:6:22: card 'blood': numbers item 4 must be at most 9, got 10",
     ],
     "food-on-monster": [
-        "deck.yaml:10:9: card 'vampire': food: only humans have a food",
+        "deck.yaml:10:9: card 'vampire': food: only humans have a food (remove the line, or make the card kind: human)",
     ],
     "kind-misspelt": [
         "deck.yaml:5:9: card 'blood': kind must be one of: human, vampire, zombie, succubus, preacher, devil_wife, exorcist; got 'humann' (did you mean 'human'?)",
@@ -140,12 +140,13 @@ EXPECTED: dict[str, list[str]] = {
     ],
     "no-eater": [
         "deck.yaml:5:9: card 'blood': blood humans but no vampire in the deck: these families can never be eaten (add a vampire card)",
+        "deck.yaml:9:9: card 'zombie': zombies eat brains, but the deck has no brains humans: this card can never eat (add brains humans or remove it)",
     ],
     "not-utf8": [
         'characters.yaml:4:14: file is not UTF-8 text (save it as UTF-8)',
     ],
     "players-min-above-max": [
-        'game.yaml:4:16: players min 4 is above max 2',
+        'game.yaml:4:16: players min 4 is above max 2 (swap them)',
     ],
     "power-not-a-number": [
         "characters.yaml:4:10: card 'oaf': power must be a whole number, got 'seven'",
@@ -744,7 +745,7 @@ def test_a_grave_feast_card_the_schema_refuses_is_not_judged_again_by_the_checks
     ("  backs: [purple]\n", "characters.yaml:20:11: card 'body_snatcher': backs item 1 must be one "
                             "of: double, power_up, unearth; got 'purple'"),
     ("  copies: 0\n", "characters.yaml:20:11: card 'body_snatcher': copies must be at least 1, "
-                      "got 0"),
+                      "got 0 (to leave the card out, delete its entry)"),
     ("  backs: []\n", "characters.yaml:20:10: card 'body_snatcher': backs must list at least 1 "
                       "item"),
     ("  backs: [double, double]\n", "characters.yaml:20:19: card 'body_snatcher': backs lists "

@@ -4,6 +4,7 @@ be built, enough cards to deal, art files, rares kept out of the regular deck.""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -62,8 +63,10 @@ def check(files: SetFiles) -> list[Problem]:
     humans: dict[tuple[str, int], tuple[str, int]] = {}
     kinds: set[str] = set()
     foods: dict[str, tuple[LocatedDoc, JsonPath, str | None]] = {}
-    odd_numbers = odd_kind = False
+    odd_numbers = odd_kind = odd_food = False
     rare_seen: dict[str, str] = {}  # rare kind -> the first card of it in the rares file
+    human_foods: set[str] = set()  # the foods of the regular deck's humans
+    eaters: dict[str, tuple[LocatedDoc, int, str | None]] = {}  # eater kind -> its first card
 
     def claim(doc: LocatedDoc, at: JsonPath, cid: str, owner: str | None) -> None:
         if cid in ids:
@@ -106,6 +109,13 @@ def check(files: SetFiles) -> list[Problem]:
                     rare_seen[kind] = cid or "?"
             if not is_rares and isinstance(kind, str):
                 kinds.add(kind)
+                if kind == "human":
+                    if card.get("food") in EATERS:
+                        human_foods.add(card["food"])
+                    else:
+                        odd_food = True  # the schema's problem: no eater is judged by it
+                elif kind in EATERS.values() and kind not in eaters:
+                    eaters[kind] = (doc, idx, cid)
             if kind not in GF_KINDS:
                 odd_kind = True  # the schema says so; "no vampire in the deck" would mislead
             numbers = card.get("numbers")
@@ -143,6 +153,7 @@ def check(files: SetFiles) -> list[Problem]:
                         else:
                             humans[(food, n)] = (doc.file, doc.where((idx, "numbers", j))[0])
                 if again:  # one wrong food: or a pasted entry is one problem, not one a number
+                    odd_food = True  # and not also "zombies eat brains, but ... no brains humans"
                     out.append(doc.problem((idx, "numbers", again[0][0]),
                                            _defined_again(doc, str(food), again), card=cid,
                                            hint="raise copies: on one entry instead"))
@@ -174,12 +185,16 @@ def check(files: SetFiles) -> list[Problem]:
                                    f"needs {min_family}", card=cid,
                                    hint="add the missing numbers"))
 
+    out += _nothing_to_eat(docs, kinds, human_foods, eaters,
+                           complete and not odd_kind and not odd_food)
+
     players = g.get("players")
     most = players.get("max") if isinstance(players, dict) else players
     least = players.get("min") if isinstance(players, dict) else players
     if isinstance(players, dict) and isinstance(most, int) and isinstance(least, int) \
             and least > most:
-        out.append(game.problem(("players", "min"), f"players min {least} is above max {most}"))
+        out.append(game.problem(("players", "min"), f"players min {least} is above max {most}",
+                                hint="swap them"))
     hand = sound["hand_size"]
     decks = sound["decks"]
     if complete and docs and isinstance(most, int) and not isinstance(most, bool) \
@@ -196,7 +211,82 @@ def check(files: SetFiles) -> list[Problem]:
     if min_family > win:
         out.append(game.problem(("params", "min_family"), f"min_family {min_family} is above "
                                 f"win_score {win}", hint="a single family would win"))
-    if params.get("rares") is True and rares is None and "rares_file" not in g:
-        out.append(game.problem(("params", "rares"), "rares: true but no rares_file",
-                                hint="add rares_file: rares.yaml"))
+    out += _rares_without_cards(game, g, rares)
     return out
+
+
+def _nothing_to_eat(docs: Sequence[LocatedDoc], kinds: set[str], human_foods: set[str],
+                    eaters: dict[str, tuple[LocatedDoc, int, str | None]],
+                    judged: bool) -> list[Problem]:
+    """A deck without humans, or an eater without its food: such a deck validates, yet its
+    games can never be won (no one scores) or the card is a dead draw, so say it before a
+    playtest spends its cap on games that never end. ``judged`` False: a card file not read
+    whole, or a kind or food the schema refused, so the deck is not known."""
+    if not judged or not docs:
+        return []
+    if "human" not in kinds:
+        return [Problem(docs[0].file, 1, 1, "the deck has no human cards: nobody can ever score",
+                        hint="add human cards, e.g. blood and brains humans numbered 1-9")]
+    out = []
+    for food, eater in EATERS.items():
+        if eater in eaters and food not in human_foods:
+            doc, idx, cid = eaters[eater]
+            out.append(doc.problem((idx, "kind"), f"{eater}s eat {food}, but the deck has no "
+                                   f"{food} humans: this card can never eat", card=cid,
+                                   hint=f"add {food} humans or remove it"))
+    return out
+
+
+def _rares_on(g: dict[str, Any]) -> list[tuple[JsonPath, str]]:
+    """Where game.yaml turns the rares on: ``params.rares: true`` and each ``options: {rares:
+    true}`` of the playtest section (its own, its runs', its profiles'), each with the words
+    that name the place in a message ("" for params, whose line says it)."""
+    def opts(section: Any, at: JsonPath, label: str) -> list[tuple[JsonPath, str]]:
+        if not isinstance(section, dict):
+            return []
+        out: list[tuple[JsonPath, str]] = []
+        options = section.get("options")
+        if isinstance(options, dict) and options.get("rares") is True:
+            out.append(((*at, "options", "rares"), f"{label}.options"))
+        runs = section.get("runs")
+        for i, run in enumerate(runs if isinstance(runs, list) else []):
+            o = run.get("options") if isinstance(run, dict) else None
+            if isinstance(o, dict) and o.get("rares") is True:
+                name = run.get("label")
+                named = f" ({name})" if isinstance(name, str) else ""
+                out.append(((*at, "runs", i, "options", "rares"),
+                            f"{label}.runs item {i + 1}{named} options"))
+        return out
+
+    found: list[tuple[JsonPath, str]] = []
+    params = g.get("params")
+    if isinstance(params, dict) and params.get("rares") is True:
+        found.append((("params", "rares"), ""))
+    playtest = g.get("playtest")
+    found += opts(playtest, ("playtest",), "playtest")
+    profiles = playtest.get("profiles") if isinstance(playtest, dict) else None
+    for name, profile in (profiles.items() if isinstance(profiles, dict) else ()):
+        found += opts(profile, ("playtest", "profiles", name), f"playtest.profiles.{name}")
+    return found
+
+
+def _rares_without_cards(game: LocatedDoc, g: dict[str, Any],
+                         rares: LocatedDoc | None) -> list[Problem]:
+    """``rares: true`` with no rares to shuffle in: the games would be played, and gated, as
+    rare games without a rare in them. One mistake, one message: at the first place that turns
+    them on, naming the lines of the others."""
+    named = g.get("rares_file")
+    empty = rares is not None and isinstance(rares.data, list) and not items(rares)
+    places = _rares_on(g)
+    if not places or not (empty or (rares is None and named is None)):
+        return []
+    (at, label), more = places[0], [game.where(a)[0] for a, _ in places[1:]]
+    said = f"{label}: rares: true" if label else "rares: true"
+    also = (f"; line {more[0]} turns them on too" if len(more) == 1 else
+            f"; lines {', '.join(map(str, more))} turn them on too") if more else ""
+    if not empty:
+        return [game.problem(at, f"{said} but no rares_file{also}",
+                             hint="add rares_file: rares.yaml")]
+    return [game.problem(at, f"{said}, but the rares file {named!r} holds no cards{also}",
+                         hint=f"add the Devil Wife and the Exorcist to {named}, or set rares: "
+                              "false")]

@@ -27,7 +27,14 @@ from boneyard.paths import CARDS, OUTPUT
 
 from .colour import CmykProfile, find_cmyk_profile
 from .images import proof_sheet, save_png, write_face_pngs, write_tts
-from .layout import ElementError, GlyphError, element_problems, layout_elements, when_problems
+from .layout import (
+    ElementError,
+    GlyphError,
+    element_problems,
+    layout_elements,
+    unused_layouts,
+    when_problems,
+)
 from .locate import Glyph, Written, find, glyph_messages, set_values
 from .ops import DrawOp
 from .preflight import Elements, preflight
@@ -211,6 +218,7 @@ def _prepare(card_set: CardSet, options: RenderOptions, rules_runs: RulesRuns | 
     if glyphs:  # said at the card file's line that holds the character
         errors += glyph_messages(glyphs, set_values(card_set))
     errors += when_problems(deck, template)
+    errors += unused_layouts(deck, template)
     values: list[Written] = []
 
     def art_at(face: Face) -> str | None:  # the card file line that names the face's art

@@ -226,25 +226,74 @@ def _image_path(path: str, ctx: _Ctx) -> str:
 
 def when_problems(deck: Deck, template: Template) -> list[str]:
     """A ``when:`` naming a field no card of the set has: a misspelling that would otherwise
-    leave the element (or paragraph) undrawn on every card, without a word. Said once per
-    element, at the line that writes it."""
+    leave the element (or paragraph) undrawn on every card, without a word. Said once, at the
+    line that writes the ``when:`` (not at each layout that inherits it, or overrides other keys
+    of the element)."""
     have: set[str] = set()
     for face in deck.faces:
         have.update(face.fields)
     out: list[str] = []
     for lname, elements in template.layouts.items():
         for el in elements:
-            conds = [el.get("when"), *(p.get("when") for p in el.get("paragraphs", ()))]
-            for key in dict.fromkeys(k for c in conds if isinstance(c, dict) for k in c):
-                if key in have:
-                    continue
-                layout, line, col = template.origins.get((lname, el["name"]), (lname, 0, 0))
-                where = f"{template.file}:{line}:{col}: " if line else f"{template.file}: "
-                msg = (f"{where}layout '{layout}' element '{el['name']}': when: names the field "
-                       f"{key!r}, which no card has, so it is never drawn (fields are: "
-                       f"{', '.join(sorted(have))})")
-                if msg not in out:
-                    out.append(msg)
+            conds = [("when", el.get("when")),
+                     *(("paragraphs", p.get("when")) for p in el.get("paragraphs", ()))]
+            for owner, cond in conds:
+                for key in cond if isinstance(cond, dict) else ():
+                    if key in have:
+                        continue
+                    layout, line, col = template.keys_at.get(
+                        (lname, el["name"], owner),
+                        template.origins.get((lname, el["name"]), (lname, 0, 0)))
+                    line, col = template.when_at.get((layout, el["name"], key), (line, col))
+                    where = f"{template.file}:{line}:{col}: " if line else f"{template.file}: "
+                    near = difflib.get_close_matches(str(key), sorted(have), n=1)
+                    meant = f"did you mean {near[0]!r}? " if near else ""
+                    msg = (f"{where}layout '{layout}' element '{el['name']}': when: names the "
+                           f"field {key!r}, which no card has, so it is never drawn ({meant}"
+                           f"fields are: {', '.join(sorted(have))})")
+                    if msg not in out:
+                        out.append(msg)
+    return out
+
+
+def unused_layouts(deck: Deck, template: Template) -> list[str]:
+    """A layout no card uses whose name is close to one some cards look for and the template
+    lacks (``front-vampyre`` for ``front-vampire``): a misspelling, which would otherwise print
+    those cards with a plainer layout without a word. The names a card looks for are its
+    game's (``Face.layouts``, from the game's faces module), so no game is named here; a
+    layout no card of this set needs, spelt as its game names it, is not a problem."""
+    used: set[str] = set()
+    lacked: dict[str, list[tuple[str, str]]] = {}  # wanted name -> (card, the layout it got)
+    for face in deck.faces:
+        try:
+            got = pick_layout(face, template)
+        except RenderError:
+            continue  # said by the layout itself ("no layout named ...")
+        used.add(got)
+        for name in face.layouts[:face.layouts.index(got)]:
+            lacked.setdefault(name, []).append((face.id, got))
+    for name in list(used):
+        seen = set()
+        while name in template.extends and name not in seen:  # what a used layout extends
+            seen.add(name)
+            name = template.extends[name]
+            used.add(name)
+    out = []
+    for lname in template.layouts:
+        if lname in used:
+            continue
+        near = difflib.get_close_matches(lname, list(lacked), n=1, cutoff=0.8)
+        if not near:
+            continue
+        faces = list(dict.fromkeys(fid for fid, _ in lacked[near[0]]))
+        got = lacked[near[0]][0][1]
+        cards = (f"card '{faces[0]}' looks" if len(faces) == 1 else
+                 f"cards {', '.join(repr(f) for f in faces[:4])}"
+                 f"{f' and {len(faces) - 4} more' if len(faces) > 4 else ''} look")
+        line, col = template.names_at.get(lname, template.layouts_at)
+        out.append(f"{template.file}:{line}:{col}: layout '{lname}' is used by no card (did you "
+                   f"mean '{near[0]}'? {cards} for it, and print{'s' if len(faces) == 1 else ''}"
+                   f" with '{got}' instead)")
     return out
 
 

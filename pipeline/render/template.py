@@ -71,6 +71,13 @@ class Template:
     #: (layout, element, key) -> (the layout that wrote the key, line, column): a value's
     #: problem is said where it is written, once, however many layouts inherit it
     keys_at: dict[tuple[str, str, str], tuple[str, int, int]] = field(default_factory=dict)
+    #: each layout's name as written (line, column) and the layout it extends, so a layout no
+    #: card uses can be said where it is named (``layout.unused_layouts``)
+    names_at: dict[str, tuple[int, int]] = field(default_factory=dict)
+    extends: dict[str, str] = field(default_factory=dict)
+    #: (layout, element, field) -> (line, column) of a ``when:`` key the layout writes there
+    #: (the element's, else a paragraph's): a misspelt field is said at its own key
+    when_at: dict[tuple[str, str, str], tuple[int, int]] = field(default_factory=dict)
 
     @property
     def print_sizes(self) -> tuple[str, ...]:
@@ -179,9 +186,24 @@ def load_template(path: str | Path) -> Template:
                for lname, elements in layouts.items() for el in elements}
     keys_at = {(lname, el["name"], key): _written(lname, el["name"], key, raw_layouts, doc)
                for lname, elements in layouts.items() for el in elements for key in el}
+    names_at = {lname: doc.where(("layouts", lname), key=True) for lname in raw_layouts}
+    extends = {lname: str(spec["extends"]) for lname, spec in raw_layouts.items()
+               if spec.get("extends") is not None}
+    when_at: dict[tuple[str, str, str], tuple[int, int]] = {}
+    for lname, spec in raw_layouts.items():
+        for idx, el in enumerate(spec.get("elements", [])):
+            at = ("layouts", lname, "elements", idx)
+            conds = [((*at, "when"), el.get("when")),
+                     *(((*at, "paragraphs", j, "when"), para.get("when"))
+                       for j, para in enumerate(el.get("paragraphs", [])))]
+            for written, cond in conds:
+                for key in cond if isinstance(cond, dict) else ():
+                    when_at.setdefault((lname, el["name"], str(key)),
+                                       doc.where((*written, key), key=True))
     return Template(doc.file, root, str(data.get("size", "poker")), bleed, colours, font_ids,
                     layouts, origins, floor, tuple(str(x) for x in data.get("sizes", ())),
-                    warn_ppi, fail_ppi, doc.where(("layouts",), key=True), keys_at)
+                    warn_ppi, fail_ppi, doc.where(("layouts",), key=True), keys_at, names_at,
+                    extends, when_at)
 
 
 def _written(lname: str, ename: str, key: str, raw: dict[str, dict[str, Any]], doc: Any
