@@ -10,6 +10,7 @@ it most), but cards are rendered only when every gate passes, or with ``--force`
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import json
 import math
 import os
@@ -281,19 +282,28 @@ TRIAL_GAMES = 8
 """Random games a run in :func:`unmatched_gates`' trial playtest (well under a second)."""
 
 
-def unmatched_gates(card_set: CardSet) -> list[str]:
+TYPO = 0.85
+"""How alike (difflib's ratio) a gate's name and a reported metric's must be for the gate to
+count as that metric misspelt: ``draw_rte`` and ``draw_rate`` 0.94, ``mean_round`` and
+``mean_rounds`` 0.95; two different figures of one family (``coin_flips`` and
+``coin_heads_rate``) stay well below."""
+
+
+def unmatched_gates(card_set: CardSet) -> tuple[list[str], list[str]]:
     """The set's own gates (``playtest.gates``) that name no metric a short trial playtest
-    reports, each located with the nearest names: a misspelt metric is found by ``validate``
-    at once rather than as "missing" at the end of a build.
+    reports, each located with the nearest names, as (problems, warnings): a misspelt metric is
+    found by ``validate`` and ``build`` at once rather than as "missing" at the end of a build.
 
     The trial plays random agents, ``TRIAL_GAMES`` games a run and one paired game a card, so a
-    figure that needs a rare event may be absent by chance: these are warnings, not problems."""
+    figure that needs a rare event may be absent by chance: such a gate is a warning. One a
+    reported metric's name is a typo away from (``TYPO``) is a problem: the build would count
+    it missing and fail."""
     if not card_set.playtest:
-        return []
+        return [], []
     try:
         cfg = config_for(card_set, jobs=1)
     except GateError:
-        return []  # validate reports the section's problems
+        return [], []  # validate reports the section's problems
     own = len(card_set.playtest.get("gates") or [])
     def missing(trial_set: CardSet, games: int, among: Sequence[int]) -> tuple[list[int], list[str]]:
         trial = dataclasses.replace(cfg, agents="random", games=games, cap=games, precision=None,
@@ -313,16 +323,24 @@ def unmatched_gates(card_set: CardSet) -> list[str]:
             unmatched, more = missing(dataclasses.replace(card_set, playtest=quiet), 8 * TRIAL_GAMES, unmatched)
             names = sorted({*names, *more})
     except BoneyardError:  # the build itself reports whatever stops its games, in its own words
-        return []
+        return [], []
     where = f"{Path(card_set.root or card_set.slug) / 'game.yaml'}: playtest"
-    out: list[str] = []
+    problems: list[str] = []
+    warnings: list[str] = []
     for i in unmatched:
         gate = cfg.gates[i]
         near = nearest_metric(gate.metric, names)
-        out.append(f"{where}.gates[{i}].metric: '{gate.metric}' names no metric the playtest reports"
-                   + (f" (did you mean '{near}'?)" if near else "")
-                   + "; a build counts such a gate as missing, which fails it")
-    return _located("\n".join(out), card_set).splitlines() if out else []
+        typo = near is not None and difflib.SequenceMatcher(None, gate.metric, near).ratio() >= TYPO
+        (problems if typo else warnings).append(
+            f"{where}.gates[{i}].metric: '{gate.metric}' names no metric the playtest reports"
+            + (f" (did you mean '{near}'?)" if near else "")
+            + ("; fix the name: a build counts such a gate as missing, which fails it" if typo else
+               "; a build counts such a gate as missing, which fails it"))
+
+    def located(lines: list[str]) -> list[str]:
+        return _located("\n".join(lines), card_set).splitlines() if lines else []
+
+    return located(problems), located(warnings)
 
 
 _PROBLEM = re.compile(r"^(?P<file>.*?): (?P<path>playtest(?:\.[A-Za-z_]+|\[\d+\])*): (?P<msg>.*)$")

@@ -133,8 +133,12 @@ def build_cmd(sets: tuple[str, ...], out: Path | None, force: bool, fast: bool, 
     stale_prints: list[str] = []  # edited while rendered: prints were made, of either content
     for cs in card_sets:
         started = time.perf_counter()
-        for line in unmatched_gates(cs):  # a misspelt gate, said now rather than after the games
+        typos, unsure = unmatched_gates(cs)  # a misspelt gate, said now rather than after the games
+        for line in unsure:
             click.echo(f"warning: {line}", err=True)
+        if typos:
+            raise BoneyardError("\n".join([*typos, f"{cs.name}: not built: a gate names no "
+                                            "metric (fix its name in game.yaml)"]))
         with _progress(console) as bar:
             tasks: dict[str, TaskID] = {}
 

@@ -113,9 +113,11 @@ def validate_command(sets: tuple[str, ...], as_json: bool) -> None:
         playtest = _playtest_problems(check.card_set) if check.ok and check.card_set else []
         if check.ok and check.card_set and not playtest:
             playtest = _template_problems(check.card_set)
+        warnings: list[str] = []
+        if check.ok and check.card_set and not playtest:
+            playtest, warnings = _gate_warnings(check.card_set)
         ok = check.ok and not playtest
         bad += not ok
-        warnings = _gate_warnings(check.card_set) if ok and check.card_set else []
         if as_json:
             cs = check.card_set
             problems: list[Problem | str] = list(check.problems) if not check.ok else list(playtest)
@@ -184,9 +186,10 @@ def _playtest_problems(card_set: CardSet) -> list[str]:
     return out
 
 
-def _gate_warnings(card_set: CardSet) -> list[str]:
-    """Gates naming no metric a short trial playtest reports (a misspelt name), found now rather
-    than as "missing" at the end of a build; warnings, as a rare figure may be absent by chance."""
+def _gate_warnings(card_set: CardSet) -> tuple[list[str], list[str]]:
+    """Gates naming no metric a short trial playtest reports, found now rather than as "missing"
+    at the end of a build: (problems, warnings), a typo of a reported name being a problem and
+    any other a warning, as a rare figure may be absent by chance."""
     from boneyard.pipeline.build import unmatched_gates
 
     return unmatched_gates(card_set)

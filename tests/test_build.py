@@ -23,7 +23,7 @@ from boneyard.pipeline.load import load_set
 from boneyard.pipeline.playtest import playtest
 from click.testing import CliRunner
 
-from boneyard.errors import GateError, RenderError
+from boneyard.errors import BoneyardError, GateError, RenderError
 
 FIXTURES = Path(__file__).parent / "fixtures" / "sets"
 
@@ -395,7 +395,7 @@ def test_rules_change_handing_the_first_player_an_edge_fails_the_priority_gate(t
 
 
 
-def test_cli_build_warns_of_a_misspelt_gate_before_playing(tmp_path):
+def test_cli_build_refuses_a_misspelt_gate_before_playing(tmp_path):
     import shutil
 
     src = tmp_path / "dotd-useless"
@@ -403,10 +403,11 @@ def test_cli_build_warns_of_a_misspelt_gate_before_playing(tmp_path):
     game = src / "game.yaml"
     game.write_text(game.read_text().replace("- metric: card.*.play_rate", "- metric: card.*.play_rat", 1))
     res = CliRunner().invoke(cli, ["build", str(src), "--out", str(tmp_path / "out"), "--no-render"])
-    first = res.stderr.splitlines()[0]
-    assert first.startswith("warning: ") and "'card.*.play_rat' names no metric" in first
-    assert "did you mean 'card.*.play_rate'?" in first
-    assert res.exit_code == 1 and "missing" in res.output  # and the build counts it missing
+    said = str(res.exception)  # a BoneyardError: main() prints it and exits 1
+    assert res.exit_code == 1 and isinstance(res.exception, BoneyardError), res.output
+    assert "'card.*.play_rat' names no metric" in said and "did you mean 'card.*.play_rate'?" in said
+    assert "not built" in said
+    assert not (tmp_path / "out").exists()  # refused before any game: nothing played or kept
 
 
 TINY_PLAYTEST = """playtest:
