@@ -26,7 +26,7 @@ from boneyard.engine.games import make_game
 from boneyard.pipeline import lastpass, reference
 from boneyard.pipeline import record as rec
 from boneyard.pipeline.coverage import with_checks
-from boneyard.pipeline.gates import GateResult, failed, nearest_metric
+from boneyard.pipeline.gates import Gate, GateResult, failed, nearest_metric
 from boneyard.pipeline.lastgames import GAMES, Played
 from boneyard.pipeline.playtest import Progress, config_hash, declared_hash, default_jobs, playtest
 from boneyard.pipeline.playtest_config import PlaytestConfig, resolve
@@ -297,7 +297,7 @@ def unmatched_gates(card_set: CardSet) -> tuple[list[str], list[str]]:
     The trial plays random agents, ``TRIAL_GAMES`` games a run and one paired game a card, so a
     figure that needs a rare event may be absent by chance: such a gate is a warning. One a
     reported metric's name is a typo away from (``TYPO``) is a problem: the build would count
-    it missing and fail."""
+    it missing and fail; so is a bound no share can reach (:func:`_share_bound`)."""
     if not card_set.playtest:
         return [], []
     try:
@@ -311,9 +311,13 @@ def unmatched_gates(card_set: CardSet) -> tuple[list[str], list[str]]:
                                     strength_rival_games=0, change_games=1, jobs=1, scheduler=None)
         record = playtest(trial_set, trial)
         gone = {(g["gate"]["metric"], g["gate"].get("run")) for g in record["gates"] if g["status"] == "missing"}
+        for r in record["runs"]:
+            for m in r["metrics"]:
+                units.setdefault(m["name"], m.get("unit") or "")
         return ([i for i in among if (cfg.gates[i].metric, cfg.gates[i].run) in gone],
                 sorted({m["name"] for r in record["runs"] for m in r["metrics"]}))
 
+    units: dict[str, str] = {}
     try:
         unmatched, names = missing(card_set, TRIAL_GAMES, range(own))
         if unmatched:  # a figure of a rare event (coin flips) may be absent from a few games:
@@ -337,10 +341,35 @@ def unmatched_gates(card_set: CardSet) -> tuple[list[str], list[str]]:
             + ("; fix the name: a build counts such a gate as missing, which fails it" if typo else
                "; a build counts such a gate as missing, which fails it"))
 
+    for i in range(own):
+        if i not in unmatched:
+            problems += _share_bound(f"{where}.gates[{i}]", cfg.gates[i], units)
+
     def located(lines: list[str]) -> list[str]:
         return _located("\n".join(lines), card_set).splitlines() if lines else []
 
     return located(problems), located(warnings)
+
+
+def _share_bound(where: str, gate: Gate, units: Mapping[str, str]) -> list[str]:
+    """A bound on a share (unit ``%``: 0 to 1, a difference of two -1 to 1) that lies outside
+    what the share can be: ``max: 8`` written for 8% always passes, ``min: 45`` never does."""
+    matched = {u for name, u in units.items() if gate.matches(name)}
+    if matched != {"%"}:
+        return []
+    delta = "delta" in gate.metric
+    lo, hi = (-1.0, 1.0) if delta else (0.0, 1.0)
+    what = "a difference of two shares, from -1 to 1" if delta else "a share, from 0 to 1"
+    out = []
+    for key, bound in (("min", gate.min), ("max", gate.max)):
+        if bound is None or lo <= bound <= hi:
+            continue
+        passes = (key == "max") == (bound > hi)  # max above the top, min below the bottom
+        fate = "always passes" if passes else "can never pass"
+        fix = f" (for {bound:g}% write {bound / 100:g})" if hi < abs(bound) <= 100 else \
+            f" (remove {key}, or give one from {lo:g} to {hi:g})"
+        out.append(f"{where}.{key}: {gate.metric} is {what}, so {key} {bound:g} {fate}{fix}")
+    return out
 
 
 _PROBLEM = re.compile(r"^(?P<file>.*?): (?P<path>playtest(?:\.[A-Za-z_]+|\[\d+\])*): (?P<msg>.*)$")

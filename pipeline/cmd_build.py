@@ -137,8 +137,8 @@ def build_cmd(sets: tuple[str, ...], out: Path | None, force: bool, fast: bool, 
         for line in unsure:
             click.echo(f"warning: {line}", err=True)
         if typos:
-            raise BoneyardError("\n".join([*typos, f"{cs.name}: not built: a gate names no "
-                                            "metric (fix its name in game.yaml)"]))
+            raise BoneyardError("\n".join([*typos, f"{cs.name}: not built: fix the gates above "
+                                            "in game.yaml first, then build again"]))
         with _progress(console) as bar:
             tasks: dict[str, TaskID] = {}
 

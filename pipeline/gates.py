@@ -146,7 +146,9 @@ def parse_gates(raw: Any, where: str = "playtest.gates", *, kinds: bool = False)
             problems.append(f"{here}: gate on '{item['metric']}' needs 'min', 'max' or both")
             continue
         if lo is not None and hi is not None and lo > hi:
-            problems.append(f"{here}: min {lo} is above max {hi} (swap them)")
+            # min 40 with max 0.6: a percentage among shares, not two bounds the wrong way round
+            fix = f"for {lo}% write {lo / 100:g}" if 1 < lo <= 100 and lo / 100 <= hi <= 1 else "swap them"
+            problems.append(f"{here}: min {lo} is above max {hi} ({fix})")
             continue
         if lo is not None and hi is not None and lo == hi and not (kinds and item.get("count")):
             problems.append(f"{here}: min and max are both {lo}: no measured interval lies inside "

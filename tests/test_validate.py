@@ -971,3 +971,26 @@ def test_one_value_where_a_list_is_wanted_says_how_to_write_the_list(tmp_path, f
                                                                       said):
     root = _edited(tmp_path, "day-of-the-dead", file, (old, new))
     assert [_relative(p, root) for p in check_set(root).problems] == [said]
+
+
+@pytest.mark.parametrize("game, old, new, says", [
+    ("day-of-the-dead", "      max: 0.08\n", "      max: 8\n",
+     "playtest.gates[1].max: draw_rate is a share, from 0 to 1, so max 8 always passes (for 8% write 0.08)"),
+    ("day-of-the-dead", "      min: -0.12\n", "      min: -12\n",
+     "playtest.gates[2].min: card.*.sub_delta is a difference of two shares, from -1 to 1, so min -12 "
+     "always passes (for -12% write -0.12)"),
+    ("grave-feast", "      min: 0.40\n", "      min: 40\n",  # said by the bounds' order first
+     "playtest.gates[12]: min 40 is above max 0.6 (for 40% write 0.4)"),
+    ("grave-feast", "      min: 2.5\n      max: 6\n", "      min: 250\n      max: 600\n",  # not shares
+     None),
+])
+def test_a_share_bound_written_as_a_percentage_is_a_located_problem(tmp_path, game, old, new, says):
+    """A designer's 8 for 8%: the gate would always pass (or never), whatever the games show."""
+    root = _edited(tmp_path, game, "game.yaml", (old, new))
+    result = CliRunner().invoke(cli, ["validate", str(root)])
+    if says is None:  # steals a game, not a share: any number may bound it
+        assert result.exit_code == 0, result.output
+        return
+    assert result.exit_code == 1, result.output
+    lines = [line for line in result.stderr.splitlines() if says in line]
+    assert len(lines) == 1 and re.match(r".*game\.yaml:\d+:\d+: playtest\.gates", lines[0]), result.stderr
