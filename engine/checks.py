@@ -4,7 +4,7 @@ of raw card data, and whether a comparison can ever hold."""
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -43,19 +43,25 @@ def comparison_values(value: Any) -> list[tuple[str, int]]:
     return []
 
 
+_TESTS: dict[str, Callable[[int, int], bool]] = {
+    "lt": lambda x, n: x < n, "le": lambda x, n: x <= n, "eq": lambda x, n: x == n,
+    "ne": lambda x, n: x != n, "ge": lambda x, n: x >= n, "gt": lambda x, n: x > n,
+}
+
+
 def can_hold(pairs: list[tuple[str, int]], lo: int, hi: int) -> bool:
-    """Whether some whole number in lo..hi satisfies all comparisons."""
-    tests = {
-        "lt": lambda x, n: x < n, "le": lambda x, n: x <= n, "eq": lambda x, n: x == n,
-        "ne": lambda x, n: x != n, "ge": lambda x, n: x >= n, "gt": lambda x, n: x > n,
-    }
-    return any(all(tests[op](x, n) for op, n in pairs) for x in range(lo, hi + 1))
+    """Whether some whole number in lo..hi satisfies all comparisons.
+
+    Only a few numbers need trying, however wide the range (a bound on a score may be in the
+    thousands): the smallest number that satisfies them all is ``lo`` or comes right after a
+    number that fails one, so it is one of the compared numbers or the one after it.
+    """
+    tries = {lo, *(x for _, n in pairs for x in (n, n + 1))}
+    return any(lo <= x <= hi and all(_TESTS[op](x, n) for op, n in pairs) for x in tries)
 
 
-@cache
 def _params_rules(schema: Path, defs: str) -> dict[str, Any]:
-    part = json.loads(schema.read_text(encoding="utf-8"))
-    return dict(part["$defs"][defs]["properties"])
+    return _rule_at(schema, ("$defs", defs, "properties"))
 
 
 def sound_params(schema: Path, defs: str, params: Any) -> dict[str, Any]:
@@ -74,6 +80,27 @@ def sound_params(schema: Path, defs: str, params: Any) -> dict[str, Any]:
             value = rule.get("default")
         out[key] = value
     return out
+
+
+def schema_accepts(schema: Path, path: tuple[str, ...], value: Any) -> bool:
+    """Whether the rule at ``path`` in the JSON Schema file ``schema`` accepts ``value``.
+
+    Why: a game's checks read card files the schema has already refused values in; a count
+    built on such a value (``copies: 1000000000``) would only repeat the schema's message.
+    """
+    return _valid(_rule_at(schema, path), value)
+
+
+@cache
+def _schema_file(schema: Path) -> dict[str, Any]:
+    return dict(json.loads(schema.read_text(encoding="utf-8")))
+
+
+def _rule_at(schema: Path, path: tuple[str, ...]) -> dict[str, Any]:
+    rule: Any = _schema_file(schema)
+    for part in path:
+        rule = rule[part]
+    return dict(rule)
 
 
 def _valid(rule: dict[str, Any], value: Any) -> bool:

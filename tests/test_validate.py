@@ -54,7 +54,7 @@ EXPECTED: dict[str, list[str]] = {
         "characters.yaml:5:8: card 'oaf': art 'art/oaf.png' leaves the set folder through a symlink (art paths are relative to the set folder)",
     ],
     "backs-break-back-count": [
-        "game.yaml:10:17: back 'unearth' has 1 card but cards_per_back is 2 (add 1 card with that back using backs: or copies: on a character, or change cards_per_back)",
+        "game.yaml:10:17: back 'unearth' has 1 card but cards_per_back is 2; oaf is not printed on it (add 1 card with that back using backs: or copies: on a character, or change cards_per_back)",
         "game.yaml:12:18: back 'unearth' has 1 card, too few to deal 1 to each of 2 players (add cards or lower hand_per_back)",
     ],
     "bad-colour": [

@@ -26,7 +26,10 @@ example the reference shows. From these definitions come
    constants live) and one branch in ``interpreter.py``;
 5. ``rate``: (fight, victory points) one use is worth to the greedy agent, or None;
 6. ``keeps_hand``: whether it keeps hand size and cards per back (ruling DD-25; no default,
-   the validator refuses a primitive that does not);
+   the validator refuses a primitive that does not); and, if they apply, ``idle_amount`` (the
+   amount at which a use does nothing, ``power: 0``) and ``cancelled_by`` (the primitive that
+   undoes it for the same subject, as auto_lose does auto_win): the validator refuses such
+   steps (engine/dotd/checks.py);
 7. run ``python -m boneyard.engine.dotd.generate`` (schema and reference), then add its test: a
    case in tests/test_text.py ``PRIMITIVE_CASES`` (the coverage test fails without one) and a
    rules test in tests/test_dotd_rules.py. tests/test_dotd_vocabulary.py already validates,
@@ -229,6 +232,13 @@ class Primitive:
     # Ruling DD-25 (INV-3): the engine relies on every effect keeping hand size and cards per
     # back unchanged. No default: whoever adds a primitive reviews it and says so.
     keeps_hand: bool = dc_field(kw_only=True)
+    # The amount at which a use changes nothing (``power: 0``): the validator refuses such a
+    # step, which prints as an effect and does nothing. None: every amount does something.
+    idle_amount: int | None = dc_field(default=None, kw_only=True)
+    # The primitive whose use, for the same subject, undoes this one's (DD-12: on one side
+    # auto_win and auto_lose cancel out): the validator refuses the two unconditional in one
+    # effect, which print as "wins the fight. ... loses the fight." and do nothing together.
+    cancelled_by: str | None = dc_field(default=None, kw_only=True)
 
     def arg(self, field: str) -> Arg | None:
         return next((a for a in self.args if a.field == field), None)
@@ -261,7 +271,11 @@ class Primitive:
         if required:
             mapping["required"] = required
         forms.append(mapping)
-        return {"description": self.summary, "anyOf": forms}
+        # the branches' types also said at the top: a value of none of them is then one type
+        # error, which the validator words with its fix (3.0: "write 3"; "3": "remove the
+        # quotes"), where a failed anyOf could only list the types
+        types = list(dict.fromkeys(str(f["type"]) for f in forms))
+        return {"description": self.summary, "type": types, "anyOf": forms}
 
 
 _SUBJECT = {"self": "This fighter", "opponent": "The opposing fighter"}
@@ -354,7 +368,8 @@ PRIMITIVE_DEFS: tuple[Primitive, ...] = (
         "`power: 5` = +5 for this fighter.",
         _power_text, (5, -3, {"amount": -2, "who": "opponent"}, {"amount": 2, "per": "own_fallen"}),
         "Anger: `power: 5`", RUN_FIGHT_ADD, F_BONUS,
-        rate=lambda amount, opp, per: (_sign(opp) * amount * _mult(per), 0.0), keeps_hand=True),
+        rate=lambda amount, opp, per: (_sign(opp) * amount * _mult(per), 0.0), keeps_hand=True,
+        idle_amount=0),
     Primitive(
         "set_power", (Arg("amount", "int", 0, 20, required=True, note="the value"), _WHO_OPP),
         "amount",
@@ -369,13 +384,15 @@ PRIMITIVE_DEFS: tuple[Primitive, ...] = (
         "That fighter wins the fight, no questions asked (`auto_win: self`).",
         _about("wins the fight, no questions asked."), ("self", "opponent"),
         "Nemesis: `auto_win: self`", RUN_FIGHT_ADD, F_AW,
-        rate=lambda amount, opp, per: (9.0 if not opp else -9.0, 0.0), keeps_hand=True),
+        rate=lambda amount, opp, per: (9.0 if not opp else -9.0, 0.0), keeps_hand=True,
+        cancelled_by="auto_lose"),
     Primitive(
         "auto_lose", (_WHO,), "who", "That fighter loses the fight.",
         "That fighter loses the fight.",
         _about("loses the fight."), ("self", "opponent"),
         "Coward (with a condition)", RUN_FIGHT_ADD, F_AL,
-        rate=lambda amount, opp, per: (-9.0 if not opp else 9.0, 0.0), keeps_hand=True),
+        rate=lambda amount, opp, per: (-9.0 if not opp else 9.0, 0.0), keeps_hand=True,
+        cancelled_by="auto_win"),
     Primitive(
         "win_ties", (_WHO,), "who", "A power tie in this fight is a win for that side.",
         "A power tie in this fight is a win for that side.",
@@ -389,7 +406,8 @@ PRIMITIVE_DEFS: tuple[Primitive, ...] = (
         _gain_vp_text,
         (3, 1, -2, {"amount": 2, "who": "opponent"}, {"amount": 1, "per": "own_active"}),
         "Hoard: `gain_vp: 3`", RUN_VP,
-        rate=lambda amount, opp, per: (0.0, _sign(opp) * amount * _mult(per)), keeps_hand=True),
+        rate=lambda amount, opp, per: (0.0, _sign(opp) * amount * _mult(per)), keeps_hand=True,
+        idle_amount=0),
     Primitive(
         "copy_effect", (Arg("target", "copy_source", required=True),), "target",
         "Use the chosen fighter's effect as this fighter's own (copy depth 1: a copied copy "
@@ -497,13 +515,25 @@ def _back_code(value: Any) -> int:
 
 _CMP_INTS = {op: {"type": "integer"} for op in COMPARATORS}
 
+#: The slot numbers a ``slot:`` condition may name (the schema's range; params.turns is at
+#: most 12, one slot a turn). The validator judges a number in range against the set's turns.
+SLOTS: tuple[int, int] = (1, 12)
+
 VALUE_KINDS: dict[str, ValueKind] = {
     "who": ValueKind("`self` / `opponent`", lambda _d: {"$ref": "#/$defs/who"}, WHO.index),
     "comparison": ValueKind("comparison", lambda _d: {"$ref": "#/$defs/comparison"}, int),
     "slot": ValueKind(
-        "`newest` / `oldest` / 1..12",
-        lambda _d: {"anyOf": [{"type": "string", "enum": ["newest", "oldest"]},
-                              {"type": "integer", "minimum": 1, "maximum": 12}]},
+        f"`newest` / `oldest` / {SLOTS[0]}..{SLOTS[1]}",
+        lambda _d: {
+            # one type error for 3.0 ("write 3"); a number in quotes is text, and said so
+            # rather than as a misspelt newest/oldest
+            "type": ["string", "integer"],
+            "anyOf": [{"type": "string", "enum": ["newest", "oldest"]},
+                      {"type": "integer", "minimum": SLOTS[0], "maximum": SLOTS[1]}],
+            "allOf": [{"not": {"type": "string", "pattern": r"^\s*[-+]?[0-9]+\s*$"},
+                       "errorMessage": f"must be {SLOTS[0]}..{SLOTS[1]}, newest or oldest; "
+                                       "got a number in quotes, which is text",
+                       "errorHint": "remove the quotes"}]},
         lambda v: 1 if v in ("newest", "oldest") else int(v)),  # newest/oldest: "is it", 1
     "spirit": ValueKind("a back id or `none`", _back_schema(True), _back_code),
     "back": ValueKind("a back id", _back_schema(False), _back_code),

@@ -26,16 +26,22 @@ at once, may be listed or left out; a position the rules cannot reach is played 
 from __future__ import annotations
 
 import difflib
+import os
 import random
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from boneyard.engine.expect import match
+from boneyard.engine.spec import JsonPath
 
-from boneyard.errors import RulesError, ScenarioError, excerpt
+from boneyard.errors import Problem, RulesError, ScenarioError, excerpt
+from boneyard.paths import CARDS
 
 from .cards import BACKS
+from .checks import invented_problems, judged_game
 from .codes import T_FIGHT, T_REVEAL, T_REWARDS, T_TURN
 from .game import DotdGame, DotdState
 from .narrate import state_json
@@ -342,11 +348,151 @@ def apply_choice(state: DotdState, text: str, where: str = "scenario",
     )
 
 
+class _Invented:
+    """The characters a scenario invents, read by the set's checks as they read a card file
+    (engine/spec.py ``LocatedDoc``): each problem is kept with its path, which the scenario's
+    messages name (``characters[0].effect[0].when.turn: ...``) for the CLI to locate."""
+
+    def __init__(self, where: str, data: list[Any]) -> None:
+        self.file = where
+        self.data = data
+        self.said: list[tuple[JsonPath, Problem]] = []
+
+    def where(self, path: JsonPath, *, key: bool = False) -> tuple[int, int]:
+        return 0, 0  # not known here: the scenario's path says where
+
+    def problem(self, path: JsonPath, message: str, *, card: str | None = None,
+                hint: str | None = None, key: bool = False) -> Problem:
+        said = Problem(self.file, 0, 0, message, card, hint)
+        self.said.append((path, said))
+        return said
+
+
+def _path_text(path: Sequence[str | int]) -> str:
+    """``characters[0].effect[1].when``: a path as the scenario's messages write it."""
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else f".{part}" if out else part
+    return out
+
+
+def check_invented(game: DotdGame, data: Mapping[str, Any], where: str) -> None:
+    """Refuse characters a scenario invents that the set's validator would refuse: an id or a
+    name the set already has (the set would silently hold two cards of one id, and a card id
+    in the scenario would name either), and the effect checks of ``boneyard validate`` (a
+    condition that can never hold, a step that does nothing...), judged against the game the
+    scenario plays. ScenarioError names the first problem.
+
+    ``game`` plays the set's characters followed by the invented ones (as the game's scenario
+    runner and the play table build it)."""
+    invented = data.get("characters")
+    if not isinstance(invented, list) or not invented:
+        return
+    every = game.card_set.characters
+    base, added = every[:len(every) - len(invented)], every[len(every) - len(invented):]
+    if [c.id for c in added] != [str(c.get("id")) for c in invented if isinstance(c, Mapping)]:
+        base = ()  # not built as documented: nothing known of the set's own characters
+    ref = data.get("set")
+    named = ref if isinstance(ref, str) and ref else game.card_set.name
+    folder = _set_folder(ref, where)
+    ids = {c.id for c in base}
+    # a name -> (the id of the card using it, the invented card's index or None: the set's)
+    names: dict[str, tuple[str, int | None]] = {c.name.casefold(): (c.id, None) for c in base}
+    for i, card in enumerate(invented):
+        if not isinstance(card, Mapping):
+            continue
+        cid, name = card.get("id"), card.get("name")
+        if isinstance(cid, str) and cid in ids:
+            at = _written_at(folder, cid)
+            raise ScenarioError(f"{where}: characters[{i}].id: id '{cid}' is already in {named}"
+                                f"{f' ({at})' if at else ''}; give the invented card another id")
+        if isinstance(name, str) and name.casefold() in names:
+            first, k = names[name.casefold()]
+            at = _written_at(folder, first) if k is None else f"characters[{k}]"
+            said = f"{first} in {named}" if k is None else f"the invented {first}"
+            raise ScenarioError(f"{where}: characters[{i}].name: name '{name}' is already used "
+                                f"by {said}{f' ({at})' if at else ''}; give the invented card "
+                                "another name")
+        if isinstance(cid, str) and isinstance(name, str):
+            names[name.casefold()] = (cid, i)
+    judged = judged_game(game.turns, game.double_uses, game.newcomer_uses, every)
+    scores = data.get("scores")
+    if judged.lead is not None and isinstance(scores, list) and len(scores) == 2 \
+            and all(isinstance(x, int) and not isinstance(x, bool) for x in scores):
+        # the position starts from the scores written, not from 0 to 0
+        judged = replace(judged, lead=judged.lead + abs(scores[0]) + abs(scores[1]),
+                         lead_why=f"{judged.lead_why}, from the scenario's scores "
+                                  f"{scores[0]} to {scores[1]}")
+    doc = _Invented(where, invented)
+    invented_problems(doc, judged)
+    if doc.said:
+        path, problem = doc.said[0]
+        who = f"card '{problem.card}': " if problem.card else ""
+        hint = f" ({problem.hint})" if problem.hint else ""
+        raise ScenarioError(f"{where}: {_path_text(('characters', *path))}: {who}"
+                            f"{problem.message}{hint}")
+
+
+def _set_folder(ref: Any, where: str) -> Path | None:
+    """The folder of the set a scenario's ``set:`` names, found as the CLI finds it (a bundled
+    set's name, else a path from the scenario file's folder); None if there is none."""
+    if not isinstance(ref, str) or not ref:
+        return None
+    if "/" not in ref and "\\" not in ref and (CARDS / ref / "game.yaml").is_file():
+        return CARDS / ref
+    beside = Path(where).parent / ref
+    folder = beside if not Path(ref).is_absolute() and beside.exists() else Path(ref)
+    return folder if folder.is_dir() else None
+
+
+def _written_at(folder: Path | None, cid: str) -> str | None:
+    """``file:line`` where the set in ``folder`` writes the character ``cid`` (its ``id:``),
+    the file relative to the set folder; None if it cannot be told.
+
+    The loaded set keeps no positions and the engine never parses YAML (the loader does): the
+    line is found by the text ``id: <cid>`` in the set's YAML files besides game.yaml. An id
+    is a lower-case word the set holds once, so its text names its line.
+    """
+    if folder is None:
+        return None
+    written = re.compile(rf"(?<![\w-])id:\s*(['\"]?){re.escape(cid)}\1\s*(?:[,}}#]|$)")
+    for path in _yaml_files(folder):
+        try:
+            lines = path.read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError):
+            continue
+        for n, line in enumerate(lines, 1):
+            if written.search(line):
+                return f"{path.relative_to(folder).as_posix()}:{n}"
+    return None
+
+
+def _yaml_files(folder: Path, most: int = 100, looked: int = 5000) -> list[Path]:
+    """The YAML files of a set folder besides game.yaml, the folder's own first: at most
+    ``most``, after looking at most at ``looked`` names. A link is neither followed nor read
+    (the folder is the designer's, untrusted: a link out of it could lead anywhere), and a
+    folder of thousands of files is no set."""
+    found: list[Path] = []
+    seen = 0
+    for top, folders, names in os.walk(folder):  # links to folders are not followed
+        folders.sort()
+        for name in sorted(names):
+            seen += 1
+            if seen > looked or len(found) >= most:
+                return found
+            path = Path(top) / name
+            if path.suffix in (".yaml", ".yml") and path != folder / "game.yaml" \
+                    and not path.is_symlink():
+                found.append(path)
+    return found
+
+
 class _Play:
     """A scenario being played: the state, the log of choices, the facts that failed."""
 
     def __init__(self, game: DotdGame, data: Mapping[str, Any], where: str,
                  narrate: bool = False) -> None:
+        check_invented(game, data, where)
         if narrate:  # the events a scenario prints and checks, with the choices taken alone
             game.record_events = True
             game.note_forced = True
