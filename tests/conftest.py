@@ -1,9 +1,10 @@
-"""Shared fixtures: the repository root and the bundled card sets."""
+"""Shared fixtures: the repository root, the bundled card sets and the console script."""
 
 from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,29 @@ os.environ.setdefault("BONEYARD_CHECK", "1")
 @pytest.fixture(scope="session")
 def root() -> Path:
     return ROOT
+
+
+class Result:
+    """What a designer sees of one command: its exit code, standard output and error."""
+
+    def __init__(self, code: int, out: str, err: str) -> None:
+        self.exit_code, self.stdout, self.stderr = code, out, err
+        self.output = out + err
+
+
+@pytest.fixture
+def run(capsys: pytest.CaptureFixture[str]) -> Callable[..., Result]:
+    """The console script's entry point (``boneyard.pipeline.cli.main``), so errors are
+    reported, and exit codes given, the way a designer sees them."""
+    from boneyard.pipeline.cli import main
+
+    def invoke(*args: object) -> Result:
+        with pytest.raises(SystemExit) as done:
+            main([str(a) for a in args])
+        cap = capsys.readouterr()
+        return Result(int(done.value.code or 0), cap.out, cap.err)
+
+    return invoke
 
 
 class FastBuilds:

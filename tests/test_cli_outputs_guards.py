@@ -11,29 +11,9 @@ import shutil
 import subprocess
 
 import pytest
-from boneyard.pipeline.cli import main
 
 from boneyard.errors import RenderError
 from boneyard.paths import CARDS
-
-
-class Result:
-    def __init__(self, code: int, out: str, err: str) -> None:
-        self.exit_code, self.stdout, self.stderr = code, out, err
-        self.output = out + err
-
-
-@pytest.fixture
-def run(capsys):
-    """The console script's entry point, errors handled as a designer sees them."""
-
-    def invoke(*args: str) -> Result:
-        with pytest.raises(SystemExit) as done:
-            main([str(a) for a in args])
-        cap = capsys.readouterr()
-        return Result(done.value.code, cap.out, cap.err)
-
-    return invoke
 
 
 @pytest.fixture

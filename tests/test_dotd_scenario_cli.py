@@ -5,29 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
-from boneyard.pipeline.cli import main
-
 SCENARIOS = Path(__file__).parent / "scenarios"
 
 
-class Result:
-    def __init__(self, code, out, err):
-        self.exit_code, self.stdout, self.stderr = code, out, err
-        self.output = out + err
 
-
-@pytest.fixture
-def run(capsys):
-    """The console script's entry point, so errors are reported the way a designer sees them."""
-
-    def go(*args: str) -> Result:
-        with pytest.raises(SystemExit) as done:
-            main(list(args))
-        cap = capsys.readouterr()
-        return Result(done.value.code, cap.out, cap.err)
-
-    return go
 
 
 def test_scenario_prints_the_resulting_state(run):

@@ -7,27 +7,8 @@ import re
 import shutil
 
 import pytest
-from boneyard.pipeline.cli import main
 
 from boneyard.paths import CARDS
-
-
-class Result:
-    def __init__(self, code, out, err):
-        self.exit_code, self.output, self.stderr = code, out + err, err
-
-
-@pytest.fixture
-def run(capsys):
-    """The console script's entry point, errors handled as a designer sees them."""
-
-    def invoke(*args):
-        with pytest.raises(SystemExit) as done:
-            main(list(args))
-        cap = capsys.readouterr()
-        return Result(done.value.code, cap.out, cap.err)
-
-    return invoke
 
 
 def test_refuses_without_a_playtest_record_then_force_marks_it(run, tmp_path):

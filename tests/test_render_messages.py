@@ -8,24 +8,9 @@ from pathlib import Path
 
 import pytest
 from boneyard.pipeline.cli import main
+from conftest import Result
 
 from boneyard.paths import CARDS
-
-
-class Result:
-    def __init__(self, code: int, out: str, err: str) -> None:
-        self.exit_code, self.output, self.stderr = code, out + err, err
-
-
-@pytest.fixture
-def run(capsys):
-    def invoke(*args):
-        with pytest.raises(SystemExit) as done:
-            main([str(a) for a in args])
-        cap = capsys.readouterr()
-        return Result(done.value.code, cap.out, cap.err)
-
-    return invoke
 
 
 @pytest.fixture
