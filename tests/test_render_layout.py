@@ -156,6 +156,25 @@ def test_text_that_could_never_be_read_is_refused_when_the_template_loads(tmp_pa
     assert lines[1].startswith(f"{path}:6:") and "min_size 10 pt is above size 8 pt" in lines[1]
 
 
+def test_an_image_or_shape_wholly_off_the_card_is_refused_but_art_to_the_edge_is_not(tmp_path):
+    """x: 500 on a 180 pt card prints nothing, in silence; art running into the bleed is usual."""
+    path = write(tmp_path, """layouts:
+  front:
+    elements:
+      - {name: art, type: image, x: 500, y: 46, w: 160, h: 100, art: "{art}"}
+      - {name: band, type: rect, x: -9, y: -9, w: 200, h: 30, fill: "#000000"}
+      - {name: frame, type: rect, x: 10, y: -120, w: 160, h: 100, stroke: "#000000"}
+  back:
+    elements: []
+""")
+    with pytest.raises(RenderError) as err:
+        load_template(path)
+    lines = str(err.value).splitlines()
+    assert len(lines) == 2, lines
+    assert lines[0].startswith(f"{path}:4:") and "the image (500, 46, 160 x 100 pt) lies wholly off" in lines[0]
+    assert lines[1].startswith(f"{path}:6:") and "the rect" in lines[1] and "never printed" in lines[1]
+
+
 def test_a_card_field_mistake_names_the_template_line(tmp_path):
     path = write(tmp_path, """layouts:
   front:

@@ -490,6 +490,7 @@ def _check_shape(
             wanted = "' or '".join(req.split("|"))
             bad(req, f"a {etype} element needs '{wanted}'")
     if etype != "text":
+        _check_on_card(el, card, bad)
         return
     size, low = _length_or_none(el, "size", 0), _length_or_none(el, "min_size", 0)
     if size is not None and low is not None and low > size:
@@ -514,6 +515,23 @@ def _check_shape(
         bad("x", f"the text box ({x:g}, {y:g}, {bw:g} x {bh:g} pt) reaches past the card's cut "
                  f"({w:g} x {h:g} pt), so its text would be cut off",
             hint="keep text boxes inside the card")
+
+
+def _check_on_card(el: dict[str, Any], card: tuple[float, float], bad: Any) -> None:
+    """An image or shape may run into the bleed or past the cut (art to the edge), but one that
+    lies wholly off the card is never printed: a slip of a unit (``x: 500`` on a 180 pt card)."""
+    if "box" in el:
+        return
+    w, h = card
+    x, y = _length_or_none(el, "x", w), _length_or_none(el, "y", h)
+    bw, bh = _length_or_none(el, "w", w), _length_or_none(el, "h", h)
+    if None in (x, y, bw, bh):
+        return
+    assert x is not None and y is not None and bw is not None and bh is not None
+    if x >= w or y >= h or x + bw <= 0 or y + bh <= 0:
+        bad("x", f"the {el.get('type')} ({x:g}, {y:g}, {bw:g} x {bh:g} pt) lies wholly off the "
+                 f"card ({w:g} x {h:g} pt), so it is never printed",
+            hint="give x and y within the card; a percentage such as 10% is of its size")
 
 
 def _check_colour(value: Any, colours: dict[str, str], bad: Any) -> None:
