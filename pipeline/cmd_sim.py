@@ -8,6 +8,7 @@ ends the same way on the same card content, and print it turn by turn.
 
 from __future__ import annotations
 
+import difflib
 import functools
 import json
 import math
@@ -89,10 +90,14 @@ def apply_switches(card_set: CardSet, pairs: Iterable[str]) -> CardSet:
         name, sep, raw = pair.partition("=")
         name = name.strip()
         if not sep or not name:
-            raise click.UsageError(f"--switch {pair!r}: write NAME=VALUE, e.g. --switch tie_break=chain")
+            example = name if name in card_set.switches else next(iter(sorted(card_set.switches)), "NAME")
+            now = _yaml_word(card_set.switches[example]) if example in card_set.switches else "VALUE"
+            raise click.UsageError(f"--switch {pair!r}: write NAME=VALUE, e.g. --switch {example}={now}")
         if name not in card_set.switches:
             known = ", ".join(sorted(card_set.switches)) or "none"
-            raise click.UsageError(f"--switch {name}: '{card_set.name}' has no such switch (known: {known})")
+            near = difflib.get_close_matches(name, list(card_set.switches), n=1)
+            mean = f"did you mean {near[0]}? " if near else ""
+            raise click.UsageError(f"--switch {name}: '{card_set.name}' has no such switch ({mean}known: {known})")
         if name in changes:
             raise click.UsageError(f"--switch {name} is given twice: give each switch once")
         try:

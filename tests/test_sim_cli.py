@@ -115,7 +115,8 @@ def test_switches_change_the_content_hash_and_replay_follows(tmp_path):
         (["--agents", "greedy,random,random"], "3 agents, one for each seat, but Day of the Dead is played by 2 players"),
         (["--rares"], "is a Grave Feast option"),
         (["--switch", "nonsense=1"], "no such switch"),
-        (["--switch", "tie_break"], "NAME=VALUE"),
+        (["--switch", "tie_break"], "NAME=VALUE, e.g. --switch tie_break=draw"),  # the set's own
+        (["--switch", "tie_brake=chain"], "no such switch (did you mean tie_break?"),
         (["--switch", "unearth_optional=7"], "expected true | false"),
         (["--switch", "tie_break=sudden_death"], "expected draw | chain"),
         (["--switch", "tie_break=chain", "--switch", "tie_break=draw"], "given twice"),
