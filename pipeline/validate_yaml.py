@@ -317,6 +317,19 @@ def _syntax_hint(what: str) -> str:
     return "check the indentation and quoting around here"
 
 
+_DASH = re.compile(r"^\s*-[A-Za-z_]")
+
+
+def _dash_without_space(text: str, line: int) -> tuple[int, str] | None:
+    """(line, text) of ``-id: vampire`` at or just above an error's line: YAML reads it as a
+    key, not a list item, and PyYAML's "expected <block end>, but found '?'" does not say so."""
+    lines = text.splitlines()
+    for at in (line, line - 1):
+        if 1 <= at <= len(lines) and _DASH.match(lines[at - 1]) and ":" in lines[at - 1]:
+            return at, lines[at - 1]
+    return None
+
+
 def _runaway_quote(text: str, mark: Any) -> tuple[tuple[int, int], int] | None:
     """((line, column), closing line) of a quoted text that runs over several lines and ends
     on the line of a syntax error: a quote left open, closed by the next quote in the file
@@ -422,6 +435,12 @@ def read_yaml(path: str | os.PathLike[str]) -> tuple[YamlDoc, list[Problem]]:
             return doc, problem(start[0], start[1], "YAML syntax error: the quote opened here "
                                 f"is closed only at line {end} (is its closing quote missing?)",
                                 "close the quote on this line")
+        dash = _dash_without_space(text, line)
+        if dash is not None:
+            at, written = dash
+            return doc, problem(at, 1, f"YAML syntax error: {written.strip()!r} needs a space "
+                                "after '-' to start a list item",
+                                f"write {('- ' + written.strip()[1:].lstrip())!r}")
         return doc, problem(line, col, f"YAML syntax error: {what}", _syntax_hint(what))
     except yaml.reader.ReaderError as exc:
         return doc, problem(1, 1, f"character {exc.character:#06x} is not allowed in YAML",

@@ -994,3 +994,13 @@ def test_a_share_bound_written_as_a_percentage_is_a_located_problem(tmp_path, ga
     assert result.exit_code == 1, result.output
     lines = [line for line in result.stderr.splitlines() if says in line]
     assert len(lines) == 1 and re.match(r".*game\.yaml:\d+:\d+: playtest\.gates", lines[0]), result.stderr
+
+
+def test_a_list_dash_without_its_space_is_named_with_the_fix(tmp_path):
+    """``-id: vampire`` is a key to YAML, and PyYAML says only "expected <block end>, but found
+    '?'" some lines on."""
+    root = _edited(tmp_path, "grave-feast", "deck.yaml", ("- id: vampire\n", "-id: vampire\n"))
+    problems = [_relative(p, root) for p in check_set(root).problems]
+    assert len(problems) == 1 and re.match(r"deck\.yaml:\d+:1: YAML syntax error: '-id: vampire' needs "
+                                           r"a space after '-' to start a list item \(write '- id: "
+                                           r"vampire'\)$", problems[0]), problems
