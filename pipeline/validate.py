@@ -74,6 +74,8 @@ def _show(value: Any) -> str:
         return "true" if value else "false"
     if isinstance(value, (dict, list)):
         return "a mapping" if isinstance(value, dict) else "a list"
+    if isinstance(value, (int, float)) and abs(value) >= 1e15:  # 1e300 from a cell: not 301 digits
+        return f"{value:.3g}"
     return str(value)
 
 

@@ -1004,3 +1004,12 @@ def test_a_list_dash_without_its_space_is_named_with_the_fix(tmp_path):
     assert len(problems) == 1 and re.match(r"deck\.yaml:\d+:1: YAML syntax error: '-id: vampire' needs "
                                            r"a space after '-' to start a list item \(write '- id: "
                                            r"vampire'\)$", problems[0]), problems
+
+
+def test_a_huge_number_is_shown_short(tmp_path):
+    """A spreadsheet's 1e300 was echoed as 301 digits; YAML's whole numbers have no limit either."""
+    root = _edited(tmp_path, "grave-feast", "deck.yaml", ("  kind: vampire\n  copies: 4\n",
+                                                          "  kind: vampire\n  copies: " + "9" * 300 + "\n"))
+    problems = [_relative(p, root) for p in check_set(root).problems]
+    assert any(p.endswith("copies must be at most 20, got 1e+300") for p in problems), problems
+    assert max(len(p) for p in problems) < 200
