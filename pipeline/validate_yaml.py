@@ -437,8 +437,8 @@ def read_yaml(path: str | os.PathLike[str]) -> tuple[YamlDoc, list[Problem]]:
                                 "close the quote on this line")
         dash = _dash_without_space(text, line)
         if dash is not None:
-            at, written = dash
-            return doc, problem(at, 1, f"YAML syntax error: {written.strip()!r} needs a space "
+            dash_line, written = dash
+            return doc, problem(dash_line, 1, f"YAML syntax error: {written.strip()!r} needs a space "
                                 "after '-' to start a list item",
                                 f"write {('- ' + written.strip()[1:].lstrip())!r}")
         return doc, problem(line, col, f"YAML syntax error: {what}", _syntax_hint(what))
