@@ -496,14 +496,12 @@ def _check_shape(
     if size is not None and low is not None and low > size:
         bad("min_size", f"min_size {low:g} pt is above size {size:g} pt",
             hint="min_size is the smallest the text may shrink to")
-    if "box" in el:
+    placed = _placed(el, card)
+    if placed is None:
         return
     w, h = card
-    x, y = _length_or_none(el, "x", w), _length_or_none(el, "y", h)
-    bw, bh = _length_or_none(el, "w", w), _length_or_none(el, "h", h)
-    if None in (x, y, bw, bh):
-        return
-    empty = [k for k, v in (("w", bw), ("h", bh)) if v is not None and v <= 0]
+    x, y, bw, bh = placed
+    empty = [k for k, v in (("w", bw), ("h", bh)) if v <= 0]
     if empty:
         side = "width" if empty[0] == "w" else "height"
         bad(empty[0], f"the text box has no {side} ({empty[0]}: {el.get(empty[0])}), so no text "
@@ -511,23 +509,33 @@ def _check_shape(
             hint=f"give '{empty[0]}' a length such as 20 or 10%")
         return
     eps = 0.5
-    if x < -eps or y < -eps or x + bw > w + eps or y + bh > h + eps:  # type: ignore[operator]
+    if x < -eps or y < -eps or x + bw > w + eps or y + bh > h + eps:
         bad("x", f"the text box ({x:g}, {y:g}, {bw:g} x {bh:g} pt) reaches past the card's cut "
                  f"({w:g} x {h:g} pt), so its text would be cut off",
             hint="keep text boxes inside the card")
 
 
-def _check_on_card(el: dict[str, Any], card: tuple[float, float], bad: Any) -> None:
-    """An image or shape may run into the bleed or past the cut (art to the edge), but one that
-    lies wholly off the card is never printed: a slip of a unit (``x: 500`` on a 180 pt card)."""
+def _placed(el: dict[str, Any], card: tuple[float, float]) -> tuple[float, float, float, float] | None:
+    """(x, y, w, h) in points of an element placed by x, y, w and h; None when it fills a
+    ``box`` or one of them is missing or unreadable (said elsewhere)."""
     if "box" in el:
-        return
+        return None
     w, h = card
     x, y = _length_or_none(el, "x", w), _length_or_none(el, "y", h)
     bw, bh = _length_or_none(el, "w", w), _length_or_none(el, "h", h)
-    if None in (x, y, bw, bh):
+    if x is None or y is None or bw is None or bh is None:
+        return None
+    return x, y, bw, bh
+
+
+def _check_on_card(el: dict[str, Any], card: tuple[float, float], bad: Any) -> None:
+    """An image or shape may run into the bleed or past the cut (art to the edge), but one that
+    lies wholly off the card is never printed: a slip of a unit (``x: 500`` on a 180 pt card)."""
+    placed = _placed(el, card)
+    if placed is None:
         return
-    assert x is not None and y is not None and bw is not None and bh is not None
+    w, h = card
+    x, y, bw, bh = placed
     if x >= w or y >= h or x + bw <= 0 or y + bh <= 0:
         bad("x", f"the {el.get('type')} ({x:g}, {y:g}, {bw:g} x {bh:g} pt) lies wholly off the "
                  f"card ({w:g} x {h:g} pt), so it is never printed",
