@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 from dataclasses import replace
 from pathlib import Path
 
@@ -19,22 +18,12 @@ from boneyard.pipeline.cli import cli
 from boneyard.pipeline.load import check_set
 from boneyard.pipeline.sheets import SheetError, export_set, import_set
 from click.testing import CliRunner
-
-from boneyard.paths import CARDS
+from test_validate import _edited as edited_set
 
 
 def _edited(tmp_path: Path, file: str, *edits: tuple[str, str], game: str = "grave-feast") -> Path:
     """A copy of the bundled set ``game`` with each (old, new) replaced once in ``file``."""
-    root = tmp_path / game
-    if not root.exists():
-        shutil.copytree(CARDS / game, root)
-    path = root / file
-    text = path.read_text(encoding="utf-8")
-    for old, new in edits:
-        assert text.count(old) == 1, old
-        text = text.replace(old, new)
-    path.write_text(text, encoding="utf-8")
-    return root
+    return edited_set(tmp_path, game, file, *edits)
 
 
 def _problems(root: Path) -> list[str]:
