@@ -1,12 +1,13 @@
 """Does the build refuse realistic design mistakes and pass harmless edits? The detection table.
 
-    .venv/bin/python bench/detection.py [--fast] [--seeds 1,2,3] [--only NAME,...] [--jobs N]
+    .venv/bin/python bench/detection.py [--fast] [--seeds 1,2,3] [--only NAME,...] [--jobs N] [--dir D]
 
 For each game and seed the unmodified bundled set is built from scratch (its last pass kept),
 then every fixture of tests/fixtures/mistakes/ is applied to a copy and built change-aware against
 that last pass, as a designer's next build would be. Prints one row per fixture: refused or
 passed at each seed, the gates that failed, and the seconds each build took. Default profile
-unless --fast (the tests run the fast profile).
+unless --fast (the tests run the fast profile). --dir judges a folder of fixtures in the same
+format instead of the bundled ones (a blind batch written without reading the gates).
 """
 
 from __future__ import annotations
@@ -29,9 +30,10 @@ def main() -> None:
     ap.add_argument("--seeds", default="1,2,3")
     ap.add_argument("--only", default="")
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--dir", type=Path, default=None, help="fixtures to judge instead of tests/fixtures/mistakes")
     args = ap.parse_args()
     seeds = [int(s) for s in args.seeds.split(",")]
-    chosen = [f for f in fixtures() if not args.only or f.name in args.only.split(",")]
+    chosen = [f for f in (fixtures(args.dir) if args.dir else fixtures()) if not args.only or f.name in args.only.split(",")]
     print(f"profile {'fast' if args.fast else 'default'}, seeds {seeds}, load {os.getloadavg()[0]:.1f}")
     rows: dict[str, list[str]] = {}
     with tempfile.TemporaryDirectory() as tmp:
