@@ -114,6 +114,8 @@ class Metrics:
     tally: Callable[[Tally, Any, int], None]  # (tally, summary, players)
     metrics: Callable[[Tally, int], list[Metric]]  # (merged tally, players)
     counter: Callable[[Any], Counter] | None = None  # (game) -> a block's counter; see Counter
+    # shared figures (engine/sim/tally.py) the game reports under its own name, so not twice
+    replaces: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -165,7 +165,9 @@ def fmt(m: Metric) -> str:
     95% interval."""
     if m.value is None or (isinstance(m.value, float) and math.isnan(m.value)):
         return "-"
-    if m.unit == "times" and m.low == m.high == m.value:  # an exact count (coverage): no interval
+    if m.low == m.high == m.value:  # an exact figure (a count, coverage, turns in a fixed-length game)
+        if m.unit == "%":
+            return f"{100 * m.value:.1f}%"
         return f"{m.value:,.0f}" if float(m.value).is_integer() else f"{m.value:,.2f}"
     # a negative end reads as a range only with a word between ("-20.8--0.3" does not)
     if m.unit == "%":

@@ -19,7 +19,7 @@ def test_simulate_prints_figures_and_writes_report_and_log(tmp_path):
             "--json", str(report), "--log", str(log))
     assert r.exit_code == 0, r.output
     assert "30 games, 2 players, agents greedy,random, seed 4" in r.stdout
-    for figure in ("seat 1", "greedy", "draw_rate", "first_player_win_rate", "score_mean"):
+    for figure in ("seat 1", "greedy", "draw_rate", "first_priority_win_rate", "score_mean"):
         assert figure in r.stdout
     data = json.loads(report.read_text())
     assert data["games"] == 30 and data["agents"] == ["greedy", "random"]

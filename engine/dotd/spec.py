@@ -55,7 +55,8 @@ def _metrics() -> Metrics:
     from boneyard.engine.dotd import metrics
     from boneyard.engine.dotd.counter import GameCounter
 
-    return Metrics(metrics.tally, metrics.metrics, counter=GameCounter)
+    # the first player is the turn-1 priority holder: first_priority_win_rate, as the rulebook says
+    return Metrics(metrics.tally, metrics.metrics, counter=GameCounter, replaces=("first_player_win_rate",))
 
 
 def _units(card_set: CardSet) -> list[tuple[str, str]]:

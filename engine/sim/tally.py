@@ -144,7 +144,8 @@ def tally_metrics(rules: str | None, t: Tally, players: int) -> list[Metric]:
     """Engine metrics plus the generic seat/agent/draw/score figures (module docstring)."""
     engine = engine_metrics_module(rules)
     own = list(engine.metrics(t, players)) if engine is not None else []
-    have = {m.name for m in own}
+    # a shared figure the game reports under its own name is not reported twice
+    have = {m.name for m in own} | set(engine.replaces if engine is not None else ())
     n = t.n("sim.games")
     out: list[Metric] = []
 
