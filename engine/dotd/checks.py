@@ -22,6 +22,7 @@ from boneyard.engine.checks import (
     sound_params,
 )
 from boneyard.engine.dotd.cards import BACKS, Character
+from boneyard.engine.dotd.codes import DECK_BASE
 from boneyard.engine.dotd.effects import COUNTERS, PRIMITIVE, PRIMITIVE_DEFS, PRIMITIVES, SLOTS
 from boneyard.engine.spec import LocatedDoc, SetFiles
 
@@ -43,6 +44,11 @@ ALWAYS_HINT = "remove the condition, or check the comparison"
 #: At most this many characters are named as those not printed on a back that is short of
 #: cards_per_back; more are a design (a back left off on purpose), not the card forgotten.
 FEW = 3
+
+#: The most physical cards a set may hold: the engine numbers them 0, 1, ... (characters x backs
+#: x copies) and uses the number as the action that plays the card, while the actions from
+#: DECK_BASE = 1000 on dig from a deck (codes.py; 1000 + back): so the numbers 0..999.
+MAX_CARDS = DECK_BASE
 
 #: One effect step as the checks read it: (primitive, amount, per, target); None where the
 #: card file writes no such value (or a value of another type: the schema says so).
@@ -194,6 +200,19 @@ def check(files: SetFiles) -> list[Problem]:
                                     hint=f"{fix} with that back "
                                     "using backs: or copies: on a character, or change "
                                     "cards_per_back"))
+    total = sum(per_back[b] for b in known_backs)
+    if complete and not odd_count and total > MAX_CARDS:
+        # at the count the designer keeps of the deck (cards_per_back), else at the backs
+        counts = {per_back[b] for b in known_backs}
+        each = (f"{counts.pop():,} on each of the {len(known_backs)} backs" if len(counts) == 1
+                else ", ".join(f"{per_back[b]:,} {b}" for b in known_backs))
+        fit = MAX_CARDS // len(known_backs)
+        out.append(game.problem(("cards_per_back",) if "cards_per_back" in g else ("backs",),
+                                f"the set holds {total:,} cards ({each}), but the engine deals "
+                                f"at most {MAX_CARDS:,} cards a game",
+                                hint=f"cut {cards(total - MAX_CARDS)}: fewer characters, "
+                                     f"copies: or backs: on a character; {fit:,} on each back "
+                                     "fit"))
     hand = sound["hand_per_back"]
     players = 2  # the game's only player count (game.yaml saying otherwise is a schema error)
     if complete and not odd_count and isinstance(hand, int) and not isinstance(hand, bool):

@@ -8,31 +8,42 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from boneyard.engine.checks import cards, cid_of, items, seen_at, sound_params
+from boneyard.engine.checks import cards, cid_of, items, schema_accepts, seen_at, sound_params
 from boneyard.engine.gf.cards import GF_KINDS
+from boneyard.engine.gf.constants import M10
 from boneyard.engine.spec import JsonPath, LocatedDoc, SetFiles
 
 from boneyard.errors import Problem
+from boneyard.paths import SCHEMA as SCHEMA_DIR
 
 EATERS = {"blood": "vampire", "brains": "zombie"}
 RARE_KINDS = ("devil_wife", "exorcist")
 MAX_PLAYERS = 8  # the most players Grave Feast takes (its GameSpec says so; the schema refuses more)
+#: The most physical cards one game may hold (the regular deck times the decks, plus the rares):
+#: the engine numbers every card of the game 0, 1, ... and packs the number into a 10-bit field
+#: of its action ints (constants.pack, M10 = 1023), and a Devil Wife's blind take from a hand
+#: writes M10 itself for "a random card" (rare_moves.py, rares.py): so the numbers 0..1022.
+MAX_CARDS = M10
+CARD_SCHEMA = SCHEMA_DIR / "feast-cards.schema.json"  # a card's fields (copies' bounds)
+_COPIES = ("$defs", "card", "properties", "copies")
+_NUMBERS = ("$defs", "card", "properties", "numbers")
 
 
 def deck_size(doc: LocatedDoc, humans_only: bool = False) -> int:
     """Physical cards (``humans_only``: human cards) in one copy of the deck described by
     ``doc`` (defensive)."""
-    total = 0
-    for _, card in items(doc):
-        if humans_only and card.get("kind") != "human":
-            continue
-        copies = card.get("copies", 1)
-        if not isinstance(copies, int) or isinstance(copies, bool) or copies < 1:
-            copies = 1  # a bad count is reported by the schema; do not add a second problem
-        numbers = card.get("numbers")
-        total += copies * (len(numbers) if isinstance(numbers, list) and
-                           card.get("kind") == "human" else 1)
-    return total
+    return sum(_entry_size(card) for _, card in items(doc)
+               if not humans_only or card.get("kind") == "human")
+
+
+def _entry_size(card: dict[str, Any]) -> int:
+    """Physical cards one entry of a deck file makes in one copy of the deck: its copies, times
+    its numbers for a human (defensive)."""
+    copies = card.get("copies", 1)
+    if not isinstance(copies, int) or isinstance(copies, bool) or copies < 1:
+        copies = 1  # a bad count is reported by the schema; do not add a second problem
+    numbers = card.get("numbers")
+    return copies * (len(numbers) if isinstance(numbers, list) and card.get("kind") == "human" else 1)
 
 
 def _defined_again(doc: LocatedDoc, food: str,
@@ -207,6 +218,8 @@ def check(files: SetFiles) -> list[Problem]:
                                     f"{cards(size * n_decks)} cannot deal {hand} to each of "
                                     f"{most} players", hint="add cards, use two decks or "
                                     "lower hand_size"))
+    if complete and docs:
+        out += _too_many_cards(docs, rares, g, decks, most)
     win = sound["win_score"]
     if min_family > win:
         out.append(game.problem(("params", "min_family"), f"min_family {min_family} is above "
@@ -235,6 +248,100 @@ def _nothing_to_eat(docs: Sequence[LocatedDoc], kinds: set[str], human_foods: se
                                    f"{food} humans: this card can never eat", card=cid,
                                    hint=f"add {food} humans or remove it"))
     return out
+
+
+def _games(g: dict[str, Any], decks: Any) -> list[tuple[Any, bool, str]]:
+    """The deck options a set's games are played with: game.yaml's ``params`` (``decks`` as
+    sound, the default for a refused value) and each ``options:`` of the playtest section
+    (its own, its runs', its profiles'), each as (decks, rares, the words that name where),
+    "" naming params."""
+    params = g.get("params")
+    rares = isinstance(params, dict) and params.get("rares") is True
+    found: list[tuple[Any, bool, str]] = [(decks, rares, "")]
+
+    def opts(section: Any, label: str) -> None:
+        if not isinstance(section, dict):
+            return
+        sites = [(section.get("options"), f"{label}.options")]
+        runs = section.get("runs")
+        for i, run in enumerate(runs if isinstance(runs, list) else []):
+            if isinstance(run, dict):
+                name = run.get("label")
+                named = f" ({name})" if isinstance(name, str) else ""
+                sites.append((run.get("options"), f"{label}.runs item {i + 1}{named} options"))
+        for o, where in sites:
+            if not isinstance(o, dict) or not ("rares" in o or "decks" in o):
+                continue
+            d = o.get("decks", decks)
+            r = o.get("rares", rares)
+            if d in ("auto", 1, 2) and not isinstance(d, bool) and isinstance(r, bool):
+                found.append((d, r, where))  # (a refused value is the schema's problem)
+
+    playtest = g.get("playtest")
+    opts(playtest, "playtest")
+    profiles = playtest.get("profiles") if isinstance(playtest, dict) else None
+    for name, profile in (profiles.items() if isinstance(profiles, dict) else ()):
+        opts(profile, f"playtest.profiles.{name}")
+    return found
+
+
+def _too_many_cards(docs: Sequence[LocatedDoc], rares: LocatedDoc | None, g: dict[str, Any],
+                    decks: Any, most: Any) -> list[Problem]:
+    """A game holding more cards than the engine can number (MAX_CARDS): the regular deck times
+    the decks it is played with, plus the rares when they are in. Judged for every set of deck
+    options the set plays (params, each playtest ``options:``) at its most players (``decks:
+    auto`` plays two from 5), and said once, for the largest game, at the card of the deck
+    where the count passes what one deck may hold. Not judged when the schema refuses a
+    ``copies:`` or ``numbers:`` (``copies: 999``): the count would only echo its problem."""
+    if any(not schema_accepts(CARD_SCHEMA, _COPIES, card.get("copies", 1))
+           or not schema_accepts(CARD_SCHEMA, _NUMBERS, card.get("numbers", [1]))
+           for d in [*docs, *([rares] if rares is not None else [])] for _, card in items(d)):
+        return []
+    size = sum(deck_size(d) for d in docs)
+    n_rares = deck_size(rares) if rares is not None else 0
+    players = most if isinstance(most, int) and not isinstance(most, bool) \
+        and 0 < most <= MAX_PLAYERS else 2  # (a bad count is the schema's problem)
+    worst: tuple[int, int, bool, Any, str] | None = None
+    for d, rare, where in _games(g, decks):
+        n_decks = (2 if players >= 5 or rare else 1) if d == "auto" else d
+        total = size * n_decks + (n_rares if rare else 0)
+        if worst is None or total > worst[0]:
+            worst = (total, n_decks, rare, d, where)
+    if worst is None or worst[0] <= MAX_CARDS:
+        return []
+    total, n_decks, rare, d, where = worst
+    extra = n_rares if rare else 0
+    per_deck = max(0, (MAX_CARDS - extra) // n_decks)  # the most cards one deck may hold
+    # the card at which the deck passes per_deck: where the cut is due, or the cards added
+    run = 0
+    doc, idx, card = docs[0], 0, {}
+    for dd in docs:
+        for i, c in items(dd):
+            run += _entry_size(c)
+            if run > per_deck:
+                doc, idx, card = dd, i, c
+                break
+        else:
+            continue
+        break
+    parts = [where] if where else []  # what makes the game this large, where it is said
+    if n_decks > 1:
+        parts.append("decks: 2" if d == 2 else f"decks: auto at {players} players" if not rare
+                     else "decks: auto with the rares")
+    why = f" ({'; '.join(parts)})" if parts else ""
+    game_part = "" if n_decks == 1 and not extra else (
+        f": {total:,} a game with {n_decks} deck{'s' if n_decks != 1 else ''}"
+        f"{'' if not extra else ' and the rare' if extra == 1 else f' and the {extra} rares'}{why}")
+    per_part = f", {per_deck:,} a deck" if game_part else ""
+    message = (f"the deck holds {size:,} card{'s' if size != 1 else ''}{game_part}, but the "
+               f"engine deals at most {MAX_CARDS:,} cards a game{per_part}: the deck passes "
+               f"{per_deck:,} at this entry")
+    hint = f"cut {cards(size - per_deck)} from the deck"
+    if n_decks > 1 and size + extra <= MAX_CARDS:
+        hint += ", or play one deck (decks: 1" + (", or players max 4" if d == "auto" and not rare
+                                                  else "") + ")"
+    at: JsonPath = (idx, "copies") if "copies" in card else (idx, "id") if "id" in card else (idx,)
+    return [doc.problem(at, message, card=cid_of(card) or None, hint=hint)]
 
 
 def _rares_on(g: dict[str, Any]) -> list[tuple[JsonPath, str]]:
