@@ -10,15 +10,17 @@ import math
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 from boneyard.pipeline.console import Console
-from boneyard.pipeline.files import refuse_set_folder
+from boneyard.pipeline.files import refuse_set_folder, refuse_set_outputs
 from boneyard.pipeline.render.api import (
     DEFAULT_FORMATS,
     FORMATS,
     RenderOptions,
     check_options,
+    output_files,
     render_set,
 )
 from boneyard.pipeline.render.sheets import DEFAULT_PRINTER_MARGIN, DUPLEX
@@ -30,10 +32,14 @@ from boneyard.pipeline.render.units import (
     card_size,
     parse_length,
 )
+from boneyard.pipeline.validate_yaml import display_path
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from boneyard.errors import RenderError, excerpt
 from boneyard.paths import OUTPUT
+
+if TYPE_CHECKING:
+    from boneyard.engine.cards import CardSet
 
 
 def _formats(value: str) -> tuple[str, ...]:
@@ -177,6 +183,7 @@ def render_cmd(set_name: str, formats: str, paper: str, size: str | None, bleed:
     card_set = load_set(set_name)
     target = (out or OUTPUT) / card_set.slug
     refuse_set_folder(Path(card_set.root), "--out", out, target, "the prints")
+    _refuse_links_into_set(card_set, out, target, options)
     footer_note, watermark = _permission(card_set, out, force)
     console = Console(file=sys.stderr)
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
@@ -203,6 +210,21 @@ def render_cmd(set_name: str, formats: str, paper: str, size: str | None, bleed:
         click.echo(str(path))
     if watermark:
         click.echo(f"marked {watermark}: not for print", err=True)
+
+
+def _refuse_links_into_set(card_set: CardSet, out: Path | None, target: Path,
+                           options: RenderOptions) -> None:
+    """SetFileClash (exit 2), before any work, when an output the render would write in
+    ``target`` is a symbolic link into the set (to one of its files, or into its folder): it
+    was written through, so the PDF or the proof replaced template.yaml or a card file. Other
+    links there are replaced by the new prints (pipeline/files.py: output_path)."""
+    root = Path(card_set.root)
+    default = OUTPUT / root.resolve().name
+    fix = (f"leave out --out for {display_path(default)}" if out is not None
+           and default.resolve() != target.resolve() else "give another folder with --out")
+    refuse_set_outputs(root, [(display_path(p), p) for p in
+                              output_files(card_set, target, options)],
+                       "the prints", fix)
 
 
 def _stopped(written: list[tuple[str, Path]], formats: tuple[str, ...]) -> None:

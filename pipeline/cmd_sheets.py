@@ -33,24 +33,33 @@ def export_cmd(set_name: str, fmt: str | None, out: Path | None, force: bool) ->
     there that says something the card files do not (edits not yet imported) is kept unless
     --force is given.
     """
+    from boneyard.pipeline.files import refuse_set_outputs
     from boneyard.pipeline.load import resolve_set
+    from boneyard.pipeline.sheet_io import stream_fd
     from boneyard.pipeline.sheets import export_set
 
     from boneyard.paths import OUTPUT
 
     given = out is not None
+    root = resolve_set(set_name)
+    default = OUTPUT / root.resolve().name / f"cards.{fmt or 'xlsx'}"
     if out is None:
-        out = OUTPUT / resolve_set(set_name).resolve().name / f"cards.{fmt or 'xlsx'}"
+        out = default
     else:
         fmt = _out_format(out, fmt)
         above = next((p for p in out.parents if p.exists()), None)
         if above is not None and not above.is_dir():  # "File exists" from the OS said nothing
             raise click.BadParameter(f"{display_path(above)} is a file, not a folder: "
                                      "the sheet cannot go inside it", param_hint="'--out'")
-    if not force and out.is_file():
-        _keep_edits(set_name, out, given)
+    # a link into the set (cards.csv -> S/deck.yaml) was written through: refused, exit 2
+    said = f"--out {out}" if given else f"the default sheet {display_path(out)}"
+    refuse_set_outputs(root, [(said, out)], "the sheet",
+                       f"e.g. {display_path(default.with_suffix('.' + (fmt or 'xlsx')))}")
+    stream = stream_fd(out) is not None  # /dev/stdout: what the shell opened, not a sheet to keep
+    if not force and not stream and out.is_file() and out.stat().st_size > 0:
+        _keep_edits(set_name, out, given)  # an empty file holds no edits: written over
     path, rows = export_set(set_name, out, fmt)
-    click.echo(f"wrote {display_path(path)} ({rows} rows)")
+    click.echo(f"wrote {display_path(path)} ({rows} rows)", err=stream)  # not into the sheet
 
 
 def _keep_edits(set_name: str, out: Path, given: bool) -> None:

@@ -8,13 +8,22 @@ and images that names, the art its cards name), or whether an output folder hold
 Files are matched by identity (device and inode), so ``S/../S/game.yaml``, a symbolic link or a
 hard link to it is caught too. The set need not load: a broken set's files are kept all the same
 (``play`` serves a broken set, to show its problems).
+
+``render`` and ``export`` write files whose names are fixed (``output/<set>/proof.png``) or
+given (``export --out``): each such file that is a symbolic link into the set (to one of its
+files, or anywhere in its folder) is refused before any work (:func:`refuse_set_outputs`); a
+render wrote its PDF over template.yaml through one. Any other link at an output's name is
+replaced by the new file, as ``build`` replaces its reports and the image folders: the file it
+named is left as it was (:func:`output_path`).
 """
 
 from __future__ import annotations
 
 import itertools
 import os
-from collections.abc import Iterator
+import tempfile
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +33,7 @@ from boneyard.pipeline.validate import inside_set
 from boneyard.pipeline.validate_yaml import display_path, read_yaml
 
 from boneyard.errors import BoneyardError
+from boneyard.files import atomic_path, sweep
 from boneyard.paths import CARDS, OUTPUT
 
 TEMPLATE_FILE = "template.yaml"
@@ -171,3 +181,90 @@ def refuse_set_folder(root: Path, option: str, given: str | Path | None, target:
                 f"which holds the set's own files ({role})")
         raise SetFileClash(f"{said}: {what} would go to {display_path(target)}, {held}; write "
                            f"them elsewhere ({fix})")
+
+
+def refuse_set_outputs(root: Path, outputs: Iterable[tuple[str, Path]], what: str,
+                       fix: str) -> None:
+    """Refuse (:class:`SetFileClash`), before any work, an output that would land on the set in
+    ``root``: one of the files it reads (through a symbolic link, a hard link or another name,
+    as :func:`refuse_set_file`), or, for a symbolic link, anywhere in the set's folder.
+    ``outputs`` are (how the output is said, its path): ``("--out cards.csv", path)``;
+    ``what`` is what is written there ("the sheet"), ``fix`` where else it could go
+    ("e.g. output/S/cards.csv")."""
+    home = root.resolve()
+    own: _Own | None = None
+    for said, path in outputs:
+        try:
+            link = path.is_symlink()
+            real = path.resolve()
+        except (OSError, RuntimeError, ValueError):
+            continue  # a link loop: replaced, never followed
+        role = None
+        try:
+            st = os.stat(path)
+        except (OSError, ValueError):
+            st = None  # nothing there (a new file, a broken link)
+        if st is not None and (link or st.st_nlink > 1 or
+                               any(h == real or h in real.parents for h in _homes(root))):
+            own = own_files(root) if own is None else own
+            hit = own.get((st.st_dev, st.st_ino))
+            role = f"one of the set's own files ({hit[1]})" if hit is not None else None
+        if role is None and link and (real == home or home in real.parents):
+            role = "the set's own folder" if real == home else \
+                f"in the set's folder {display_path(home)}"
+        if role is None:
+            continue
+        how = f"a link to {display_path(real)}, {role}" if link else f"that is {role}"
+        undo = "remove the link, or " if link else ""
+        raise SetFileClash(f"{said}: {how}; nothing was written: {undo}write {what} "
+                           f"elsewhere ({fix})")
+
+
+@contextmanager
+def output_path(path: str | Path) -> Iterator[Path]:
+    """:func:`boneyard.files.atomic_path` for an output of ``render`` or ``export``, except
+    that a symbolic link at ``path`` is replaced by the new file (renamed over the link, so
+    the link or the new file is there at every instant), never written through: the file it
+    named is left as it was. A link into the set is refused before (:func:`refuse_set_outputs`);
+    this keeps any other one, made meanwhile or not, from being written through."""
+    target = Path(path)
+    if not target.is_symlink():
+        with atomic_path(target) as tmp:
+            yield tmp
+        return
+    sweep(target)
+    try:
+        fd, name = tempfile.mkstemp(prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp",
+                                    dir=target.parent)
+    except OSError as exc:
+        raise _naming(exc, target, None) from None
+    os.close(fd)
+    tmp = Path(name)
+    try:
+        yield tmp
+        os.chmod(tmp, 0o644)  # mkstemp makes 0600; outputs are meant to be shared
+        os.replace(tmp, target)  # the link itself is replaced: rename does not follow it
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        named = _naming(exc, target, tmp)
+        if named is exc:
+            raise
+        raise named from None
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def _naming(exc: OSError, target: Path, tmp: Path | None) -> OSError:
+    """``exc`` naming ``target``, not its temporary stand-in (which means nothing to the reader)."""
+    name = str(exc.filename) if exc.filename not in (None, "") else None
+    if exc.errno is None or (name is not None and not Path(name).name.startswith(f".{target.name}.")
+                             and (tmp is None or name != str(tmp))):
+        return exc
+    return type(exc)(exc.errno, exc.strerror or os.strerror(exc.errno), str(target))
+
+
+def write_output(path: str | Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` through :func:`output_path`."""
+    with output_path(path) as tmp:
+        tmp.write_bytes(data)

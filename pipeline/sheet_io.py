@@ -12,7 +12,9 @@ from __future__ import annotations
 import csv
 import io
 import math
+import os
 import re
+import sys
 import warnings
 import xml.etree.ElementTree as ET
 import zipfile
@@ -21,10 +23,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from boneyard.pipeline.files import write_output
 from boneyard.pipeline.validate_yaml import display_path
 
 from boneyard.errors import excerpt
-from boneyard.files import write_atomic
 
 MAX_SHEET_BYTES = 8 * 1024 * 1024
 """A sheet file larger than this is refused unread (a set's sheet is a few KiB)."""
@@ -136,10 +138,41 @@ def write_csv(path: Path, header: Sequence[str], rows: Sequence[Sequence[Any]]) 
     _write(path, buf.getvalue())
 
 
+_STREAM = re.compile(r"/(?:dev/fd|proc/self/fd)/(\d+)")
+
+
+def stream_fd(path: Path) -> int | None:
+    """The open file descriptor ``path`` names (``/dev/stdout``, ``/dev/stderr``,
+    ``/dev/fd/N``, ``/proc/self/fd/N``), or None. A sheet sent there is written down that
+    descriptor, whatever it is: a pipe, a terminal, or the file a shell redirect opened
+    (``--out /dev/stdout > cards.csv``), which is neither read first as a sheet with edits nor
+    replaced by a file of its own (``>>`` appends, as the shell asked)."""
+    text = str(path)
+    if text in ("/dev/stdout", "/dev/stderr"):
+        return 1 if text == "/dev/stdout" else 2
+    found = _STREAM.fullmatch(text)
+    return int(found.group(1)) if found else None
+
+
+def _write_fd(fd: int, data: bytes) -> None:
+    if fd in (1, 2):  # anything printed before goes first
+        (sys.stdout if fd == 1 else sys.stderr).flush()
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
 def _write(path: Path, data: str | bytes) -> None:
-    """:func:`write_atomic`, its error naming ``path`` (a full device has no temporary name)."""
+    """The sheet to ``path``, written whole (:func:`write_output`: a symbolic link there is
+    replaced, not written through) or down the descriptor it names (:func:`stream_fd`); its
+    error naming ``path`` (a full device has no temporary name)."""
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    fd = stream_fd(path)
     try:
-        write_atomic(path, data)
+        if fd is not None:
+            _write_fd(fd, raw)
+        else:
+            write_output(path, raw)
     except OSError as exc:
         if exc.filename is not None or exc.errno is None:
             raise
@@ -182,7 +215,7 @@ def write_xlsx(path: Path, title: str, header: Sequence[str], rows: Sequence[Seq
                 c.alignment = Alignment(vertical="top")
         del heading
     ws.freeze_panes = "B2"
-    # built in memory, then written in one go: a full disk fails in write_atomic, which cleans
+    # built in memory, then written in one go: a full disk fails in write_output, which cleans
     # up and names the file, not in a half-closed ZipFile that complains again when collected
     buf = io.BytesIO()
     wb.save(buf)

@@ -19,10 +19,11 @@ from pathlib import Path
 from boneyard.engine.cards import CardSet
 from boneyard.engine.faces import Deck, Face, RulesRuns
 from boneyard.engine.games import GAMES, build_deck, spec_of
+from boneyard.pipeline.files import output_path
 from boneyard.pipeline.validate import inside_set
 
 from boneyard.errors import RenderError
-from boneyard.files import atomic_dir, atomic_path, folder_lock
+from boneyard.files import atomic_dir, folder_lock
 from boneyard.paths import CARDS, OUTPUT
 
 from .colour import CmykProfile, find_cmyk_profile
@@ -285,7 +286,10 @@ def _group_errors(errors: list[str]) -> str:
 def _print_file(target: Path) -> Path:
     """``target``, unless something that is not a file stands at its name: a write-through
     (meant for ``--json /dev/stdout``) would open a FIFO left in the output folder and wait
-    for a reader for ever. Said as an OSError naming it, before anything of it is written."""
+    for a reader for ever. Said as an OSError naming it, before anything of it is written.
+    A symbolic link is replaced by the print, never written through (:func:`output_path`)."""
+    if target.is_symlink():
+        return target
     try:
         mode = os.stat(target).st_mode
     except OSError:
@@ -294,6 +298,35 @@ def _print_file(target: Path) -> Path:
         raise OSError(errno.EINVAL, "not a regular file, where the render writes one (remove it)",
                       str(target))
     return target
+
+
+def _targets(slug: str, out: Path, options: RenderOptions, size: str) -> dict[str, Path]:
+    """Where each format of ``options`` is written in the set's output folder ``out``, for
+    cards of ``size``: a file (pdf, shop, calibration, proof) or a folder (png, tts)."""
+    suffix = ("-bleed" if options.bleed else "") + ("-fronts" if options.fronts_only else "")
+    suffix += "-fold" if options.fold else ""
+    names = {"pdf": f"{slug}-{size}-{options.paper}{suffix}.pdf",
+             "shop": f"{slug}-{size}-1up{'-cmyk' if options.cmyk else ''}.pdf",
+             "calibration": f"calibration-{options.paper}-{options.duplex}.pdf",
+             "png": f"png-{options.profile}", "tts": "tts", "proof": "proof.png"}
+    return {f: out / names[f] for f in options.formats}
+
+
+def output_files(card_set: CardSet, out: Path, options: RenderOptions) -> list[Path]:
+    """The files and folders :func:`render_set` would write into ``out`` (the set's output
+    folder) for ``options``: asked before the work, so an output that is a link into the set is
+    refused first (pipeline/files.py). A template that does not load names no size: the names
+    that need one are left out, as the render stops on that template before writing any."""
+    size = options.size
+    if size is None:
+        try:
+            size = default_size(load_template(template_path(card_set)))
+        except RenderError:
+            size = None
+    if size is None:
+        sized = ("pdf", "shop")
+        return [p for f, p in _targets(card_set.slug, out, options, "").items() if f not in sized]
+    return list(_targets(card_set.slug, out, options, card_size(size).name).values())
 
 
 def _waiting(note: str) -> None:
@@ -354,6 +387,7 @@ def _write_outputs(card_set: CardSet, prep: Prepared, out: Path, options: Render
                    progress: Progress | None, written: list[tuple[str, Path]]) -> RenderResult:
     deck, size, layouts = prep.deck, prep.size, prep.layouts
     result = RenderResult(out, faces=len(deck.faces), warnings=list(prep.warnings))
+    targets = _targets(card_set.slug, out, options, size.name)
 
     def task(label: str, total: int) -> Callable[[], None] | None:
         return progress(label, total) if progress else None
@@ -367,31 +401,29 @@ def _write_outputs(card_set: CardSet, prep: Prepared, out: Path, options: Render
                           options.fold)
         pages = page_count(len(deck.cards), plan, options.fronts_only)
         sides = 1 if options.fronts_only else 2
-        suffix = ("-bleed" if options.bleed else "") + ("-fronts" if options.fronts_only else "")
-        suffix += "-fold" if options.fold else ""
-        target = out / f"{card_set.slug}-{size.name}-{options.paper}{suffix}.pdf"
+        target = targets["pdf"]
         advance = task(f"PDF ({pages} pages)", len(deck.cards) * sides)
-        with atomic_path(_print_file(target)) as tmp:
+        with output_path(_print_file(target)) as tmp:
             result.pages = write_pdf(tmp, deck, layouts, size, pdf_opts, advance)
         result.files.append(target)
         written.append(("pdf", target))
     if "shop" in options.formats:
-        target = out / f"{card_set.slug}-{size.name}-1up{'-cmyk' if prep.cmyk else ''}.pdf"
+        target = targets["shop"]
         advance = task("print shop PDF, one card a page", len(deck.cards))
-        with atomic_path(_print_file(target)) as tmp:
+        with output_path(_print_file(target)) as tmp:
             write_shop_pdf(tmp, deck, layouts, size, prep.cmyk, options.watermark,
                            options.footer_note, advance)
         result.files.append(target)
         written.append(("shop", target))
     if "calibration" in options.formats:
-        target = out / f"calibration-{options.paper}-{options.duplex}.pdf"
-        with atomic_path(_print_file(target)) as tmp:
+        target = targets["calibration"]
+        with output_path(_print_file(target)) as tmp:
             write_calibration(tmp, options.paper, options.duplex, options.printer_margin,
                               options.back_offset)
         result.files.append(target)
         written.append(("calibration", target))
     if "png" in options.formats:
-        target = out / f"png-{options.profile}"
+        target = targets["png"]
         advance = task(f"card images ({options.profile})", len(deck.faces))
         with atomic_dir(target) as tmp:  # old or new folder at every instant
             write_face_pngs(tmp, deck, layouts, size, PROFILES[options.profile],
@@ -399,7 +431,7 @@ def _write_outputs(card_set: CardSet, prep: Prepared, out: Path, options: Render
         result.files.append(target)
         written.append(("png", target))
     if "tts" in options.formats:
-        target = out / "tts"
+        target = targets["tts"]
         advance = task("Tabletop Simulator sheets", len(deck.fronts))
         rules_text = spec_of(card_set.rules).rules_text(card_set) if card_set.rules in GAMES \
             else {}
@@ -409,10 +441,10 @@ def _write_outputs(card_set: CardSet, prep: Prepared, out: Path, options: Render
         result.files.append(target)
         written.append(("tts", target))
     if "proof" in options.formats:
-        target = out / "proof.png"
+        target = targets["proof"]
         advance = task("proof sheet", len(deck.faces))
         sheet = proof_sheet(deck, layouts, size, options.watermark, advance)
-        with atomic_path(_print_file(target)) as tmp:
+        with output_path(_print_file(target)) as tmp:
             save_png(sheet, tmp)
         result.files.append(target)
         written.append(("proof", target))
