@@ -297,9 +297,48 @@ def unmatched_gates(card_set: CardSet) -> tuple[list[str], list[str]]:
     The trial plays random agents, ``TRIAL_GAMES`` games a run and one paired game a card, so a
     figure that needs a rare event may be absent by chance: such a gate is a warning. One a
     reported metric's name is a typo away from (``TYPO``) is a problem: the build would count
-    it missing and fail; so is a bound no share can reach (:func:`_share_bound`)."""
+    it missing and fail; so is a bound no share can reach (:func:`_share_bound`).
+
+    The answer is kept (:data:`_TRIALS`) for the same played content, playtest section and
+    game.yaml text (where its lines point), so ``watch`` replays no trial on a save that changes
+    only what is printed (flavor text, art, the template)."""
     if not card_set.playtest:
         return [], []
+    key = _trial_key(card_set)
+    if key is not None and key in _TRIALS:
+        problems, warnings = _TRIALS[key]
+        return list(problems), list(warnings)
+    found = _unmatched_gates(card_set)
+    if key is not None:
+        _TRIALS[key] = (list(found[0]), list(found[1]))
+        while len(_TRIALS) > 8:  # a watch of one set needs the last; a few sets at most
+            del _TRIALS[next(iter(_TRIALS))]
+    return found
+
+
+_TRIALS: dict[tuple[str, ...], tuple[list[str], list[str]]] = {}
+""":func:`unmatched_gates`' answers by :func:`_trial_key`, oldest first."""
+
+
+def _trial_key(card_set: CardSet) -> tuple[str, ...] | None:
+    """What :func:`unmatched_gates`' answer depends on: the folder, the played content (the
+    trial's games; print-only fields never change them), the playtest section and game.yaml's
+    bytes (its messages' line:column). None when game.yaml cannot be read: not kept."""
+    import hashlib
+
+    from boneyard.engine.hashing import play_content, play_hash
+
+    try:
+        game = (Path(card_set.root) / "game.yaml").read_bytes() if card_set.root else b""
+    except OSError:
+        return None
+    section = json.dumps(play_content(card_set.playtest), sort_keys=True, default=str)
+    return (card_set.root, card_set.slug, play_hash(card_set), section,
+            hashlib.sha256(game).hexdigest())
+
+
+def _unmatched_gates(card_set: CardSet) -> tuple[list[str], list[str]]:
+    """:func:`unmatched_gates`, played."""
     try:
         cfg = config_for(card_set, jobs=1)
     except GateError:

@@ -7,13 +7,13 @@ import time
 from pathlib import Path
 
 import click
+from boneyard.engine.cards import CardSet
 from boneyard.pipeline.build import (
     BuildOutcome,
     build_set,
     check_focus,
     check_out_dir,
     out_dir_for,
-    unmatched_gates,
 )
 from boneyard.pipeline.cmd_render import OUT_HELP, out_folder
 from boneyard.pipeline.cmd_sim import JOBS, capped_jobs
@@ -22,6 +22,7 @@ from boneyard.pipeline.coverage import never_tested
 from boneyard.pipeline.files import refuse_set_folder
 from boneyard.pipeline.gates import UNDECIDED, GateResult
 from boneyard.pipeline.report import show
+from boneyard.pipeline.set_checks import set_problems
 from rich.markup import escape
 from rich.progress import (
     BarColumn,
@@ -101,7 +102,7 @@ def games_said(rec: dict, reused: bool) -> str:
 @click.option("--agents", default=None, metavar="SPEC", callback=lambda _c, _p, v: _one_agent(v),
               help="Override the playtest agent for every seat (gate, gate:fast, greedy, random, mcts:N).")
 @click.option("--fresh", is_flag=True, help="Playtest again even if a record for this content and these settings exists.")
-@click.option("--no-render", is_flag=True, help="Playtest, gate and report only.")
+@click.option("--no-render", is_flag=True, help="Playtest, gate and report only (the template is still checked, as validate does).")
 @click.option("--focus", "focus", multiple=True, metavar="CARD",
               help="Test this character again as a pre-declared hypothesis at the full alpha (repeatable).")
 @click.option("--accept-undecided", is_flag=True,
@@ -110,6 +111,9 @@ def build_cmd(sets: tuple[str, ...], out: Path | None, force: bool, fast: bool, 
               seed: int | None, jobs: int | None, scheduler: str | None, agents: str | None, fresh: bool,
               no_render: bool, focus: tuple[str, ...], accept_undecided: bool) -> None:
     """Validate, playtest, gate and render SETS (default: every bundled set).
+
+    Any problem `boneyard validate` reports stops the build of every set before its first
+    game, with or without --no-render: the same lines, exit code 1, nothing written.
 
     Nothing is rendered when a gate fails: the failed gates are listed and the exit code is 1.
     The playtest record and the balance report (report.html, report.md) are written either way.
@@ -127,18 +131,13 @@ def build_cmd(sets: tuple[str, ...], out: Path | None, force: bool, fast: bool, 
         check_out_dir(out_dir_for(cs, out))
         if cs.root:  # --out the set's parent folder: the prints would land among its files
             refuse_set_folder(Path(cs.root), "--out", out, out_dir_for(cs, out), "the build's outputs")
+    refuse_invalid(card_sets)  # all validate says (template, gates), render or not: no game yet
     jobs = capped_jobs(jobs, scheduler)
     failures = []
     stale: list[str] = []
     stale_prints: list[str] = []  # edited while rendered: prints were made, of either content
     for cs in card_sets:
         started = time.perf_counter()
-        typos, unsure = unmatched_gates(cs)  # a misspelt gate, said now rather than after the games
-        for line in unsure:
-            click.echo(f"warning: {line}", err=True)
-        if typos:
-            raise BoneyardError("\n".join([*typos, f"{cs.name}: not built: fix the gates above "
-                                            "in game.yaml first, then build again"]))
         with _progress(console) as bar:
             tasks: dict[str, TaskID] = {}
 
@@ -199,6 +198,30 @@ def build_cmd(sets: tuple[str, ...], out: Path | None, force: bool, fast: bool, 
         said += [f"the files of {', '.join(stale_prints)} changed while it was rendered, so its "
                  "prints may mix the old and the new content: build again"] if stale_prints else []
         raise BoneyardError("\n".join(said))
+
+
+def refuse_invalid(card_sets: list[CardSet]) -> None:
+    """Raise, before any game is played or anything written, when ``boneyard validate`` finds a
+    problem in any of ``card_sets`` (its playtest section, its template, a misspelt gate): the
+    same located lines, every set's, whatever ``--no-render`` says (a template validate rejects
+    would otherwise pass a ``--no-render`` build and be kept as its last pass). Validate's
+    warnings are said here too. A GateError, as the playtest section's problems always were: the
+    build's gate before the games."""
+    said: list[str] = []
+    refused: list[str] = []
+    for cs in card_sets:
+        problems, warnings = set_problems(cs)
+        for line in warnings:
+            click.echo(f"warning: {line}", err=True)
+        if problems:
+            n = len(problems)
+            said += [f"{cs.name}: {n} problem{'s' if n != 1 else ''} (playtest section or card "
+                     "template)", *problems]
+            refused.append(cs.name)
+    if refused:
+        said.append(f"not built: {', '.join(refused)}: fix the problems above first (`boneyard "
+                    "validate` lists the same), then build again")
+        raise GateError("\n".join(said))
 
 
 def _one_agent(value: str | None) -> str | None:

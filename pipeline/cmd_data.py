@@ -8,10 +8,8 @@ JSON for other tools. A SET is a name under ``cards/`` or the path of a set fold
 from __future__ import annotations
 
 import json
-import os
 import re
 import sys
-from pathlib import Path
 from typing import Any
 
 import click
@@ -20,6 +18,7 @@ from boneyard.engine.games import spec_of
 from boneyard.engine.spec import Table as SpecTable
 from boneyard.pipeline.console import Console
 from boneyard.pipeline.load import SetCheck, SetNotFoundError, check_set, resolve_set
+from boneyard.pipeline.set_checks import set_problems
 from rich.table import Table
 from rich.text import Text
 
@@ -110,12 +109,7 @@ def validate_command(sets: tuple[str, ...], as_json: bool) -> None:
     report: list[dict[str, Any]] = []
     for name in names:
         check = check_set(name)
-        playtest = _playtest_problems(check.card_set) if check.ok and check.card_set else []
-        if check.ok and check.card_set and not playtest:
-            playtest = _template_problems(check.card_set)
-        warnings: list[str] = []
-        if check.ok and check.card_set and not playtest:
-            playtest, warnings = _gate_warnings(check.card_set)
+        playtest, warnings = set_problems(check.card_set) if check.ok and check.card_set else ([], [])
         ok = check.ok and not playtest
         bad += not ok
         if as_json:
@@ -138,6 +132,8 @@ def validate_command(sets: tuple[str, ...], as_json: bool) -> None:
             console.print(f"ok: {check.card_set.name} is valid", markup=False)
         elif playtest:
             assert check.card_set is not None
+            for line in warnings:
+                click.echo(f"warning: {line}", err=True)
             n = len(playtest)
             click.echo(f"{check.card_set.name}: {n} problem{'s' if n != 1 else ''} (playtest "
                        "section or card template)", err=True)
@@ -159,59 +155,6 @@ def validate_command(sets: tuple[str, ...], as_json: bool) -> None:
         raise SystemExit(2)  # a name that is no set: a usage error, after the sets that are
     if bad:
         raise SystemExit(1)
-
-
-def _playtest_problems(card_set: CardSet) -> list[str]:
-    """What ``boneyard build`` would refuse in the ``playtest:`` section (gate bounds, profiles,
-    runs), found now rather than after validate said "ok"; a set without the section has none."""
-    if not card_set.playtest:
-        return []
-    from boneyard.pipeline.build import _located, config_for
-
-    from boneyard.errors import BoneyardError, GateError
-
-    profiles = card_set.playtest.get("profiles") or {}
-    out: list[str] = []
-    for fast in (False, True) if "fast" in profiles else (False,):
-        try:
-            config_for(card_set, fast=fast, jobs=1)
-        except GateError as exc:
-            out += [line for line in str(exc).splitlines() if line not in out]
-        except BoneyardError as exc:  # an engine refusing a run's settings: a problem of the
-            # set, said among the others (and in the JSON report), never the command's end
-            where = Path(card_set.root or card_set.slug) / "game.yaml"
-            said = _located("\n".join(f"{where}: playtest: {line}"
-                                      for line in str(exc).splitlines()), card_set)
-            out += [line for line in said.splitlines() if line not in out]
-    return out
-
-
-def _gate_warnings(card_set: CardSet) -> tuple[list[str], list[str]]:
-    """Gates naming no metric a short trial playtest reports, found now rather than as "missing"
-    at the end of a build: (problems, warnings), a typo of a reported name being a problem and
-    any other a warning, as a rare figure may be absent by chance."""
-    from boneyard.pipeline.build import unmatched_gates
-
-    return unmatched_gates(card_set)
-
-
-def _template_problems(card_set: CardSet) -> list[str]:
-    """The set's own template.yaml, laid out for every card (nothing written, about a second):
-    a broken template, text that does not fit or a character the font cannot draw is found by
-    validate, not by the render at the end of a build."""
-    if not card_set.root or not os.path.lexists(Path(card_set.root) / "template.yaml"):
-        return []
-    from boneyard.pipeline.render.api import preflight_set
-
-    from boneyard.errors import RenderError
-
-    try:  # every print size the template names, with the print shop's preflight checks
-        problems, warnings = preflight_set(card_set)
-    except RenderError as exc:
-        return str(exc).splitlines()
-    for line in warnings:
-        click.echo(f"warning: {line}", err=True)
-    return problems
 
 
 def cards_json(card_set: CardSet, back: str | None = None) -> dict[str, Any]:

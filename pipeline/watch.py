@@ -1,6 +1,7 @@
 """``boneyard watch SET``: validate, re-render and playtest on every save.
 
-One *cycle* reads the whole set the way ``validate`` does (every problem, located), and when it
+One *cycle* checks the whole set as ``validate`` does (every problem, located: the card data,
+then :func:`boneyard.pipeline.set_checks.set_problems`, whatever the watch skips), and when it
 is valid re-renders the card images whose layout changed and the proof sheet (into
 ``output/<set>/watch/``), then runs the set's fast (CI) playtest profile with the per-card
 substitution games for the cards that changed since the last valid cycle. The results go to the
@@ -46,6 +47,7 @@ class CycleResult:
     seconds: float = 0.0
     ok: bool = False
     problems: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)  # validate's (a gate no trial measured)
     content_hash: str = ""
     changed_cards: list[str] = field(default_factory=list)
     rendered: list[str] = field(default_factory=list)  # face ids re-rendered
@@ -121,6 +123,8 @@ class Watcher:
         return result
 
     def _run(self, result: CycleResult) -> None:
+        from boneyard.pipeline.set_checks import set_problems
+
         if not self.root.is_dir():
             result.problems = [f"{display_path(self.root)}: the set folder is gone (deleted or "
                                "renamed); the watcher checks it again when it is back"]
@@ -132,6 +136,12 @@ class Watcher:
                 result.problems = [f"{display_path(self.root / GAME_FILE)}: not a valid set"]
             return
         card_set = check.card_set
+        # and the rest of what validate checks, whatever this watch skips: its playtest
+        # section, the template laid out for every card at every print size, misspelt gates
+        problems, result.warnings = set_problems(card_set)
+        if problems:
+            result.problems = problems
+            return
         result.content_hash = card_set.content_hash
         cards = card_entries(self.root, card_set.rules)
         if self._cards is not None:
@@ -238,6 +248,8 @@ class Watcher:
             parts.append(f"{len(r.rendered)} image{'s' if len(r.rendered) != 1 else ''} "
                          f"re-rendered" + (", proof sheet" if r.proof else ""))
         self.echo(f"[{stamp}] cycle {r.number}{saved}: {'; '.join(parts)}")
+        for line in r.warnings:
+            self.echo(f"  warning: {line}")
         if r.playtest:
             p = r.playtest
             status = "passed" if p["passed"] else "FAILED"
