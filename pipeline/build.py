@@ -373,6 +373,12 @@ def _unmatched_gates(card_set: CardSet) -> tuple[list[str], list[str]]:
     for i in unmatched:
         gate = cfg.gates[i]
         near = nearest_metric(gate.metric, names)
+        if near == gate.metric:  # a figure of another run, or of an event the trial never saw
+            warnings.append(f"{where}.gates[{i}].metric: '{gate.metric}' was not measured in "
+                            f"{'the run ' + repr(gate.run) if gate.run else 'every run'} of a "
+                            "short trial playtest (a figure of an event that never happened in "
+                            "it); a build counts such a gate as missing, which fails it")
+            continue
         typo = near is not None and difflib.SequenceMatcher(None, gate.metric, near).ratio() >= TYPO
         (problems if typo else warnings).append(
             f"{where}.gates[{i}].metric: '{gate.metric}' names no metric the playtest reports"

@@ -519,6 +519,19 @@ def test_a_misspelt_gate_metric_is_a_located_problem_with_the_nearest_name(tmp_p
     assert clean.exit_code == 0 and "warning:" not in clean.stderr
 
 
+def test_a_gate_on_a_figure_its_run_never_measures_is_a_warning_not_a_typo_of_itself(tmp_path):
+    """Coin flips happen only with the rares: ``coin_heads_rate`` gated on the two-player run is
+    reported by the rares run and never by this one. It used to be a problem, "did you mean
+    'coin_heads_rate'?", the name itself."""
+    root = _edited(tmp_path, "grave-feast", "game.yaml",
+                   ("    - metric: coin_heads_rate\n      run: rares\n", "    - metric: coin_heads_rate\n      run: p2\n"))
+    result = CliRunner().invoke(cli, ["validate", str(root)])
+    assert result.exit_code == 0, result.output
+    said = [line for line in result.stderr.splitlines() if "coin_heads_rate" in line]
+    assert len(said) == 1 and said[0].startswith("warning: ") and "did you mean" not in said[0]
+    assert "'coin_heads_rate' was not measured in the run 'p2'" in said[0]
+
+
 def test_one_value_gets_one_message_the_one_written_for_the_case(tmp_path):
     root = _edited(tmp_path, "day-of-the-dead", "game.yaml", ("\nplayers: 2\n", "\nplayers: two\n"))
     problems = [_relative(p, root) for p in check_set(root).problems]
