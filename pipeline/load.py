@@ -106,7 +106,7 @@ def _named(doc: YamlDoc, problems: list[Problem], is_card_list: bool) -> list[Pr
 def _read(path: Path, schema_name: str, *,
           is_card_list: bool) -> tuple[YamlDoc, list[Problem], bool]:
     """(document, problems, whether the reader took every value as written)."""
-    doc, problems = read_yaml(path)
+    doc, problems = read_yaml(path, kind="card files" if is_card_list else None)
     if problems and doc.data is None:
         return doc, problems, False
     if doc.data is None:

@@ -5,7 +5,8 @@
 written again, by ruamel.yaml's round-trip dumper (their comments, key order and flow style
 kept). Everything else, the ``# yaml-language-server: $schema=...`` line and the section
 comments between cards included, stays byte for byte, so a sheet that changes nothing changes
-no byte. Card files are read by PyYAML (YAML 1.1: ``yes`` is true) and dumped by ruamel (1.2),
+no byte. The file's line ends are its own: the lines written again (and new cards) end as most
+of the file's lines do (CRLF in a file saved on Windows), and a byte-order mark stays. Card files are read by PyYAML (YAML 1.1: ``yes`` is true) and dumped by ruamel (1.2),
 so a string PyYAML would read as something else is written quoted.
 """
 
@@ -85,19 +86,25 @@ def new_card(card: Mapping[str, Any]) -> CommentedMap:
     return CommentedMap((k, styled(v)) for k, v in card.items())
 
 
-def _dump_card(card: CommentedMap) -> list[str]:
-    """One card as list-item lines: ``- id: x`` then the rest indented two spaces."""
+def _dump_card(card: CommentedMap, newline: str = "\n") -> list[str]:
+    """One card as list-item lines: ``- id: x`` then the rest indented two spaces, each line
+    ending in ``newline`` (the file's own)."""
     buf = io.StringIO()
     _yaml().dump(card, buf)
     out = []
-    for i, line in enumerate(buf.getvalue().splitlines(keepends=True)):
+    for i, line in enumerate(buf.getvalue().splitlines()):
         if i == 0:
-            out.append("- " + line)
-        elif not line.strip() or (line.startswith("#")):
-            out.append(line)
-        else:
-            out.append("  " + line)
+            line = "- " + line
+        elif line.strip() and not line.startswith("#"):
+            line = "  " + line
+        out.append(line + newline)
     return out
+
+
+def newline_of(lines: Sequence[str]) -> str:
+    """The line end most of ``lines`` have: ``\r\n`` (a file saved on Windows) or ``\n``."""
+    crlf = sum(line.endswith("\r\n") for line in lines)
+    return "\r\n" if crlf * 2 > sum(line.endswith("\n") for line in lines) else "\n"
 
 
 def _is_trailing(line: str) -> bool:
@@ -134,10 +141,14 @@ def rewrite(text: str, cards: Sequence[tuple[int | None, Mapping[str, Any]]],
     """``text`` (a card list file) holding ``cards``: (index of the card in the file or None
     for a new one, its new content), in the file's order with new cards last. ``old`` is the
     file's cards as read by the validator; a card equal to its old self keeps its lines."""
+    bom = "\ufeff" if text.startswith("\ufeff") else ""  # kept, even if the first card changes
+    text = text[len(bom):]
     doc = _yaml().load(text)
     lines = text.splitlines(keepends=True)
-    if lines and not lines[-1].endswith("\n"):
-        lines[-1] += "\n"
+    newline = newline_of(lines)
+    last = lines[-1] if lines and not lines[-1].endswith("\n") else None
+    if last is not None:  # ended for what may follow it; taken off again below if nothing does
+        lines[-1] += newline
     seq = doc if isinstance(doc, CommentedSeq) else CommentedSeq()
     starts = [seq.lc.item(i)[0] for i in range(len(seq))]
     # an empty list ("[]" or nothing): keep its comments, drop the "[]"
@@ -155,9 +166,11 @@ def rewrite(text: str, cards: Sequence[tuple[int | None, Mapping[str, Any]]],
         else:
             card = seq[i] if isinstance(seq[i], CommentedMap) else CommentedMap()
             _apply(card, wanted[i])
-            dumped, _ = _split_tail(_dump_card(card))
+            dumped, _ = _split_tail(_dump_card(card, newline))
             out += dumped + tail
     for index, new in cards:
         if index is None:
-            out += _dump_card(new_card(new))
-    return "".join(out)
+            out += _dump_card(new_card(new), newline)
+    if last is not None and out and out[-1] is lines[-1]:  # the file's own last line, unended
+        out[-1] = last
+    return bom + "".join(out)

@@ -20,6 +20,7 @@ import datetime
 import difflib
 import os
 import re
+import shlex
 import shutil
 import stat
 import tempfile
@@ -87,10 +88,11 @@ def _card_files(root: Path, rules: str) -> list[CardFile]:
     out = []
     for rel in rels:
         path = root / rel
-        doc, problems = read_yaml(path)
+        doc, problems = read_yaml(path, kind="card files")
         if problems:
             raise CardDataError(problems)
-        out.append(CardFile(rel, path, doc, path.read_text(encoding="utf-8")))
+        # as written: a CRLF file's line ends (and a byte-order mark) are kept, not translated
+        out.append(CardFile(rel, path, doc, path.read_bytes().decode("utf-8")))
     return out
 
 
@@ -174,6 +176,11 @@ def import_cell(col: SheetColumn, value: Any) -> tuple[Any, str | None]:
         return value, (f"the spreadsheet turned this cell into a date or time ({value}); "
                        "format the cell as text and type it again")
     if col.kind == "text":
+        if isinstance(value, bool):  # a TRUE cell: card text is never a yes-or-no value (as in
+            # a card file, where `name: true` is refused)
+            return value, (f"the spreadsheet made this cell a yes-or-no value "
+                           f"({'TRUE' if value else 'FALSE'}), not text; format the cell as "
+                           "text and type it again")
         if isinstance(value, float) and value.is_integer():
             return str(int(value)), None
         return (value if isinstance(value, str) else str(value)), None
@@ -512,6 +519,8 @@ def import_set(set_arg: str | Path, sheet_file: Path, *, dry_run: bool = False) 
         placed[cf.rel] = here
         texts[cf.rel] = rewrite(cf.text, keep, cf.cards)
 
+    emptied = _emptied(grid, columns, files, placed, set_arg)
+    problems += emptied.values()
     changed = [cf for cf in files if texts[cf.rel] != cf.text]
     with tempfile.TemporaryDirectory(prefix="boneyard-import-") as tmp:
         scratch = Path(tmp) / root.name
@@ -521,7 +530,7 @@ def import_set(set_arg: str | Path, sheet_file: Path, *, dry_run: bool = False) 
         after = check_set(scratch, counts=not dropped)  # a dropped row's card: said once
         docs = {cf.rel: read_yaml(scratch / cf.rel)[0] for cf in files}
         id_col = next(i for i, c in columns.items() if c.heading == "id")
-        lines = [line for p in after.problems
+        lines = [line for p in after.problems if not _said_empty(p, docs, emptied)
                  for line in _locate(p, grid, placed, docs, scratch, root, id_col)]
         if not lines and not problems:
             lines = _faithful(placed, docs, texts, files)
@@ -541,6 +550,39 @@ def import_set(set_arg: str | Path, sheet_file: Path, *, dry_run: bool = False) 
                      f"{'its value' if len(absent) == 1 else 'those values'} from the card files")
     return ImportResult([cf.path for cf in changed], final or result_set, added, removed,
                         [e for e in edited if e not in added], notes)
+
+
+def _emptied(grid: Grid, columns: dict[int, SheetColumn], files: list[CardFile],
+             placed: dict[str, list[_Row]], set_arg: str | Path) -> dict[str, str]:
+    """A card file that has cards but no row of the sheet: the import would leave it with none,
+    which the validator refuses as "file is empty" at the untouched file's line 1. Said in the
+    sheet instead (at the ``file`` column's heading), by card file."""
+    file_col = next((i for i, c in columns.items() if c is FILE_COLUMN), None)
+    col = file_col if file_col is not None else next(i for i, c in columns.items()
+                                                     if c.heading == "id")
+    out = {}
+    for cf in files:
+        ids = [str(c.get("id")) for c in cf.cards if isinstance(c, dict)]
+        if not ids or placed.get(cf.rel):
+            continue
+        shown = ", ".join(ids[:5]) + (" ..." if len(ids) > 5 else "")
+        again = f"boneyard export {shlex.quote(str(set_arg))} --out another." + (
+            "csv" if grid.sheet is None else "xlsx")
+        which = (f"has {cf.rel} in column '{FILE_COLUMN.heading}'" if file_col is not None
+                 else f"is a card of {cf.rel} (by its id: the sheet has no "
+                      f"'{FILE_COLUMN.heading}' column)")
+        out[cf.rel] = (
+            f"{grid.where(0, col)}: no row of the sheet {which}, so importing would leave "
+            f"{cf.rel} with no cards (it holds {shown}), and a set refuses an empty card "
+            f"file; put its rows back "
+            f"(`{again}` writes them), or, to drop the file, remove it from {GAME_FILE} first")
+    return out
+
+
+def _said_empty(problem: Problem, docs: dict[str, YamlDoc], emptied: dict[str, str]) -> bool:
+    """The validator's "file is empty" for a card file :func:`_emptied` already said."""
+    return any(docs[rel].file == problem.file and problem.message.startswith("file is empty")
+               for rel in emptied if rel in docs)
 
 
 def write_all(files: Sequence[tuple[Path, str]]) -> None:

@@ -9,6 +9,7 @@ broken card never hides the problems of the others.
 
 from __future__ import annotations
 
+import copy
 import difflib
 import math
 import posixpath
@@ -20,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
+import yaml
 from boneyard.engine.games import names, specs
 from boneyard.pipeline.schemas import schema
 from boneyard.pipeline.validate_yaml import JsonPath, YamlDoc
@@ -132,6 +134,193 @@ def _as_list(value: str | int) -> str:
     return f"write it as a list, even of one: [{text}]"
 
 
+MAX_SHOWN = 40
+"""Characters of a wrong value quoted in a message (a whole file read as one text is not)."""
+
+
+def _short(value: Any) -> str:
+    """A value as a message quotes it, cut after ``MAX_SHOWN`` characters."""
+    if isinstance(value, str) and len(value) > MAX_SHOWN:
+        return repr(value[:MAX_SHOWN]) + f"... ({len(value)} characters)"
+    return _show(value)
+
+
+def _deref(node: Any, root: Any) -> Any:
+    """A schema node with its local ``$ref`` (``#/$defs/step``) resolved in ``root``."""
+    for _ in range(10):
+        ref = node.get("$ref") if isinstance(node, dict) else None
+        if not isinstance(ref, str) or not ref.startswith("#/"):
+            break
+        target = root
+        for part in ref[2:].split("/"):
+            target = target.get(part, {}) if isinstance(target, dict) else {}
+        node = {**target, **{k: v for k, v in node.items() if k != "$ref"}}
+    return node
+
+
+def _examples(node: Any, root: Any, depth: int = 0) -> list[Any]:
+    """Values a schema node takes, simplest first: its words, a whole number, then nothing."""
+    node = _deref(node, root)
+    if not isinstance(node, dict) or depth > 5:
+        return []
+    out: list[Any] = [e for e in node.get("enum", []) if isinstance(e, str)]
+    for key in ("anyOf", "oneOf"):
+        for branch in node.get(key, []):
+            out += [e for e in _examples(branch, root, depth + 1) if e is not None]
+    types = node.get("type")
+    types = types if isinstance(types, list) else [types]
+    if "integer" in types and "enum" not in node:
+        lo, hi = node.get("minimum"), node.get("maximum")
+        lo = lo if isinstance(lo, int) else -(1 << 30)
+        hi = hi if isinstance(hi, int) else 1 << 30
+        out.append(1 if lo <= 1 <= hi else lo)
+    if "null" in types:
+        out.append(None)
+    return list(dict.fromkeys(out))
+
+
+def _needs(node: Any, root: Any) -> str:
+    """What a primitive's argument is called (``its amount``), for a hint."""
+    node = _deref(node, root)
+    for branch in node.get("anyOf", []) if isinstance(node, dict) else []:
+        branch = _deref(branch, root)
+        required = branch.get("required") if isinstance(branch, dict) else None
+        if required:
+            return f"its {required[0]}"
+    return "its argument"
+
+
+def _flow(value: Any) -> str:
+    """A value as YAML flow, for a hint: ``{gain_vp: 3}``."""
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_flow(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_flow(v) for v in value) + "]"
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str) and not re.fullmatch(r"[A-Za-z_][\w .-]*", value):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return str(value)
+
+
+_STEP_TEXT = re.compile(r"\s*([A-Za-z_]\w*)\s*[:=]?\s*(.*?)\s*")
+"""A step written as text: a primitive, maybe a colon (or ``=``), maybe its argument."""
+
+
+def _fits(doc: YamlDoc, path: JsonPath, value: Any, schema_name: str) -> bool:
+    """Whether the file would have no schema problem at or under ``path`` with ``value`` there."""
+    if not path:
+        return False
+    data = copy.deepcopy(doc.data)
+    here = data
+    for step in path[:-1]:
+        here = here[step]
+    here[path[-1]] = value
+    n = len(path)
+    return not any(tuple(e.absolute_path)[:n] == tuple(path)
+                   for e in _validator(schema_name).iter_errors(data))
+
+
+def _item(step: dict[str, Any]) -> str:
+    """A step as the list item a card file writes: ``- gain_vp: 3`` (``- dig:`` for nothing)."""
+    (word, arg), = step.items()
+    return f"'- {word}:'" if arg is None else f"'- {word}: {_flow(arg)}'"
+
+
+def _step_schema(sch: dict[str, Any], root: Any) -> tuple[dict[str, Any], bool] | None:
+    """(the effect step schema, whether ``sch`` is the list of them) when ``sch`` is an effect
+    (a list of steps) or one step; else None."""
+    if sch.get("title") == "effect step":
+        return sch, False
+    items = _deref(sch.get("items"), root) if sch.get("type") == "array" else None
+    if isinstance(items, dict) and items.get("title") == "effect step":
+        return items, True
+    return None
+
+
+def _effect_hint(doc: YamlDoc, path: JsonPath, inst: Any, sch: dict[str, Any],
+                 card_of: CardOf) -> str | None:
+    """How to write an effect (a list of steps) or an effect step given as one value
+    (``effect: gain_vp 3``): a form tried against the schema first, so the hint validates, or
+    what the primitive still needs. None when ``sch`` is no effect or step."""
+    name = card_of.schema_name
+    if name is None or not path or isinstance(inst, (dict, list)):
+        return None
+    root = schema(name)
+    found_schema = _step_schema(sch, root)
+    if found_schema is None:
+        return None
+    step_schema, is_list = found_schema
+    key = str(path[-1]) if is_list else "effect"
+    props = step_schema.get("properties", {})
+    words = [w for w in _effect_words() if w in props]
+
+    def fits(steps: list[dict[str, Any]]) -> bool:
+        return _fits(doc, path, steps if is_list else steps[0], name)
+
+    def example(word: str) -> list[dict[str, Any]] | None:
+        """The primitive with the simplest argument it takes, as one step."""
+        return next(([{word: e}] for e in _examples(props.get(word), root) if fits([{word: e}])),
+                    None)
+
+    def say(steps: list[dict[str, Any]], before: str = "", eg: bool = False) -> str:
+        items = " and ".join(_item(s) for s in steps)
+        write = "e.g." if eg else "write"
+        if is_list:
+            own = "lines of their own" if len(steps) > 1 else "a line of its own"
+            return (f"{before}an effect is a list of steps, each a primitive and its argument: "
+                    f"{write} {key}: {_flow(steps)}, or {items} on {own} below '{key}:'")
+        return (f"{before}a step is a primitive, a colon and its argument: {write} {items}, "
+                f"or {_flow(steps[0])} inside brackets")
+
+    text = inst if isinstance(inst, str) else ""
+    first = _STEP_TEXT.fullmatch(text)
+    meant = difflib.get_close_matches(first[1], words, n=1, cutoff=0.6) \
+        if first is not None and first[1] not in words else []
+    if first is None or (first[1] not in words and not meant):
+        # not a primitive: the shape, shown with one that validates
+        sample = next((e for e in map(example, words) if e is not None), None)
+        if sample is None:
+            return None
+        return say(sample, eg=True) + " (docs/effects.md lists the primitives)"
+    if meant:  # gain_pv 3: said as what it likely means
+        text = meant[0] + text.strip()[len(first[1]):]
+        first = _STEP_TEXT.fullmatch(text)
+        assert first is not None
+    typo = f"did you mean '{meant[0]}'? " if meant else ""
+
+    def parsed(m: re.Match[str] | None) -> dict[str, Any] | None:
+        if m is None or m[1] not in words:
+            return None
+        try:
+            return {m[1]: yaml.safe_load(m[2]) if m[2] else None}
+        except yaml.YAMLError:
+            return None
+
+    word, arg = first[1], first[2]
+    tried: list[list[dict[str, Any]]] = []
+    one = parsed(first)
+    if one is not None and arg:
+        tried.append([one])
+    if "," in text:  # several steps in one text: "force_unearth opposing, power 3"
+        many = [parsed(_STEP_TEXT.fullmatch(part)) for part in text.split(",")]
+        if all(s is not None for s in many):
+            tried.append([s for s in many if s is not None])
+    found = next((steps for steps in tried if fits(steps)), None)
+    if found is not None:
+        return say(found, typo)
+    if not arg and fits([{word: None}]):  # the primitive alone is a step: '- dig:'
+        return say([{word: None}], typo) if is_list or typo else f"write '{word}:' with a colon"
+    sample = example(word)
+    if sample is None:
+        return None
+    why = (f"'{word}' needs {_needs(props.get(word), root)}" if not arg else
+           f"{arg!r} is not an argument '{word}' takes (docs/effects.md lists them)")
+    return say(sample, f"{typo}{why}; ", eg=True)
+
+
 def _unquoted_text(error: ValidationError) -> tuple[str, Any] | None:
     """(key, value) when a list item is a one-key mapping where text is also allowed: an item
     written ``- P2: discard blood 9`` unquoted, which YAML reads as a key and its value."""
@@ -209,8 +398,9 @@ def _schema_problem(doc: YamlDoc, error: ValidationError, card_of: CardOf) -> li
         types = value if isinstance(value, list) else [value]
         want = " or ".join(_TYPE_WORDS.get(str(t), str(t)) for t in types)
         type_hint: str | None = None
-        if isinstance(inst, str) and inst in _effect_words():
-            type_hint = f"write '{inst}:' with a colon"
+        steps = _effect_hint(doc, path, inst, sch, card_of)
+        if steps is not None:
+            type_hint = steps
         elif "integer" in types and isinstance(inst, str) and inst.strip().lstrip("-").isdigit():
             digits = inst.strip().lstrip("-")
             type_hint = ("remove the quotes" if len(digits) == 1 or digits[0] != "0" else
@@ -232,8 +422,28 @@ def _schema_problem(doc: YamlDoc, error: ValidationError, card_of: CardOf) -> li
             type_hint = f"write {int(inst)}"
         elif {"integer", "number"} & set(types) and isinstance(inst, str) and inst.startswith("="):
             type_hint = "a formula is never evaluated: type the number it gives"
+        elif not path and types == ["array"] and card_of.is_card_list \
+                and isinstance(inst, (str, int, float, bool)):
+            # one plain value, a whole file of it (a CSV, a list of names): never echoed whole,
+            # and not put in brackets, which would make a list of one text and no card
+            sheet = isinstance(inst, str) and re.match(r"\s*id\s*[,;\t]", inst)
+            return one(f"the file must be a list of cards, got {_short(inst)}",
+                       "start each card with a dash and a space, '- id: ...', as a bundled "
+                       "set's card file does" + ("; this looks like a sheet saved as CSV: "
+                                                 "bring a sheet in with `boneyard import SET "
+                                                 "FILE.csv`" if sheet else ""))
         elif types == ["array"] and isinstance(inst, (str, int)) and not isinstance(inst, bool):
             type_hint = _as_list(inst)
+            written = re.search(r"\[.*\]$", type_hint)
+            try:
+                fixed = yaml.safe_load(written.group()) if written else None
+            except yaml.YAMLError:
+                fixed = None
+            if card_of.schema_name and path and not (
+                    isinstance(fixed, list) and _fits(doc, path, fixed, card_of.schema_name)):
+                # the brackets would make a list the schema refuses too: say the form only
+                type_hint = (f"write each item on a line of its own below '{path[-1]}:', "
+                             "starting with '- ', as a bundled set's file does")
         elif not path and inst is None:
             needs = [str(k) for k in sch.get("required", [])]
             return one("file is empty", (f"it needs at least {', '.join(k + ':' for k in needs)}; "
@@ -341,9 +551,10 @@ def _schema_problem(doc: YamlDoc, error: ValidationError, card_of: CardOf) -> li
 class CardOf:
     """Splits a document path into (card id, path inside the card) for messages."""
 
-    def __init__(self, doc: YamlDoc, is_card_list: bool) -> None:
+    def __init__(self, doc: YamlDoc, is_card_list: bool, schema_name: str | None = None) -> None:
         self.doc = doc
         self.is_card_list = is_card_list
+        self.schema_name = schema_name  # to try a hint's fix against (an effect's steps)
 
     def __call__(self, path: JsonPath) -> tuple[str | None, JsonPath]:
         if not self.is_card_list or not path or not isinstance(path[0], int):
@@ -359,7 +570,7 @@ class CardOf:
 
 def schema_problems(doc: YamlDoc, schema_name: str, *, is_card_list: bool) -> list[Problem]:
     """Every schema error in ``doc``, located and rephrased; duplicates removed."""
-    card_of = CardOf(doc, is_card_list)
+    card_of = CardOf(doc, is_card_list, schema_name)
     out: list[Problem] = []
     seen: set[str] = set()
     errors = sorted(_validator(schema_name).iter_errors(doc.data),  # a message written for the

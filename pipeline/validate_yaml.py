@@ -118,7 +118,8 @@ def _tag(node: yaml.Node) -> str:
     return node.tag.replace("tag:yaml.org,2002:", "!!")
 
 
-_PLAIN_HINT = "card files hold plain values: text, numbers, true/false, lists and mappings"
+_PLAIN_VALUES = "text, numbers, true/false, lists and mappings"
+_PLAIN = f"hold plain values: {_PLAIN_VALUES}"
 
 
 def _mark(node: yaml.Node) -> tuple[int, int]:
@@ -134,9 +135,12 @@ file (the "Trojan Source" trick). Right-to-left letters need none of them."""
 class _Converter:
     """Turns a composed node graph into plain data, with marks, limits and duplicate checks."""
 
-    def __init__(self, doc: YamlDoc, loader: Any) -> None:
+    def __init__(self, doc: YamlDoc, loader: Any, kind: str | None = None) -> None:
         self.doc = doc
         self.loader = loader
+        # the files a refusal names: "card files", else this one ("template.yaml")
+        self.kind = kind or Path(doc.file).name
+        self.plain_hint = f"{kind} {_PLAIN}" if kind else f"write plain values: {_PLAIN_VALUES}"
         self.problems: list[Problem] = []
         self.count = 0
         self.active: set[int] = set()  # nodes on the current path: an alias back to one loops
@@ -152,8 +156,8 @@ class _Converter:
         self.doc.values.setdefault(path, _mark(node))
         if isinstance(node, yaml.ScalarNode):
             if node.tag not in _PLAIN_TAGS:
-                self.fail(node, f"YAML tag '{_tag(node)}' is not allowed in card files",
-                          _PLAIN_HINT)
+                self.fail(node, f"YAML tag '{_tag(node)}' is not allowed in {self.kind}",
+                          self.plain_hint)
                 return None
             if node.tag == "tag:yaml.org,2002:timestamp":
                 return node.value
@@ -193,8 +197,8 @@ class _Converter:
             if node.tag != plain:
                 # blanked like a refused scalar: what a tag builds from its list or mapping
                 # (a call's arguments) is no card data, and read as such it only echoes
-                self.fail(node, f"YAML tag '{_tag(node)}' is not allowed in card files",
-                          _PLAIN_HINT)
+                self.fail(node, f"YAML tag '{_tag(node)}' is not allowed in {self.kind}",
+                          self.plain_hint)
                 return None
             if isinstance(node, yaml.SequenceNode):
                 return [self.convert(item, (*path, i)) for i, item in enumerate(node.value)]
@@ -205,7 +209,7 @@ class _Converter:
                     self.fail(key_node, "a key must be a plain word, not a list or mapping")
                     continue
                 if key_node.tag == "tag:yaml.org,2002:merge":
-                    self.fail(key_node, "merge keys (<<) are not supported in card files",
+                    self.fail(key_node, f"merge keys (<<) are not supported in {self.kind}",
                               "write the keys out")
                     self.doc.incomplete.add(_mark(node))
                     continue
@@ -361,9 +365,12 @@ class _Recursive(Exception):
         self.node = node
 
 
-def read_yaml(path: str | os.PathLike[str]) -> tuple[YamlDoc, list[Problem]]:
+def read_yaml(path: str | os.PathLike[str], *,
+              kind: str | None = None) -> tuple[YamlDoc, list[Problem]]:
     """Read one card file; returns the document (data None on failure) and its problems.
 
+    ``kind`` names the files a refused feature is refused in ("merge keys (<<) are not
+    supported in card files"); by default the file's own name (``in template.yaml``).
     Never raises for anything a designer can put in the file.
     """
     p = Path(path)
@@ -404,7 +411,7 @@ def read_yaml(path: str | os.PathLike[str]) -> tuple[YamlDoc, list[Problem]]:
     fast = _compose_fast(text)
     if fast is not None:
         loader, node = fast
-        return _convert(doc, loader, node, text)
+        return _convert(doc, loader, node, text, kind)
     try:
         loader = _Loader(text)
     except yaml.reader.ReaderError as exc:  # a control character; PyYAML checks on load
@@ -451,18 +458,18 @@ def read_yaml(path: str | os.PathLike[str]) -> tuple[YamlDoc, list[Problem]]:
         return doc, problem(*_too_deep(text), "YAML nested too deeply", _DEEP_HINT)
     finally:
         loader.dispose()
-    return _convert(doc, loader, node, text)
+    return _convert(doc, loader, node, text, kind)
 
 
-def _convert(doc: YamlDoc, loader: Any, node: yaml.Node | None,
-             text: str) -> tuple[YamlDoc, list[Problem]]:
+def _convert(doc: YamlDoc, loader: Any, node: yaml.Node | None, text: str,
+             kind: str | None = None) -> tuple[YamlDoc, list[Problem]]:
     def problem(line: int, col: int, message: str, hint: str | None = None) -> list[Problem]:
         return [Problem(doc.file, line, col, message, hint=hint)]
 
     if node is None:
         doc.data = None
         return doc, []
-    conv = _Converter(doc, loader)
+    conv = _Converter(doc, loader, kind)
     try:
         doc.data = conv.convert(node, ())
     except _TooBig as exc:
