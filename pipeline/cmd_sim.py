@@ -30,6 +30,7 @@ from boneyard.engine.stats import Metric
 from boneyard.pipeline.console import Console
 from boneyard.pipeline.files import refuse_set_file
 from boneyard.pipeline.load import SetNotFoundError, load_set, resolve_set
+from click.core import ParameterSource
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -381,6 +382,8 @@ def simulate_cmd(set_name: str, n: int, agents: str, seed: int, players: int | N
     Ctrl-C stops within a second: the finished blocks of games are kept and the report (and
     --json, --log) are written, marked partial; the exit code is then 130.
     """
+    if _from_env("scheduler"):
+        scheduler = None  # the engine reads BONEYARD_SCHEDULER itself, and its messages name it
     try:
         partial = _simulate(set_name, n, agents, seed, players, jobs, scheduler, json_path,
                             log_path, show, switches, quiet, engine_options, check)
@@ -388,6 +391,13 @@ def simulate_cmd(set_name: str, n: int, agents: str, seed: int, players: int | N
         raise Failed(exc) from None
     if partial:
         sys.exit(130)
+
+
+def _from_env(param: str) -> bool:
+    """Whether the running command's option ``param`` took its value from its environment
+    variable (``--scheduler`` from BONEYARD_SCHEDULER), not from the command line."""
+    ctx = click.get_current_context(silent=True)
+    return ctx is not None and ctx.get_parameter_source(param) == ParameterSource.ENVIRONMENT
 
 
 def player_range(card_set: CardSet, spec: GameSpec) -> tuple[int, int]:
@@ -455,7 +465,7 @@ def _simulate(set_name: str, n: int, agents: str, seed: int, players: int | None
     card_set = apply_switches(load_set(root), switches)
     players = seats_of(card_set, specs, players)
     options = chosen_options(card_set, engine_options)
-    jobs = capped_jobs(jobs, scheduler)
+    jobs = capped_jobs(jobs, scheduler_address(scheduler))
     err = Console(stderr=True)
     run = functools.partial(simulate, card_set, specs, n, seed, jobs=jobs, num_players=players,
                             options=options, log=log_path, keep=show, scheduler=scheduler,

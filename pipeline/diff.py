@@ -235,6 +235,53 @@ def set_at_revision(card_set: CardSet, ref: str, into: Path) -> OldVersion:
     return OldVersion(ref, rel, dest)
 
 
+def _is_revision(card_set: CardSet, ref: str) -> bool:
+    """Whether ``ref`` names a commit of the git repository the set's folder is in (False when
+    it is in none, or git is not installed)."""
+    try:
+        _git(["rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}"], Path(card_set.root))
+    except BoneyardError:
+        return False
+    return True
+
+
+def _not_a_set(card_set: CardSet, against: str, folder: Path) -> str:
+    """The message for ``--against`` an existing folder that is no card set (no game.yaml, no
+    playtest.json): naming the sets of the same game inside it, when it holds some (a folder of
+    sets), the one of the set's own folder name first (the set itself left out: it is not
+    another version)."""
+    own = Path(card_set.root).resolve() if card_set.root else None
+    inside = []
+    try:
+        for p in sorted(folder.iterdir()):
+            try:
+                if (p / "game.yaml").is_file() and p.resolve() != own and _rules_of(p) == card_set.rules:
+                    inside.append(p.name)
+            except OSError:  # a folder we may not read
+                continue
+    except OSError:
+        pass
+    if own is not None and own.name in inside:
+        inside.remove(own.name)
+        inside.insert(0, own.name)
+    if inside:
+        shown = ", ".join(inside[:5]) + (f" and {len(inside) - 5} more" if len(inside) > 5 else "")
+        fix = (f"it holds the set{'s' if len(inside) > 1 else ''} {shown}: give one, e.g. "
+               f"--against {folder / inside[0]}")
+    else:
+        fix = ("give another copy of the set's folder (the one with its game.yaml), a saved "
+               "playtest.json or a git revision")
+    return f"--against {against}: {against} is not a card set (the folder has no game.yaml); {fix}"
+
+
+def _rules_of(folder: Path) -> Any:
+    """The ``rules:`` of the set in ``folder`` as its game.yaml says (None if it says none)."""
+    from boneyard.pipeline.validate_yaml import read_yaml
+
+    doc, _ = read_yaml(folder / "game.yaml")
+    return doc.data.get("rules") if isinstance(doc.data, dict) else None
+
+
 def _same_game(card_set: CardSet, folder: Path, said: str) -> None:
     """Refuse an old version written for another game, from its game.yaml's ``rules:`` alone:
     loaded, its cards were fine, but the new set's playtest settings were applied to it and
@@ -402,6 +449,8 @@ def diff(card_set: CardSet, against: str, *, fast: bool = False, jobs: int | Non
             raise BoneyardError(f"--against {against}: the old version: {exc}") from None
         after = _paired_after(card_set, old_set, before, cfg)
     else:
+        if path.is_dir() and not _is_revision(card_set, against):
+            raise BoneyardError(_not_a_set(card_set, against, path))
         cfg = bounded(config_for(card_set, fast=fast, jobs=jobs, games=games), games)
         with tempfile.TemporaryDirectory(prefix="boneyard-diff-") as tmp:
             old = set_at_revision(card_set, against, Path(tmp))

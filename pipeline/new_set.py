@@ -154,13 +154,18 @@ def new_set(name: str, like: str | Path, parent: Path | None = None) -> Path:
                           "name)")
     source = resolve_set(like)
     target = parent / name
-    if target.resolve() == source.resolve() or source.resolve() in target.resolve().parents:
+    # an existing NAME first: that is what stops the copy, whatever else is wrong with it
+    if os.path.lexists(target):
+        if target.resolve() == source.resolve():
+            raise NewSetError(f"{display_path(target)} already exists: it is the set --like "
+                              "copies; boneyard new never overwrites (give the copy another "
+                              "name)")
+        raise NewSetError(f"{display_path(target)} already exists; boneyard new never "
+                          "overwrites (choose another name or remove it)")
+    if source.resolve() in target.resolve().parents:
         raise NewSetError(f"{display_path(target)} is inside the set it copies "
                           f"({display_path(source)}): the copy would then be part of that set "
                           "(make it beside the set, not in it)")
-    if os.path.lexists(target):
-        raise NewSetError(f"{display_path(target)} already exists; boneyard new never "
-                          "overwrites (choose another name or remove it)")
     if not parent.is_dir():
         raise NewSetError(f"{display_path(parent)}: no such folder")
     try:

@@ -41,7 +41,7 @@ from boneyard.errors import Problem, RulesError, ScenarioError, excerpt
 from boneyard.paths import CARDS
 
 from .cards import BACKS
-from .checks import invented_problems, judged_game
+from .checks import character_facts, invented_problems, judged_game
 from .codes import T_FIGHT, T_REVEAL, T_REWARDS, T_TURN
 from .game import DotdGame, DotdState
 from .narrate import state_json
@@ -129,6 +129,7 @@ def build_state(game: DotdGame, data: Mapping[str, Any], where: str = "scenario"
     if not (isinstance(scores, list) and len(scores) == 2):
         raise ScenarioError(f"{where}: scores must be a list of two numbers")
     s.scores = [int(scores[0]), int(scores[1])]
+    beyond = _scores_beyond(game, s.scores, where)
     # the turns before are known only by the scores they left: each is logged at them (and its
     # priority holder), so the next Rewards narrate what they add, not the whole score
     s.score_log = [(s.scores[0], s.scores[1], prio ^ ((turn - t) & 1)) for t in range(1, turn)]
@@ -227,7 +228,7 @@ def build_state(game: DotdGame, data: Mapping[str, Any], where: str = "scenario"
     s.history = []
     s.count_backs()
     if warnings is not None:
-        warnings += _unreachable(s, data, phase)
+        warnings += beyond + _unreachable(s, data, phase)
     try:
         s._advance()
     except (IndexError, RulesError) as exc:
@@ -273,6 +274,28 @@ def _deal(game: DotdGame, data: Mapping[str, Any], where: str, turn: int) -> Dot
                             f"1..{game.turns} (the game has {game.turns} turns)")
     s.end_turn = end_turn
     return s
+
+
+def _scores_beyond(game: DotdGame, scores: list[int], where: str) -> list[str]:
+    """Scores no game of this set can show. Below 0 where no card takes points away (only a
+    ``gain_vp`` with a negative amount does, DD-20): a slip, refused at the score. Further from
+    0 than a whole game can move a score (:func:`judged_game`'s generous bound): played, and
+    said as the other positions the rules cannot reach are."""
+    characters = list(game.card_set.characters)
+    facts = [character_facts(c) for c in characters]
+    lowers = any(op == "gain_vp" and isinstance(amount, int) and amount < 0
+                 for f in facts for op, amount, *_ in f.steps)
+    for i, v in enumerate(scores):
+        if v < 0 and not lowers:
+            raise ScenarioError(f"{where}: scores[{i}]: {v} is below 0, which no game of this set "
+                                "reaches: only a card that takes points away (gain_vp with a "
+                                "negative amount, DD-20) lowers a score, and none does (write 0 "
+                                "or more)")
+    bound = judged_game(game.turns, game.double_uses, game.newcomer_uses, characters)
+    if bound.lead is None:
+        return []
+    return [f"scores[{i}]: {v} is more points than a whole game can move a score (at most "
+            f"{bound.lead}: {bound.lead_why})" for i, v in enumerate(scores) if abs(v) > bound.lead]
 
 
 def _unreachable(s: DotdState, data: Mapping[str, Any], phase: str) -> list[str]:

@@ -206,18 +206,10 @@ def check(files: SetFiles) -> list[Problem]:
             and least > most:
         out.append(game.problem(("players", "min"), f"players min {least} is above max {most}",
                                 hint="swap them"))
-    hand = sound["hand_size"]
     decks = sound["decks"]
     if complete and docs and isinstance(most, int) and not isinstance(most, bool) \
             and 0 < most <= MAX_PLAYERS:  # (a count out of range is the schema's problem)
-        size = sum(deck_size(d) for d in docs)
-        n_decks = (2 if most >= 5 else 1) if decks == "auto" else decks
-        if isinstance(n_decks, int) and 0 < size * n_decks < hand * most:
-            out.append(game.problem(("params", "hand_size") if "hand_size" in params
-                                    else ("card_files",),
-                                    f"{cards(size * n_decks)} cannot deal {hand} to each of "
-                                    f"{most} players", hint="add cards, use two decks or "
-                                    "lower hand_size"))
+        out += _short_deal(game, params, docs, rares, sound, most)
     if complete and docs:
         out += _too_many_cards(docs, rares, g, decks, most)
     win = sound["win_score"]
@@ -226,6 +218,35 @@ def check(files: SetFiles) -> list[Problem]:
                                 f"win_score {win}", hint="a single family would win"))
     out += _rares_without_cards(game, g, rares)
     return out
+
+
+def _short_deal(game: LocatedDoc, params: dict[str, Any], docs: Sequence[LocatedDoc],
+                rares: LocatedDoc | None, sound: dict[str, Any], most: int) -> list[Problem]:
+    """A game at its most players whose cards cannot deal every hand: the regular deck times
+    the decks it is played with (``decks: auto``: two from 5 players or with the rares), plus
+    the rares when they are in (they are shuffled into the deal). The hint offers only what
+    would change it: two decks when the game has one and two would deal, hand_size as low as
+    the cards allow."""
+    hand, decks, rare = sound["hand_size"], sound["decks"], sound["rares"] is True
+    size = sum(deck_size(d) for d in docs)
+    n_decks = (2 if most >= 5 or rare else 1) if decks == "auto" else decks
+    if not isinstance(n_decks, int) or isinstance(n_decks, bool):
+        return []  # (a refused value is the schema's problem)
+    extra = deck_size(rares) if rare and rares is not None else 0
+    total = size * n_decks + extra
+    if not 0 < total < hand * most:
+        return []
+    at: JsonPath = ("params", "hand_size") if "hand_size" in params else ("card_files",)
+    fit = total // most  # the largest hand the cards deal to every player
+    if n_decks == 1 and size * 2 + extra >= hand * most:
+        return [game.problem(at, f"{cards(total)} cannot deal {hand} to each of {most} players",
+                             hint="add cards, use two decks or lower hand_size")]
+    made = "" if n_decks == 1 and not extra else (
+        f" ({'one deck' if n_decks == 1 else f'{n_decks} decks'} of {size}"
+        f"{'' if not extra else ' and the rare' if extra == 1 else f' and the {extra} rares'})")
+    hint = f"add cards or lower hand_size to {fit}" if fit >= 1 else "add cards"
+    return [game.problem(at, f"{cards(total)}{made} cannot deal {hand} to each of {most} "
+                         "players", hint=hint)]
 
 
 def _nothing_to_eat(docs: Sequence[LocatedDoc], kinds: set[str], human_foods: set[str],

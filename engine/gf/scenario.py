@@ -165,6 +165,7 @@ class _Run:
             raise self._error("turn", f"seat {turn} does not play (1..{len(players)})")
         if d.get("start") == "deal":
             return self._deal(game)
+        self._check_scores(game, players)
         fams: list[list[str]] = []
         for i, p in enumerate(players):
             out = []
@@ -222,10 +223,29 @@ class _Run:
         s.scripted = [list(d.get("coins", [])), list(d.get("phrases", []))]
         return s
 
+    def _check_scores(self, game: FeastGame, players: list[Mapping[str, Any]]) -> None:
+        """A score below 0 where no rule takes points away (only the rares' spiritual
+        explosion does, GF-27): not a position but a slip, refused at the score."""
+        if game.rares:
+            return
+        for i, p in enumerate(players):
+            score = p.get("score", 0)
+            if isinstance(score, int) and score < 0:
+                raise self._error(f"players[{i}].score", f"{score} is below 0, which no game "
+                                  "without the rares reaches: only their spiritual explosion "
+                                  "lowers a score (GF-27) (write 0 or more, or turn the rares on "
+                                  "with params.rares: true)")
+
     def _warn_unreachable(self, s: FeastState) -> None:
         """Positions the rules cannot reach are allowed (a designer may want one) but said."""
         g = s.g
         for p in range(s.n):
+            if s.score[p] >= g.win_score:
+                self.warnings.append(f"players[{p}].score: {s.score[p]} is at or above win_score "
+                                     f"{g.win_score}, which wins at once (GF-15), so this game "
+                                     "would be over; it is played on, and the player wins at "
+                                     f"their next feast (write at most {g.win_score - 1}, or "
+                                     "raise params.win_score)")
             for k, f in enumerate(s.fams[p]):
                 at = f"players[{p}].families[{k}]"
                 if any(g.kind[e] != EATER_OF[f[1]] for e in f[4]):

@@ -55,17 +55,50 @@ WINDOW = 256
 """Blocks submitted ahead of the finished ones: enough for a big cluster, memory flat in n."""
 
 
+ENV = "BONEYARD_SCHEDULER"
+
+
+class Address(str):
+    """A scheduler address read from ``BONEYARD_SCHEDULER`` (a plain ``str`` is one given as
+    ``--scheduler``), so a message names where the designer wrote it."""
+
+    from_env = True
+
+
 def scheduler_address(scheduler: str | None) -> str | None:
-    """``--scheduler`` or else ``BONEYARD_SCHEDULER``; None runs on local processes."""
-    address = scheduler if scheduler is not None else os.environ.get("BONEYARD_SCHEDULER")
-    return address.strip() or None if address else None
+    """``--scheduler`` or else ``BONEYARD_SCHEDULER`` (then an :class:`Address`, so messages
+    name the variable); None runs on local processes."""
+    if scheduler is not None:
+        return scheduler.strip() or None
+    address = os.environ.get(ENV, "").strip()
+    return Address(address) if address else None
+
+
+def _from_env(address: str) -> bool:
+    return getattr(address, "from_env", False) is True
 
 
 def _unreachable(address: str, why: str) -> RulesError:
+    if _from_env(address):
+        at, off = f"that {ENV} names, at {address}", f"unset {ENV} to run on this machine"
+    elif address == os.environ.get(ENV, "").strip():  # a command that passes the variable on
+        at, off = f"at {address}", f"unset {ENV} (and drop --scheduler if given)"
+    else:
+        at, off = f"at {address}", "drop --scheduler"
     return RulesError(
-        f"cannot reach the Dask scheduler at {address} ({why}); start one with "
-        f"`dask scheduler` and workers with `dask worker tcp://HOST:8786`, or drop --scheduler"
+        f"cannot reach the Dask scheduler {at} ({why}); start one with `dask scheduler` and "
+        f"workers with `dask worker tcp://HOST:8786`, or {off}"
     )
+
+
+def _bad(address: str, what: str, fix: str = "; write tcp://HOST:PORT",
+         env_fix: str = "set it to tcp://HOST:PORT") -> RulesError:
+    """An address that cannot be used, named where it was given: ``BONEYARD_SCHEDULER=...``
+    with ``env_fix`` or unsetting the variable, else as the option (or the variable) with ``fix``."""
+    if _from_env(address):
+        return RulesError(f"{ENV}={address}: {what}; {env_fix}, or unset {ENV} to run on this "
+                          "machine")
+    return RulesError(f"--scheduler (or {ENV}) {address}: {what}{fix}")
 
 
 def parse_address(address: str) -> tuple[str, int]:
@@ -75,15 +108,15 @@ def parse_address(address: str) -> tuple[str, int]:
     if not sep:
         scheme, rest = "tcp", address
     if scheme != "tcp":
-        raise RulesError(f"--scheduler (or BONEYARD_SCHEDULER) {address}: only tcp://HOST:PORT addresses are supported "
-                         f"(got scheme '{scheme}')")
+        raise _bad(address, f"only tcp://HOST:PORT addresses are supported (got scheme '{scheme}')",
+                   fix="")
     try:
         parts = urllib.parse.urlsplit(f"tcp://{rest}")
         host, port = parts.hostname, parts.port
     except ValueError as exc:
-        raise RulesError(f"--scheduler (or BONEYARD_SCHEDULER) {address}: not an address ({exc}); write tcp://HOST:PORT") from None
+        raise _bad(address, f"not an address ({exc})") from None
     if not host or parts.path not in ("", "/") or parts.query or parts.fragment:
-        raise RulesError(f"--scheduler (or BONEYARD_SCHEDULER) {address}: not an address; write tcp://HOST:PORT")
+        raise _bad(address, "not an address")
     return host, 8786 if port is None else port
 
 
@@ -98,11 +131,9 @@ def connect(address: str) -> Any:
     try:
         from distributed import Client
     except ImportError:
-        raise RulesError(
-            f"--scheduler (or BONEYARD_SCHEDULER) {address}: running on a cluster needs Dask "
-            "(pip install 'boneyard[cluster]')"
-        ) from None
-    target = f"tcp://{host}:{port}" if "://" not in address else address
+        raise _bad(address, "running on a cluster needs Dask", fix=" (pip install 'boneyard[cluster]')",
+                   env_fix="install Dask (pip install 'boneyard[cluster]')") from None
+    target = f"tcp://{host}:{port}" if "://" not in address else str(address)
     made: list[Any] = []
     failed: list[str] = []
 

@@ -10,7 +10,7 @@ from boneyard.engine.cards import CardSet
 from boneyard.engine.core import Game, State
 from boneyard.engine.sim.play import plain, summary_json
 
-from boneyard.errors import BoneyardError
+from boneyard.errors import BoneyardError, excerpt
 
 
 class ReplayError(BoneyardError):
@@ -54,6 +54,36 @@ def record_problem(record: Any) -> str | None:
     return None
 
 
+def option_problem(card_set: CardSet, options: Mapping[str, Any]) -> str | None:
+    """What is wrong with a log's engine ``options`` for ``card_set``'s game, in the words of
+    the command-line flags that set them (``--rares``, ``--decks``): an option the game does
+    not take, or a value the flag could not give; None when they are fine. Said before the
+    engine sees them: a compiled engine's own words are about Python types ("bool or None object
+    expected; got str"), and a plain one may take a wrong value and replay another game."""
+    from boneyard.engine.games import spec_of
+
+    spec = spec_of(card_set.rules)
+    known = {o.name: o for o in spec.options}
+    for name, value in options.items():
+        opt = known.get(name)
+        shown = excerpt(json.dumps(value, default=str))
+        if opt is not None and value is None:  # the game's own default, as the engine takes it
+            continue
+        if opt is None:
+            takes = f"its options are {', '.join(known)}" if known else "it takes none"
+            return (f"the log's options name '{excerpt(name)}', which {spec.title} does not take "
+                    f"({takes})")
+        said = f"(as --{name} gives it)"
+        if opt.flag and not isinstance(value, bool):
+            return f"the log's options.{name} is {shown}, but it must be true or false {said}"
+        if not opt.flag and not (_is_int(value) and opt.low <= value <= opt.high):
+            values = range(opt.low, opt.high + 1)
+            must = (" or ".join(map(str, values)) if len(values) <= 3
+                    else f"a whole number from {opt.low} to {opt.high}")
+            return f"the log's options.{name} is {shown}, but it must be {must} {said}"
+    return None
+
+
 def _replay_game(game: CardSet | Game, record: Mapping[str, Any]) -> Game:
     if not isinstance(game, CardSet):
         return game
@@ -67,6 +97,10 @@ def _replay_game(game: CardSet | Game, record: Mapping[str, Any]) -> Game:
                           f"'{card_set.name}' does not have (known: {', '.join(sorted(card_set.switches))})")
     if dict(card_set.switches) != switches:
         card_set = card_set.with_switches(**switches)
+    bad = option_problem(card_set, record.get("options", {}))
+    if bad is not None:
+        raise ReplayError(f"game {record.get('game')}: {bad}; the line was edited: use the line "
+                          "as simulate --log wrote it")
     try:  # the log's switch values and engine options, as the engine checks them
         built = make_game(card_set, record.get("num_players"), **dict(record.get("options", {})))
     except (BoneyardError, TypeError) as exc:
