@@ -26,6 +26,7 @@ from boneyard.engine.games import make_game
 from boneyard.pipeline import lastpass, reference
 from boneyard.pipeline import record as rec
 from boneyard.pipeline.coverage import with_checks
+from boneyard.pipeline.files import refuse_build_outputs
 from boneyard.pipeline.gates import Gate, GateResult, failed, nearest_metric
 from boneyard.pipeline.lastgames import GAMES, Played
 from boneyard.pipeline.playtest import Progress, config_hash, declared_hash, default_jobs, playtest
@@ -590,6 +591,7 @@ def build_set(
                      scheduler=scheduler)
     check_focus(card_set, focus)
     out_dir = out_dir_for(card_set, out)
+    refuse_build_outputs(card_set, out_dir, out, render)  # a link into the set: before any game
     check_out_dir(out_dir)
     with folder_lock(out_dir, lambda note: print(f"note: {note}", file=sys.stderr, flush=True)):
         return _build_locked(card_set, cfg, out_dir, fresh=fresh, focus=focus,

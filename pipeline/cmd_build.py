@@ -19,7 +19,7 @@ from boneyard.pipeline.cmd_render import OUT_HELP, out_folder
 from boneyard.pipeline.cmd_sim import JOBS, capped_jobs
 from boneyard.pipeline.console import Console
 from boneyard.pipeline.coverage import never_tested
-from boneyard.pipeline.files import refuse_set_folder
+from boneyard.pipeline.files import refuse_build_outputs, refuse_set_folder
 from boneyard.pipeline.gates import UNDECIDED, GateResult
 from boneyard.pipeline.report import show
 from boneyard.pipeline.set_checks import set_problems
@@ -128,9 +128,10 @@ def build_cmd(sets: tuple[str, ...], out: Path | None, force: bool, fast: bool, 
     for cs in card_sets:
         check_focus(cs, focus)
     for cs in card_sets:  # and a file where a folder goes is said before the first game too
-        check_out_dir(out_dir_for(cs, out))
         if cs.root:  # --out the set's parent folder: the prints would land among its files
             refuse_set_folder(Path(cs.root), "--out", out, out_dir_for(cs, out), "the build's outputs")
+        refuse_build_outputs(cs, out_dir_for(cs, out), out, not no_render)  # a link into the set
+        check_out_dir(out_dir_for(cs, out))
     refuse_invalid(card_sets)  # all validate says (template, gates), render or not: no game yet
     jobs = capped_jobs(jobs, scheduler)
     failures = []

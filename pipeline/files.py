@@ -15,6 +15,11 @@ files, or anywhere in its folder) is refused before any work (:func:`refuse_set_
 render wrote its PDF over template.yaml through one. Any other link at an output's name is
 replaced by the new file, as ``build`` replaces its reports and the image folders: the file it
 named is left as it was (:func:`output_path`).
+
+``build`` and ``watch`` write theirs the same way: the record, the reports, the last pass and
+the prints of a build (:func:`refuse_build_outputs`), the previews and the proof sheet of a
+watch (pipeline/watch.py); one that is a link into the set is refused before the first game or
+image, and any other link is replaced, never written through.
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ import tempfile
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from boneyard.engine.games import GAMES, spec_of, specs
 from boneyard.pipeline.load import GAME_FILE
@@ -35,6 +40,9 @@ from boneyard.pipeline.validate_yaml import display_path, read_yaml
 from boneyard.errors import BoneyardError
 from boneyard.files import atomic_path, sweep
 from boneyard.paths import CARDS, OUTPUT
+
+if TYPE_CHECKING:
+    from boneyard.engine.cards import CardSet
 
 TEMPLATE_FILE = "template.yaml"
 
@@ -268,3 +276,47 @@ def write_output(path: str | Path, data: bytes) -> None:
     """Write ``data`` to ``path`` through :func:`output_path`."""
     with output_path(path) as tmp:
         tmp.write_bytes(data)
+
+
+def refuse_links_in(root: Path, outputs: Iterable[Path], what: str, folder: Path,
+                    given: str | Path | None, option: str = "--out") -> None:
+    """:func:`refuse_set_outputs` for outputs a command writes in the set's output folder
+    ``folder`` (``<out>/<set>``; ``given`` by ``option``, or None for the default), each said by
+    its path, with the fix ``render`` gives: leave out ``--out`` for the default folder, or give
+    another one."""
+    default = OUTPUT / root.resolve().name
+    try:
+        same = default.resolve() == folder.resolve()
+    except (OSError, RuntimeError):
+        same = False
+    fix = (f"leave out {option} for {display_path(default)}" if given is not None and not same
+           else f"give another folder with {option}")
+    refuse_set_outputs(root, [(display_path(p), p) for p in outputs], what, fix)
+
+
+def build_outputs(card_set: CardSet, out_dir: Path, render: bool) -> list[Path]:
+    """What ``boneyard build`` writes in the set's output folder ``out_dir``: the folder, the
+    playtest record, the reports, the last pass (its folder, its record and its games), and with
+    ``render`` the prints of a render with the default options."""
+    from boneyard.pipeline.build import RECORD_NAME, REPORT_NAMES
+    from boneyard.pipeline.lastgames import GAMES
+    from boneyard.pipeline.lastpass import folder
+
+    last = folder(out_dir)
+    paths = [out_dir, out_dir / RECORD_NAME, *(out_dir / n for n in REPORT_NAMES), last,
+             last / RECORD_NAME, last / GAMES]
+    if render:
+        from boneyard.pipeline.render.api import RenderOptions, output_files
+
+        paths += output_files(card_set, out_dir, RenderOptions())
+    return paths
+
+
+def refuse_build_outputs(card_set: CardSet, out_dir: Path, given: str | Path | None,
+                         render: bool) -> None:
+    """Refuse (:class:`SetFileClash`), before any game, a build whose output in ``out_dir`` is a
+    link into the set (:func:`build_outputs`): the record was written through one, over
+    game.yaml or a card file. Links elsewhere are replaced when written (:func:`output_path`)."""
+    if card_set.root:
+        refuse_links_in(Path(card_set.root), build_outputs(card_set, out_dir, render),
+                        "the build's outputs", out_dir, given)

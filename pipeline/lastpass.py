@@ -11,6 +11,7 @@ scratch, and the record says why.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -121,12 +122,12 @@ def save(card_set: CardSet, record: Mapping[str, Any], out_dir: Path,
         if games:  # (under this record's identity: the games are what this content plays)
             lastgames.write(Played(want, games.batches), tmp)
         old = None
-        if dest.exists():
+        if os.path.lexists(dest):  # a link is moved aside and removed, never followed
             old = dest.with_name(f".{LAST_PASS}-old-{os.getpid()}")
             os.replace(dest, old)
         os.replace(tmp, dest)
         if old is not None:
-            shutil.rmtree(old, ignore_errors=True)
+            _remove(old)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return None
@@ -157,7 +158,17 @@ def _sweep(parent: Path) -> None:
     for entry in parent.glob(f".{LAST_PASS}-*"):
         pid = entry.name.removeprefix(f".{LAST_PASS}-").removeprefix("old-").split("-", 1)[0]
         if pid.isdigit() and not alive(int(pid)):
-            shutil.rmtree(entry, ignore_errors=True)
+            _remove(entry)
+
+
+def _remove(path: Path) -> None:
+    """Remove a last pass set aside: a folder with all it holds, a link (to a folder elsewhere,
+    which is left as it was) by itself."""
+    if path.is_symlink() or not path.is_dir():
+        with contextlib.suppress(OSError):
+            path.unlink()
+    else:
+        shutil.rmtree(path, ignore_errors=True)
 
 
 def find(card_set: CardSet, out_dir: Path, *, declared_hash: str, code_hash: str,

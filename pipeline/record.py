@@ -33,9 +33,9 @@ from typing import Any
 
 import jsonschema
 from boneyard.engine.stats import Metric
+from boneyard.pipeline.files import write_output
 from boneyard.pipeline.gates import ALPHA, evaluate, parse_gates
 from boneyard.pipeline.gates import failed as failed_results
-from boneyard.pipeline.report import write_atomic
 
 from boneyard.errors import BoneyardError
 from boneyard.files import read_bounded
@@ -171,8 +171,10 @@ def finite(value: Any) -> Any:
 
 
 def write(record: Mapping[str, Any], path: Path) -> Path:
-    """Sign and write a record atomically."""
-    write_atomic(path, json.dumps(finite(sign(record)), indent=1) + "\n")
+    """Sign and write a record atomically; a symbolic link at ``path`` is replaced by the
+    record, never written through (a link into the set is refused before the build plays:
+    pipeline/files.py)."""
+    write_output(path, (json.dumps(finite(sign(record)), indent=1) + "\n").encode("utf-8"))
     return path
 
 

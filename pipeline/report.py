@@ -21,6 +21,7 @@ from typing import Any
 
 from boneyard.engine.stats import Metric
 from boneyard.pipeline import reference
+from boneyard.pipeline.files import write_output
 from boneyard.pipeline.gates import (
     FAIL,
     FLAG,
@@ -33,8 +34,6 @@ from boneyard.pipeline.gates import (
     missing_text,
 )
 from boneyard.pipeline.paired import recorded_change
-
-from boneyard.files import write_atomic
 
 GAME_LEVEL = (
     ("first_priority_win_rate", "Win rate of the player holding priority first"),
@@ -705,8 +704,9 @@ def write_reports(record: Mapping[str, Any], out_dir: Path, images: bool = False
     just wrote beside their names (without: none, since images already in the folder may be an
     earlier build's, of other content)."""
     html_path, md_path = out_dir / "report.html", out_dir / "report.md"
-    write_atomic(html_path, build_html({**record, "_out_dir": str(out_dir)} if images else dict(record)))
-    write_atomic(md_path, build_markdown(record))
+    html_text = build_html({**record, "_out_dir": str(out_dir)} if images else dict(record))
+    write_output(html_path, html_text.encode("utf-8"))  # a link there is replaced, not followed
+    write_output(md_path, build_markdown(record).encode("utf-8"))
     return html_path, md_path
 
 

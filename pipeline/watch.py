@@ -15,6 +15,7 @@ watcher. ``max_cycles`` and ``timeout`` bound a run (``--once``; tests).
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import threading
 import time
 from collections.abc import Callable, Generator, Iterable
@@ -24,11 +25,11 @@ from typing import Any
 
 from boneyard.engine.cards import CardSet
 from boneyard.engine.games import spec_of
+from boneyard.pipeline.files import output_path, refuse_links_in, refuse_set_folder
 from boneyard.pipeline.load import GAME_FILE, check_set, resolve_set
 from boneyard.pipeline.validate_yaml import display_path, read_yaml
 
 from boneyard.errors import BoneyardError
-from boneyard.files import atomic_path
 from boneyard.paths import OUTPUT
 
 Echo = Callable[[str], None]
@@ -82,6 +83,7 @@ class Watcher:
                  render: bool = True, jobs: int = 1, dpi: int = PREVIEW_DPI,
                  echo: Echo = print) -> None:
         self.root = resolve_set(set_arg)
+        self.given = out
         self.out = (out or OUTPUT) / self.root.resolve().name / "watch"
         self.playtest = playtest
         self.render = render
@@ -93,6 +95,27 @@ class Watcher:
         self._layouts: dict[str, Any] = {}
         self._cards: dict[str, Any] | None = None
         self._played: str | None = None
+        if render:  # before the first cycle: nothing is written, and the command exits 2
+            refuse_set_folder(self.root, "--out", out, self.out.parent, "the previews")
+            self.refuse_links()
+
+    def outputs(self) -> list[Path]:
+        """What the watcher writes: its folders, the proof sheet and the card images already
+        there (the next cycle writes each again: a new one is no link)."""
+        png = self.out / "png"
+        try:
+            images = sorted(itertools.islice(png.iterdir(), 10_000)) \
+                if png.is_dir() and not png.is_symlink() else []
+        except OSError:
+            images = []
+        return [self.out.parent, self.out, png, self.out / "proof.png", *images]
+
+    def refuse_links(self) -> None:
+        """SetFileClash when an output of the watcher (:meth:`outputs`) is a link into the set:
+        the proof sheet or a card image was written through it, over game.yaml or a card file.
+        Asked before the watch starts and again before each cycle's images (a link made since
+        is that cycle's problem); any other link is replaced (pipeline/files.py)."""
+        refuse_links_in(self.root, self.outputs(), "the previews", self.out.parent, self.given)
 
     # --- one cycle ---------------------------------------------------------------------------
 
@@ -178,21 +201,24 @@ class Watcher:
             return
         _note, watermark = render_permission(card_set, self.out.parent.parent, True)
         result.watermark = watermark
+        self.refuse_links()  # one made since the last cycle: said, and nothing written
         png = self.out / "png"
+        if png.is_symlink():  # to a folder elsewhere: replaced, as render replaces its folders
+            png.unlink()
         png.mkdir(parents=True, exist_ok=True)
         full_w, full_h = image_pixels(prep.size, PROFILES["tgc"])
         w, h = round(full_w * self.dpi / IMAGE_DPI), round(full_h * self.dpi / IMAGE_DPI)
         marked = {fid: (ops, watermark) for fid, ops in prep.layouts.items()}
         for face in prep.deck.faces:
-            if self._layouts.get(face.id) == marked[face.id] and (png / file_name(face)).is_file():
+            if self._layouts.get(face.id) == marked[face.id] and _written(png / file_name(face)):
                 continue
-            with atomic_path(png / file_name(face)) as tmp:
+            with output_path(png / file_name(face)) as tmp:  # a link is replaced, not followed
                 save_png(face_image(prep.layouts[face.id], prep.size, w, h, watermark,
                                     self.dpi / PT_PER_IN), tmp, self.dpi)
             result.rendered.append(face.id)
-        if result.rendered or not (self.out / "proof.png").is_file():
+        if result.rendered or not _written(self.out / "proof.png"):
             sheet = proof_sheet(prep.deck, prep.layouts, prep.size, watermark)
-            with atomic_path(self.out / "proof.png") as tmp:
+            with output_path(self.out / "proof.png") as tmp:
                 save_png(sheet, tmp)
             result.proof = True
         self._layouts = marked
@@ -316,6 +342,12 @@ class Watcher:
         """Block until ``cycles`` cycles have run (tests, the page); False on timeout."""
         with self.changed:
             return self.changed.wait_for(lambda: len(self.results) >= cycles, timeout)
+
+
+def _written(path: Path) -> bool:
+    """Whether the watcher's own file is at ``path``: a link there (made since, to a file
+    elsewhere) is not, and is replaced by the next image rather than shown."""
+    return path.is_file() and not path.is_symlink()
 
 
 def _gate_line(g: dict[str, Any]) -> str:

@@ -135,7 +135,7 @@ def serve(watcher: Watcher, port: int = 0) -> ThreadingHTTPServer:
             m = _PNG.match(path)
             file = out / "proof.png" if path == "/proof.png" else out / "png" / m.group(1) \
                 if m else None
-            if file is not None and file.is_file():
+            if file is not None and file.is_file() and not file.is_symlink():  # its own files
                 self._send(200, "image/png", file.read_bytes())
                 return
             self._send(404, "text/plain", b"not found")

@@ -8,6 +8,13 @@ the PDF into template.yaml (then said the set's files changed while it rendered)
 ``link.csv -> S/deck.yaml`` replaced the card file with CSV, exit 0. ``export --out /dev/stdout
 > f.csv`` read the redirect's file as a sheet with edits and refused it, and an empty file at
 ``--out`` was refused as an empty sheet.
+
+``build`` and ``watch`` wrote theirs through links too: ``build S --out O`` with
+``O/S/playtest.json -> S/game.yaml`` played every game and then signed its record into
+game.yaml, and a reused record's reports went through ``report.md -> S/deck.yaml``; ``watch S
+--once`` wrote its proof sheet into deck.yaml through ``watch/proof.png`` and a card image into
+game.yaml, and a link made while it watched was served by its page. Now each is refused before
+any game or image, and a link elsewhere is replaced.
 """
 
 from __future__ import annotations
@@ -19,8 +26,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from boneyard.pipeline.load import GAME_FILE
+from boneyard.pipeline.validate_yaml import display_path
 
-from boneyard.paths import CARDS
+from boneyard.paths import CARDS, OUTPUT
 
 CLI = [sys.executable, "-c", "from boneyard.pipeline.cli import main; main()"]
 
@@ -151,3 +160,144 @@ def test_export_writes_an_empty_file_at_out(run, gf, tmp_path):
     res = run("export", gf, "--out", sheet)
     assert res.exit_code == 0, res.output
     assert sheet.read_text(encoding="utf-8").startswith("id,name,kind,")
+
+
+# --- build ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("name", "target", "role", "extra"), [
+    ("playtest.json", "game.yaml", "one of the set's own files (its game.yaml)", ["--no-render"]),
+    ("report.md", "deck.yaml", "one of the set's own files (its card file deck.yaml)",
+     ["--no-render"]),
+    ("last-pass", ".", "the set's own folder", ["--no-render"]),
+    ("proof.png", "template.yaml", "one of the set's own files (its template.yaml)", []),
+])
+def test_build_refuses_an_output_that_is_a_link_into_the_set(run, gf, tmp_path, name, target,
+                                                             role, extra):
+    """Before any game: the record was signed into game.yaml once every game was played."""
+    before = _snapshot(gf)
+    folder = tmp_path / "out" / "S"
+    folder.mkdir(parents=True)
+    link = folder / name
+    link.symlink_to((gf / target).resolve())
+    res = run("build", gf, "--fast", *extra, "--out", tmp_path / "out")
+    assert res.exit_code == 2, res.output
+    assert res.stderr.startswith(f"{link}: a link to {(gf / target).resolve()}, {role}; nothing "
+                                 "was written: remove the link, or write the build's outputs "
+                                 "elsewhere (leave out --out for "), res.stderr
+    assert res.stderr.count("\n") == 1 and "Traceback" not in res.output and not res.stdout
+    assert _snapshot(gf) == before  # byte for byte: game.yaml, the cards and the template
+    assert link.is_symlink() and [p.name for p in folder.iterdir()] == [name]
+
+
+def test_build_replaces_links_that_point_outside_the_set(run, gf, tmp_path):
+    """The record, the reports and the last pass go where the build keeps them; the files the
+    links named are left as they were, and nothing is left beside them."""
+    elsewhere = tmp_path / "elsewhere"
+    (elsewhere / "last-pass").mkdir(parents=True)
+    for name in ("playtest.json", "report.html", "last-pass/kept.txt"):
+        (elsewhere / name).write_text("kept\n", encoding="utf-8")
+    kept = _snapshot(elsewhere)
+    folder = tmp_path / "out" / "S"
+    folder.mkdir(parents=True)
+    for name in ("playtest.json", "report.html", "last-pass"):
+        (folder / name).symlink_to(elsewhere / name)
+    res = run("build", gf, "--fast", "--no-render", "--out", tmp_path / "out")
+    assert res.exit_code == 0, res.output
+    assert sorted(p.name for p in folder.iterdir()) == ["last-pass", "playtest.json",
+                                                       "report.html", "report.md"]
+    assert not [p for p in folder.rglob("*") if p.is_symlink()]
+    assert '"signature"' in (folder / "playtest.json").read_text(encoding="utf-8")
+    assert (folder / "last-pass" / "playtest.json").is_file()
+    assert _snapshot(elsewhere) == kept
+    # a reused record: only the reports are written, and over links too
+    for name in ("report.html", "report.md"):
+        (folder / name).unlink()
+        (folder / name).symlink_to(elsewhere / "report.html")
+    res = run("build", gf, "--fast", "--no-render", "--out", tmp_path / "out")
+    assert res.exit_code == 0 and "reused record" in res.stdout, res.output
+    for name in ("report.html", "report.md"):
+        assert not (folder / name).is_symlink() and (folder / name).stat().st_size > 1000
+    assert _snapshot(elsewhere) == kept
+
+
+# --- watch ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("name", "target", "role"), [
+    ("proof.png", "deck.yaml", "its card file deck.yaml"),
+    ("png/back.png", "game.yaml", f"its {GAME_FILE}"),
+])
+def test_watch_refuses_a_preview_that_is_a_link_to_a_file_of_the_set(run, gf, tmp_path, name,
+                                                                     target, role):
+    before = _snapshot(gf)
+    watch = tmp_path / "out" / "S" / "watch"
+    link = watch / name
+    link.parent.mkdir(parents=True)
+    link.symlink_to(gf / target)
+    res = run("watch", gf, "--once", "--no-playtest", "--dpi", "30", "--out", tmp_path / "out")
+    assert res.exit_code == 2, res.output
+    assert res.stderr.startswith(f"{link}: a link to {gf / target}, one of the set's own files "
+                                 f"({role}); nothing was written: remove the link, or write the "
+                                 "previews elsewhere (leave out --out for "), res.stderr
+    assert res.stderr.count("\n") == 1 and "Traceback" not in res.output
+    assert _snapshot(gf) == before
+    assert [p.relative_to(watch).as_posix() for p in watch.rglob("*") if not p.is_dir()] == [name]
+
+
+def test_watch_refuses_an_out_folder_that_is_the_sets_parent(run, gf):
+    """The previews went into the set's own folder (S/watch/)."""
+    before = _snapshot(gf)
+    res = run("watch", gf, "--once", "--no-playtest", "--out", gf.parent)
+    assert res.exit_code == 2, res.output
+    assert "the set's own folder; write them elsewhere (leave out --out for " in res.stderr
+    assert _snapshot(gf) == before and not (gf / "watch").exists()
+
+
+def test_watch_replaces_links_that_point_outside_the_set(run, gf, tmp_path):
+    elsewhere = tmp_path / "elsewhere.png"
+    elsewhere.write_bytes(b"not an image")
+    watch = tmp_path / "out" / "S" / "watch"
+    (watch / "png").mkdir(parents=True)
+    for name in ("proof.png", "png/back.png"):
+        (watch / name).symlink_to(elsewhere)
+    res = run("watch", gf, "--once", "--no-playtest", "--dpi", "30", "--out", tmp_path / "out")
+    assert res.exit_code == 0, res.output
+    for name in ("proof.png", "png/back.png"):
+        path = watch / name
+        assert not path.is_symlink() and path.read_bytes().startswith(b"\x89PNG"), name
+    assert elsewhere.read_bytes() == b"not an image"
+
+
+def test_a_link_made_while_watching_is_that_cycles_problem(gf, tmp_path):
+    """Nothing written through it, the page does not serve it, and the watcher goes on."""
+    import http.client
+
+    from boneyard.pipeline.watch import Watcher
+    from boneyard.pipeline.watch_page import serve
+
+    watcher = Watcher(gf, out=tmp_path / "out", playtest=False, dpi=30, echo=lambda _line: None)
+    assert watcher.cycle().ok
+    before = _snapshot(gf)
+    proof = watcher.out / "proof.png"
+    proof.unlink()
+    proof.symlink_to(gf / "game.yaml")
+    server = serve(watcher, 0)
+    try:
+        conn = http.client.HTTPConnection("127.0.0.1", server.server_address[1], timeout=10)
+        conn.request("GET", "/proof.png")
+        assert conn.getresponse().status == 404  # game.yaml was served as the proof sheet
+        conn.close()
+        second = watcher.cycle()
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert not second.ok
+    assert second.problems == [f"{proof}: a link to {gf / 'game.yaml'}, one of the set's own "
+                               "files (its game.yaml); nothing was written: remove the link, "
+                               "or write the previews elsewhere (leave out --out for "
+                               f"{display_path(OUTPUT / 'S')})"]
+    assert _snapshot(gf) == before and proof.is_symlink()
+    proof.unlink()
+    third = watcher.cycle()  # the link removed: the proof sheet is written again
+    assert third.ok and third.proof and proof.read_bytes().startswith(b"\x89PNG")
