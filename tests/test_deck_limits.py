@@ -175,3 +175,22 @@ def test_copies_the_schema_refuses_are_its_problem_not_also_a_count(tmp_path):
     root = _grave_feast(tmp_path, 60, 21)
     problems = [p.message for p in check_set(root).problems]
     assert problems and all("copies must be at most 20, got 21" in m for m in problems), problems
+
+
+def test_simulate_asking_for_more_decks_than_the_engine_numbers_is_one_message(tmp_path, run):
+    """Validation sees game.yaml only: a set that fits one deck at 2-4 players is valid, but
+    ``--decks 2`` or ``--rares`` (two decks with the rares) on the command line would pass the
+    engine's limit. Said by the engine's rules, once, exit 1, with the way out."""
+    root = _vampires(_edited(tmp_path, "grave-feast", "game.yaml",
+                             ("players: {min: 2, max: 8}", "players: {min: 2, max: 4}")), 26, 20)
+    game = root / "game.yaml"
+    text = game.read_text(encoding="utf-8")
+    game.write_text(text[:text.index("\nplaytest:") + 1], encoding="utf-8")  # its runs deal two
+    assert check_set(root).ok
+    for option, said in (("--decks", "1,148 cards (2 decks)"), ("--rares", "1,150 cards (2 decks and the rares)")):
+        args = ["simulate", str(root), "-n", "2", "--jobs", "1", "--players", "2", option]
+        result = run(*(args + ["2"] if option == "--decks" else args))
+        assert result.exit_code == 1, result.output
+        assert "Traceback" not in result.stderr
+        lines = [line for line in result.stderr.splitlines() if "engine numbers at most 1,023" in line]
+        assert len(lines) == 1 and said in lines[0] and "play one deck (--decks 1)" in lines[0]

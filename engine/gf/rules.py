@@ -23,6 +23,7 @@ from boneyard.engine.gf.constants import (
     FOOD_OF_EATER,
     HUMAN,
     KIND_NAMES,
+    M10,
     PREACHER,
     SUCCUBUS,
     VAMPIRE,
@@ -209,6 +210,13 @@ class FeastRules:
                 cards.extend([fi] * fc.copies)
         for fi in rare_faces:  # rares are single prints: once, whatever the number of decks
             cards.extend([fi] * faces[fi].copies)
+        if len(cards) > M10:  # numbers 0..1022 in 10-bit fields, M10 itself meaning "any card"
+            # (validate says so of game.yaml; this is for --decks and --rares on the command line)
+            with_rares = " and the rares" if self.rares else ""
+            raise RulesError(f"a game of this set holds {len(cards):,} cards ({self.decks} "
+                             f"deck{'s' if self.decks != 1 else ''}{with_rares}), but the engine "
+                             f"numbers at most {M10:,}: play one deck (--decks 1), leave the "
+                             "rares out, or cut copies in the card files")
         kinds = {k: i for i, k in enumerate(KIND_NAMES)}
         self.faces = faces
         self.face: list[int] = cards
