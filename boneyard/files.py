@@ -130,14 +130,17 @@ def unwritable(path: str | Path) -> str | None:
 
 
 @contextmanager
-def atomic_path(path: str | Path) -> Iterator[Path]:
+def atomic_path(path: str | Path, *, through_links: bool = True) -> Iterator[Path]:
     """A temporary path beside ``path`` for a writer that wants a file name (PDF, PNG): what
-    it holds replaces ``path`` when the block ends normally, and is deleted otherwise."""
+    it holds replaces ``path`` when the block ends normally, and is deleted otherwise.
+    ``through_links=False`` replaces a symbolic link at ``path`` itself (renamed over it, so the
+    link or the new file is there at every instant) instead of what it names: an output that
+    must never write into a file it did not make."""
     target = Path(path)
     if target.exists() and not target.is_file() and not target.is_dir():
         yield target  # a device or a pipe (/dev/stdout, a FIFO): written in place, as a shell redirect would
         return
-    if target.is_symlink():
+    if target.is_symlink() and through_links:
         target = target.resolve()  # write through a link: the link stays, what it names is replaced
     target.parent.mkdir(parents=True, exist_ok=True)
     sweep(target)

@@ -26,7 +26,7 @@ from boneyard.engine.games import make_game
 from boneyard.pipeline import lastpass, reference
 from boneyard.pipeline import record as rec
 from boneyard.pipeline.coverage import with_checks
-from boneyard.pipeline.files import refuse_build_outputs
+from boneyard.pipeline.files import refuse_links_in
 from boneyard.pipeline.gates import Gate, GateResult, failed, nearest_metric
 from boneyard.pipeline.lastgames import GAMES, Played
 from boneyard.pipeline.playtest import Progress, config_hash, declared_hash, default_jobs, playtest
@@ -395,6 +395,30 @@ def _unmatched_gates(card_set: CardSet) -> tuple[list[str], list[str]]:
         return _located("\n".join(lines), card_set).splitlines() if lines else []
 
     return located(problems), located(warnings)
+
+
+def build_outputs(card_set: CardSet, out_dir: Path, render: bool) -> list[Path]:
+    """What ``boneyard build`` writes in the set's output folder ``out_dir``: the folder, the
+    playtest record, the reports, the last pass (its folder, its record and its games), and with
+    ``render`` the prints of a render with the default options."""
+    last = lastpass.folder(out_dir)
+    paths = [out_dir, out_dir / RECORD_NAME, *(out_dir / n for n in REPORT_NAMES), last,
+             last / RECORD_NAME, last / GAMES]
+    if render:
+        from boneyard.pipeline.render.api import RenderOptions, output_files
+
+        paths += output_files(card_set, out_dir, RenderOptions())
+    return paths
+
+
+def refuse_build_outputs(card_set: CardSet, out_dir: Path, given: str | Path | None,
+                         render: bool) -> None:
+    """Refuse (:class:`SetFileClash`), before any game, a build whose output in ``out_dir`` is a
+    link into the set (:func:`build_outputs`): the record was written through one, over
+    game.yaml or a card file. Links elsewhere are replaced when written (pipeline/files.py ``output_path``)."""
+    if card_set.root:
+        refuse_links_in(Path(card_set.root), build_outputs(card_set, out_dir, render),
+                        "the build's outputs", out_dir, given)
 
 
 def _share_bound(where: str, gate: Gate, units: Mapping[str, str]) -> list[str]:

@@ -14,12 +14,13 @@ from boneyard.pipeline.build import (
     check_focus,
     check_out_dir,
     out_dir_for,
+    refuse_build_outputs,
 )
 from boneyard.pipeline.cmd_render import OUT_HELP, out_folder
 from boneyard.pipeline.cmd_sim import JOBS, capped_jobs
 from boneyard.pipeline.console import Console
 from boneyard.pipeline.coverage import never_tested
-from boneyard.pipeline.files import refuse_build_outputs, refuse_set_folder
+from boneyard.pipeline.files import refuse_set_folder
 from boneyard.pipeline.gates import UNDECIDED, GateResult
 from boneyard.pipeline.report import show
 from boneyard.pipeline.set_checks import set_problems

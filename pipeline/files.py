@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import itertools
 import os
-import tempfile
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -38,11 +37,11 @@ from boneyard.pipeline.validate import inside_set
 from boneyard.pipeline.validate_yaml import display_path, read_yaml
 
 from boneyard.errors import BoneyardError
-from boneyard.files import atomic_path, sweep
+from boneyard.files import atomic_path
 from boneyard.paths import CARDS, OUTPUT
 
 if TYPE_CHECKING:
-    from boneyard.engine.cards import CardSet
+    pass
 
 TEMPLATE_FILE = "template.yaml"
 
@@ -235,41 +234,8 @@ def output_path(path: str | Path) -> Iterator[Path]:
     the link or the new file is there at every instant), never written through: the file it
     named is left as it was. A link into the set is refused before (:func:`refuse_set_outputs`);
     this keeps any other one, made meanwhile or not, from being written through."""
-    target = Path(path)
-    if not target.is_symlink():
-        with atomic_path(target) as tmp:
-            yield tmp
-        return
-    sweep(target)
-    try:
-        fd, name = tempfile.mkstemp(prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp",
-                                    dir=target.parent)
-    except OSError as exc:
-        raise _naming(exc, target, None) from None
-    os.close(fd)
-    tmp = Path(name)
-    try:
+    with atomic_path(path, through_links=False) as tmp:
         yield tmp
-        os.chmod(tmp, 0o644)  # mkstemp makes 0600; outputs are meant to be shared
-        os.replace(tmp, target)  # the link itself is replaced: rename does not follow it
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        named = _naming(exc, target, tmp)
-        if named is exc:
-            raise
-        raise named from None
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-
-
-def _naming(exc: OSError, target: Path, tmp: Path | None) -> OSError:
-    """``exc`` naming ``target``, not its temporary stand-in (which means nothing to the reader)."""
-    name = str(exc.filename) if exc.filename not in (None, "") else None
-    if exc.errno is None or (name is not None and not Path(name).name.startswith(f".{target.name}.")
-                             and (tmp is None or name != str(tmp))):
-        return exc
-    return type(exc)(exc.errno, exc.strerror or os.strerror(exc.errno), str(target))
 
 
 def write_output(path: str | Path, data: bytes) -> None:
@@ -292,31 +258,3 @@ def refuse_links_in(root: Path, outputs: Iterable[Path], what: str, folder: Path
     fix = (f"leave out {option} for {display_path(default)}" if given is not None and not same
            else f"give another folder with {option}")
     refuse_set_outputs(root, [(display_path(p), p) for p in outputs], what, fix)
-
-
-def build_outputs(card_set: CardSet, out_dir: Path, render: bool) -> list[Path]:
-    """What ``boneyard build`` writes in the set's output folder ``out_dir``: the folder, the
-    playtest record, the reports, the last pass (its folder, its record and its games), and with
-    ``render`` the prints of a render with the default options."""
-    from boneyard.pipeline.build import RECORD_NAME, REPORT_NAMES
-    from boneyard.pipeline.lastgames import GAMES
-    from boneyard.pipeline.lastpass import folder
-
-    last = folder(out_dir)
-    paths = [out_dir, out_dir / RECORD_NAME, *(out_dir / n for n in REPORT_NAMES), last,
-             last / RECORD_NAME, last / GAMES]
-    if render:
-        from boneyard.pipeline.render.api import RenderOptions, output_files
-
-        paths += output_files(card_set, out_dir, RenderOptions())
-    return paths
-
-
-def refuse_build_outputs(card_set: CardSet, out_dir: Path, given: str | Path | None,
-                         render: bool) -> None:
-    """Refuse (:class:`SetFileClash`), before any game, a build whose output in ``out_dir`` is a
-    link into the set (:func:`build_outputs`): the record was written through one, over
-    game.yaml or a card file. Links elsewhere are replaced when written (:func:`output_path`)."""
-    if card_set.root:
-        refuse_links_in(Path(card_set.root), build_outputs(card_set, out_dir, render),
-                        "the build's outputs", out_dir, given)
