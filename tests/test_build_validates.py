@@ -8,7 +8,6 @@ set_problems`, validate's own checks, and say the same located lines.
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -16,6 +15,7 @@ from boneyard.pipeline import build as build_mod
 from boneyard.pipeline import cmd_build
 from boneyard.pipeline.load import check_set, load_set
 from boneyard.pipeline.set_checks import set_problems
+from test_validate import _edited as edited
 
 from boneyard.paths import CARDS
 
@@ -24,15 +24,7 @@ GAME = "grave-feast"
 
 def _edited(tmp_path: Path, file: str, *edits: tuple[str, str]) -> Path:
     """A copy of the bundled Grave Feast with each (old, new) replaced once in ``file``."""
-    root = tmp_path / GAME
-    shutil.copytree(CARDS / GAME, root)
-    path = root / file
-    text = path.read_text(encoding="utf-8")
-    for old, new in edits:
-        assert text.count(old) == 1, old
-        text = text.replace(old, new)
-    path.write_text(text, encoding="utf-8")
-    return root
+    return edited(tmp_path, GAME, file, *edits)
 
 
 def _negative_width(tmp_path: Path) -> Path:

@@ -5,8 +5,6 @@ and an Excel TRUE imported as the name "True"."""
 
 from __future__ import annotations
 
-import csv
-import io
 import re
 import shutil
 from collections.abc import Callable
@@ -16,6 +14,7 @@ from typing import Any
 import pytest
 from boneyard.pipeline.load import check_set
 from openpyxl import load_workbook
+from test_sheets import _rows, _write_rows
 
 from boneyard.paths import CARDS
 
@@ -44,16 +43,6 @@ def _said(res: Any) -> str:
 
 
 # --- 1. import keeps a file's line ends and byte-order mark -------------------------------------
-
-
-def _rows(path: Path) -> list[list[str]]:
-    return list(csv.reader(io.StringIO(path.read_text(encoding="utf-8"))))
-
-
-def _write_rows(path: Path, rows: list[list[str]]) -> None:
-    buf = io.StringIO()
-    csv.writer(buf, lineterminator="\n").writerows(rows)
-    path.write_text(buf.getvalue(), encoding="utf-8")
 
 
 def _crlf_with_bom(path: Path) -> bytes:
