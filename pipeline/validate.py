@@ -631,13 +631,8 @@ def art_problem(root: Path, rel: str) -> str | None:
     if target is None:
         return f"art {name} {why}" + ("" if "write it" in str(why) else where)  # fix said
     if not target.exists():
-        near = _other_case(target)
-        if near:  # found on macOS and Windows, whose file names ignore case; not on Linux (CI)
-            fixed = posixpath.join(posixpath.dirname(rel.replace("\\", "/")), near)
-            return (f"art file {name} does not exist, but {quoted(fixed)} does: the names "
-                    f"differ in case only (write {fixed}; file names are case-sensitive on "
-                    "Linux, where a build or a print shop may run)")
-        return f"art file {name} does not exist" + where
+        return (other_case_problem(target, rel, "art file")
+                or f"art file {name} does not exist" + where)
     if not target.is_file():
         return f"art {name} is not a file"
     if target.stat().st_size > MAX_ART_BYTES:
@@ -673,6 +668,20 @@ def art_problem(root: Path, rel: str) -> str | None:
             return (f"art {name}: {trouble} ({quoted(part)}), so the set could not be copied "
                     "to Windows or zipped for a print shop (rename the file)")
     return None
+
+
+def other_case_problem(target: Path, rel: str, what: str) -> str | None:
+    """``art file 'art/Hoard.png' does not exist, but 'art/hoard.png' does: ...`` when the
+    missing ``target`` (written ``rel``) has a namesake beside it differing in case only
+    (``what`` names the kind of file), else None."""
+    near = _other_case(target)
+    if not near:
+        return None
+    # found on macOS and Windows, whose file names ignore case; not on Linux (CI)
+    fixed = posixpath.join(posixpath.dirname(rel.replace("\\", "/")), near)
+    return (f"{what} {quoted(rel)} does not exist, but {quoted(fixed)} does: the names "
+            f"differ in case only (write {fixed}; file names are case-sensitive on "
+            "Linux, where a build or a print shop may run)")
 
 
 def _other_case(target: Path) -> str | None:

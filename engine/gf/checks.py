@@ -402,9 +402,13 @@ def _rares_without_cards(game: LocatedDoc, g: dict[str, Any],
                          rares: LocatedDoc | None) -> list[Problem]:
     """``rares: true`` with no rares to shuffle in: the games would be played, and gated, as
     rare games without a rare in them. One mistake, one message: at the first place that turns
-    them on, naming the lines of the others."""
+    them on, naming the lines of the others. A rares file whose items are refused, or that is
+    not read, is said by its own problems alone."""
     named = g.get("rares_file")
-    empty = rares is not None and isinstance(rares.data, list) and not items(rares)
+    # a file with no items at all: one whose items are refused (``- [a, b]``, ``- 3``, a tag
+    # not allowed), or that is not read, has its own problems, and "holds no cards" would
+    # only repeat them
+    empty = rares is not None and rares.data == []
     places = _rares_on(g)
     if not places or not (empty or (rares is None and named is None)):
         return []

@@ -36,7 +36,7 @@ from .layout import (
     unused_layouts,
     when_problems,
 )
-from .locate import Glyph, Written, find, glyph_messages, set_values
+from .locate import Glyph, Written, field_message, find, glyph_messages, set_values
 from .ops import DrawOp
 from .preflight import Elements, preflight
 from .sheets import (
@@ -215,12 +215,20 @@ def _prepare(card_set: CardSet, options: RenderOptions, rules_runs: RulesRuns | 
                 failed.append(err)
             else:
                 errors.append(str(err))
-    errors += element_problems(deck, template, failed)
+    values: list[Written] = []
+
+    def at_field(err: ElementError) -> str | None:  # the card file line of the field to mend
+        if err.field is None:
+            return None
+        if not values:
+            values.extend(set_values(card_set))
+        return field_message(err.face, err.field, values)
+
+    errors += element_problems(deck, template, failed, at_field)
     if glyphs:  # said at the card file's line that holds the character
         errors += glyph_messages(glyphs, set_values(card_set))
     errors += when_problems(deck, template)
     errors += unused_layouts(deck, template)
-    values: list[Written] = []
 
     def art_at(face: Face) -> str | None:  # the card file line that names the face's art
         if not values:

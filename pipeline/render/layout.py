@@ -13,7 +13,8 @@ import difflib
 import hashlib
 import math
 import string
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -297,10 +298,13 @@ def unused_layouts(deck: Deck, template: Template) -> list[str]:
     return out
 
 
-def element_problems(deck: Deck, template: Template, failed: list[ElementError]) -> list[str]:
+def element_problems(deck: Deck, template: Template, failed: list[ElementError],
+                     at_field: Callable[[ElementError], str | None] | None = None) -> list[str]:
     """The faces' element errors, each template mistake said once at its template line: a
     ``{field}`` that cannot be filled, or a value no card that prints it can draw (a colour
-    field that is no colour, a box no text fits). A card's own problem keeps its card."""
+    field that is no colour, a box no text fits). A card's own problem keeps its card, and
+    one whose fix is a card field's (``ElementError.field``) is said where ``at_field`` puts
+    it, the card file's line, when it finds that line."""
     users: dict[tuple[tuple[str, int, int], str], set[str]] = {}
     for face in deck.faces:
         try:
@@ -321,7 +325,11 @@ def element_problems(deck: Deck, template: Template, failed: list[ElementError])
     out: list[str] = []
     for (where, element, kind), errs in by.items():
         faces = {e.face.id for e in errs}
-        if kind == "field" or (len(faces) > 1 and faces >= users.get((where, element), faces)):
+        # one card field's value failing on all its faces (a human's nine) is still that card's
+        values = {e.field[:2] if e.field is not None else None for e in errs}
+        one_value = len(values) == 1 and None not in values
+        if kind == "field" or (len(faces) > 1 and faces >= users.get((where, element), faces)
+                               and not one_value):
             layout, line, col = where
             at = f"{template.file}:{line}:{col}" if line else template.file
             first = errs[0]
@@ -332,7 +340,11 @@ def element_problems(deck: Deck, template: Template, failed: list[ElementError])
             if msg not in out:
                 out.append(msg)
         else:
-            out += [str(e) for e in errs]
+            for e in errs:
+                said = (at_field(e) if at_field is not None and e.field is not None else None) \
+                    or str(e)
+                if said not in out:
+                    out.append(said)
     return out
 
 
@@ -363,6 +375,9 @@ class ElementError(RenderError):
         super().__init__(text)
         self.face, self.where, self.element = face, where, element
         self.message, self.kind, self.shared = message, kind, shared
+        #: (field, value, what to say) when the fix is that card field's, not the template's
+        #: (a flavor word too wide for its box): said at the card file's line of the field
+        self.field: tuple[str, str, str] | None = None
 
 
 class GlyphError(RenderError):
@@ -471,6 +486,9 @@ class _Para:
     runs: list[Piece]
     scale: float
     colour: str
+    #: what the paragraph prints, as (kind, name, text) (see _sources): a word too wide for the
+    #: box is said at the card field that holds it
+    sources: list[tuple[str, str, str]] = field(default_factory=list)
 
 
 def _paragraphs(el: dict[str, Any], ctx: _Ctx) -> list[_Para]:
@@ -499,11 +517,12 @@ def _paragraphs(el: dict[str, Any], ctx: _Ctx) -> list[_Para]:
         if upper:
             runs = [(t.upper(), f) for t, f in runs]
         runs = [(t, f) for t, f in runs if t]
-        _check_glyphs(runs, _sources(chunks, ctx.face), upper, ctx)
+        sources = _sources(chunks, ctx.face)
+        _check_glyphs(runs, sources, upper, ctx)
         if "".join(t for t, _ in runs).strip():
             colour = ctx.colour(spec.get("colour", base_colour),
                                 "paragraphs" if "colour" in spec else "colour") or "#000000"
-            out.append(_Para(runs, float(spec.get("scale", 1.0)), colour))
+            out.append(_Para(runs, float(spec.get("scale", 1.0)), colour, sources))
     return out
 
 
@@ -577,8 +596,10 @@ def _word_width(word: Word, size: float) -> float:
     return sum(fonts.width(t, f, size) for t, f in word)
 
 
-def _wrap(para: _Para, size: float, width: float, wrap: bool) -> tuple[list[list[Word]], str]:
-    """Lines of words at ``size``, or ([], why) if some word or line cannot fit ``width``."""
+def _wrap(para: _Para, size: float, width: float, wrap: bool
+          ) -> tuple[list[list[Word]], str, tuple[str, float] | None]:
+    """Lines of words at ``size``, or ([], why, the word too wide and its width) if some word
+    (or, the word None, some line) cannot fit ``width``."""
     out: list[list[Word]] = []
     for hard in _words(para.runs):
         line: list[Word] = []
@@ -587,7 +608,8 @@ def _wrap(para: _Para, size: float, width: float, wrap: bool) -> tuple[list[list
             ww = _word_width(word, size)
             if ww > width + 1e-6:
                 text = "".join(t for t, _ in word)
-                return [], f"the word {text!r} is {ww:.1f} pt wide, the box {width:.1f} pt"
+                return [], f"the word {text!r} is {ww:.1f} pt wide, the box {width:.1f} pt", \
+                    (text, ww)
             # the space is painted in the font of the word before it (see _segments)
             space = fonts.width(" ", line[-1][-1][1], size) if line else 0.0
             if line and (not wrap or used + space + ww <= width + 1e-6):
@@ -599,9 +621,9 @@ def _wrap(para: _Para, size: float, width: float, wrap: bool) -> tuple[list[list
             else:
                 line, used = [word], ww
         if not wrap and used > width + 1e-6:
-            return [], f"the line is {used:.1f} pt wide, the box {width:.1f} pt"
+            return [], f"the line is {used:.1f} pt wide, the box {width:.1f} pt", None
         out.append(line)
-    return out, ""
+    return out, "", None
 
 
 def _para_size(size: float, para: _Para, top: float, low: float, floor: float = 0.0) -> float:
@@ -634,13 +656,16 @@ def _fit(paras: list[_Para], el: dict[str, Any], box: Box, ctx: _Ctx, k: float =
     tallest = max(p.scale for p in paras) * leading
     size = top if top * tallest <= box.h else max(low, math.floor(box.h / tallest / SIZE_STEP) * SIZE_STEP)
     why = ""
+    wide: tuple[_Para, str, float] | None = None  # the paragraph and word too wide, its width
     while size >= low - 1e-9:
         laid = []
         height = 0.0
+        wide = None
         for i, p in enumerate(paras):
             psize = _para_size(size, p, top, low, ctx.hard_floor)
-            lines, why = _wrap(p, psize, box.w, wrap)
+            lines, why, word = _wrap(p, psize, box.w, wrap)
             if not lines:
+                wide = (p, *word) if word is not None else None
                 break
             laid.append(lines)
             height += len(lines) * psize * leading + (gap * size * leading if i else 0)
@@ -651,12 +676,34 @@ def _fit(paras: list[_Para], el: dict[str, Any], box: Box, ctx: _Ctx, k: float =
                    f"({sum(len(x) for x in laid)} lines)")
         size = round(size - SIZE_STEP, 4)
     ctx.key = ""
-    raise ctx.error(f"text does not fit even at the minimum size {low:g} pt{ctx.at}: {why} "
+    err = ctx.error(f"text does not fit even at the minimum size {low:g} pt{ctx.at}: {why} "
                     "(shorten the text, or enlarge the box or lower min_size in the template)",
                     "fit", f"text does not fit its box ({box.w:g} x {box.h:g} pt){ctx.at} on "
                     f"any card that prints it, even at the minimum size {low:g} pt (e.g. card "
                     f"'{ctx.face.id}': {why}) (enlarge the box or lower min_size, or shorten "
                     "the texts)")
+    if wide is not None:
+        err.field = _word_field(*wide, box, low, ctx, err)
+    raise err
+
+
+def _word_field(para: _Para, word: str, width: float, box: Box, low: float, ctx: _Ctx,
+                err: ElementError) -> tuple[str, str, str] | None:
+    """(field, its value, what to say there) when the word too wide for the box comes whole
+    from one card field (a flavor line): the fix is in the card file, at that field."""
+    want = word.casefold()
+    if any(kind == "template" and want in text.casefold() for kind, _, text in para.sources):
+        return None  # the template's own words
+    for kind, name, text in para.sources:
+        if kind == "field" and want in text.casefold():
+            layout, line, col = err.where
+            at = f"{ctx.template.file}:{line}:{col}" if line else ctx.template.file
+            return name, text, (f"the word {word!r} is {width:.1f} pt wide, wider than the "
+                                f"{box.w:.1f} pt box of layout '{layout}' element "
+                                f"'{ctx.element}' at {at} even at its minimum size {low:g} pt"
+                                f"{ctx.at} (shorten the word or put a space in it, or widen "
+                                "the box or lower min_size in the template)")
+    return None
 
 
 def _text_ops(el: dict[str, Any], box: Box, ctx: _Ctx, k: float = 1.0) -> list[DrawOp]:

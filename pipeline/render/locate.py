@@ -136,3 +136,18 @@ def glyph_messages(found: list[Glyph], values: list[Written]) -> list[str]:
         out.append(f"{head}: the font '{font}' has no glyph for {shown}, so it would print as "
                    f"an empty box ({fix})")
     return out
+
+
+def field_message(face: Face, field: tuple[str, str, str], values: list[Written]) -> str | None:
+    """A card field's own problem (``layout.ElementError.field``: the field, its value and what
+    to say) at the card file's line that writes that value, as a glyph's is; None when no line
+    of the card's holds the value as written (a value made by the game, a set built in code)."""
+    _name, text, said = field
+    if not text.strip():
+        return None
+    where = find(values, face, text, text.strip()[0])
+    if where is None or where.text.strip().casefold() != text.strip().casefold():
+        return None
+    who = f" card '{where.card}':" if where.card else ""
+    return (f"{where.file}:{where.line}:{where.column}:{who} {where.label} "
+            f"{excerpt(where.text.strip(), 60)!r}: {said}")

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from boneyard.pipeline.validate import art_problem, schema_problems
+from boneyard.pipeline.validate import art_problem, other_case_problem, schema_problems
 from boneyard.pipeline.validate_yaml import read_yaml
 
 from boneyard.errors import Problem, RenderError
@@ -46,6 +46,7 @@ _LIMITS: dict[str, tuple[float, float]] = {
 }
 _PERCENT_LIMITS = {"x": (-200.0, 200.0), "y": (-200.0, 200.0), "w": (0.0, 200.0), "h": (0.0, 200.0)}
 _FORMAT_NUMBER = re.compile(r"\d+")
+_UNSET = object()  # a key an element does not write
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +107,11 @@ def load_template(path: str | Path) -> Template:
                                         "set folder", hint="keep fonts inside the set's folder"))
             font_ids[name] = name  # declared: its uses are not also "unknown font" (never drawn)
             continue
+        other = None if target.exists() else other_case_problem(target, str(file), "font file")
+        if other is not None:  # as art: the file meant, spelt in another case
+            problems.append(doc.problem(("fonts", name), f"font {name!r}: {other}"))
+            font_ids[name] = name
+            continue
         try:
             font_ids[name] = fonts.register(name, target)
         except RenderError as exc:
@@ -132,7 +138,7 @@ def load_template(path: str | Path) -> Template:
             art = el.get("art")
             if isinstance(art, str) and art and "{" not in art:
                 why = art_problem(base, art)
-                if why is not None and " does not exist" in why:
+                if why is not None and " does not exist (" in why:  # not "..., but 'X' does"
                     why = (f"image file {art!r} not found in the set folder (check the file "
                            "name, or add the image to the set folder; paths are from there)")
                 if why is not None:
@@ -146,12 +152,12 @@ def load_template(path: str | Path) -> Template:
     for lname, elements in layouts.items():
         own = [e.get("name") for e in raw_layouts[lname].get("elements", [])]
         parent = raw_layouts[lname].get("extends")
-        inherited = [e["name"] for e in layouts.get(parent, ())] if parent is not None else []
+        above = {e["name"]: e for e in layouts.get(parent, ())} if parent is not None else {}
         for el in elements:
             if el["name"] in own:
                 where = ("layouts", lname, "elements", own.index(el["name"]))
                 _check_shape(el, lname, (card.width, card.height), doc, where, problems,
-                             inherited)
+                             list(above), above.get(el["name"]))
     try:
         bleed = parse_length(data.get("bleed", "0.125in"), "bleed")
     except RenderError as exc:
@@ -366,21 +372,9 @@ def _check_values(
     """The values an element writes: lengths, colours, fonts, emblem names."""
     bad = _reporter(el, layout, doc, where, problems)
     for key in (*_GEOMETRY_KEYS, "stroke_width", "radius", "size", "min_size"):
-        if key in el and isinstance(el[key], str) and el[key].strip().endswith("%"):
-            _check_percent(el[key], key, bad)
-        elif key in el:
-            try:
-                length = parse_length(el[key], key)
-            except RenderError as exc:
-                bad(key, str(exc))
-                continue
-            if key in ("size", "min_size") and not _FONT_SIZES[0] <= length <= _FONT_SIZES[1]:
-                bad(key, f"{key} {length:g} pt is not a printable font size",
-                    hint=f"between {_FONT_SIZES[0]:g} and {_FONT_SIZES[1]:g} pt")
-            elif key in _LIMITS and not _LIMITS[key][0] <= length <= _LIMITS[key][1]:
-                low, high = _LIMITS[key]
-                bad(key, f"{key} {length:g} pt is out of range", hint=f"between {low:g} and "
-                    f"{high:g} pt")
+        refused = _refused_length(el[key], key) if key in el else None
+        if refused is not None:
+            bad(key, *refused)
     for key in ("text", "art", "emblem", "fill", "stroke", "colour", "accent"):
         if isinstance(el.get(key), str):
             _check_format(el[key], lambda m, h=None, k=key: bad(k, m, h))
@@ -407,16 +401,30 @@ def _check_values(
             hint=f"emblems are: {', '.join(sorted(EMBLEMS))}")
 
 
-def _check_percent(value: str, key: str, bad: Any) -> None:
-    """A percentage of the card, within what can be drawn (x and y may reach off the card)."""
+def _refused_length(value: Any, key: str) -> tuple[str, str | None] | None:
+    """Why a length an element writes at ``key`` is refused, as (message, hint), or None: one
+    that does not parse, a font size no one can print, a length or percentage out of range
+    (x and y may reach off the card)."""
+    if isinstance(value, str) and value.strip().endswith("%"):
+        try:
+            pct = float(value.strip()[:-1])
+        except ValueError:
+            return f"{key}: expected a percentage such as '50%', got {value!r}", None
+        low, high = _PERCENT_LIMITS.get(key, (0.0, 100.0))
+        if not low <= pct <= high:
+            return f"{key} {pct:g}% is out of range", f"between {low:g}% and {high:g}%"
+        return None
     try:
-        pct = float(value.strip()[:-1])
-    except ValueError:
-        bad(key, f"{key}: expected a percentage such as '50%', got {value!r}")
-        return
-    low, high = _PERCENT_LIMITS.get(key, (0.0, 100.0))
-    if not low <= pct <= high:
-        bad(key, f"{key} {pct:g}% is out of range", hint=f"between {low:g}% and {high:g}%")
+        length = parse_length(value, key)
+    except RenderError as exc:
+        return str(exc), None
+    if key in ("size", "min_size") and not _FONT_SIZES[0] <= length <= _FONT_SIZES[1]:
+        return (f"{key} {length:g} pt is not a printable font size",
+                f"between {_FONT_SIZES[0]:g} and {_FONT_SIZES[1]:g} pt")
+    if key in _LIMITS and not _LIMITS[key][0] <= length <= _LIMITS[key][1]:
+        low, high = _LIMITS[key]
+        return f"{key} {length:g} pt is out of range", f"between {low:g} and {high:g} pt"
+    return None
 
 
 def _check_format(text: str, bad: Any) -> None:
@@ -467,13 +475,26 @@ def _check_shape(
     where: tuple[str | int, ...],
     problems: list[Problem],
     inherited: Iterable[str] = (),
+    parent: dict[str, Any] | None = None,
 ) -> None:
     """An element after its extends chain: a type, a box, what its type needs; text that
     could never be read (off the card, a minimum size above its size). ``inherited``: the
-    names of the elements the layout extends, one of which a name without a type may misspell."""
+    names of the elements the layout extends, one of which a name without a type may misspell.
+
+    ``parent``: the element as the extended layout has it. A check whose keys this layout
+    leaves as they were is said there, at the layout that writes them, not again for each
+    layout that inherits them (which only change a colour, say). And where a length of the
+    box is refused (``w: -100``), that is the problem: where the box lies is not judged."""
     bad = _reporter(el, layout, doc, where, problems)
+
+    def kept(*keys: str) -> bool:  # this layout leaves these keys as the one it extends has them
+        return parent is not None and all(parent.get(k, _UNSET) == el.get(k, _UNSET)
+                                          for k in keys)
+
     etype = el.get("type")
     if etype is None:
+        if parent is not None:
+            return  # said where the element is first written
         near = difflib.get_close_matches(str(el.get("name")), list(inherited), n=1)
         if near:  # meant to change an inherited element, it adds a new one with no type
             bad("name", "names no element it inherits, and has no 'type' to be a new one",
@@ -481,21 +502,32 @@ def _check_shape(
             return
         bad("type", f"has no 'type' (one of {', '.join(ELEMENT_TYPES)})")
         return
-    if "box" not in el:
+    box_keys = ("type", *_GEOMETRY_KEYS, "box")
+    if "box" not in el and not kept(*box_keys):
         for key in _GEOMETRY_KEYS:
             if key not in el:
                 bad(key, f"needs '{key}' (or 'box: trim' / 'box: bleed')")
     for req in _REQUIRED.get(etype, ()):
-        if not any(k in el for k in req.split("|")):
+        if not any(k in el for k in req.split("|")) and not kept("type", *req.split("|")):
             wanted = "' or '".join(req.split("|"))
             bad(req, f"a {etype} element needs '{wanted}'")
+    # a refused length is said by _check_values: the box it makes is not judged as well
+    placed = not kept(*box_keys) and not any(
+        key in el and _refused_length(el[key], key) is not None for key in _GEOMETRY_KEYS)
     if etype != "text":
-        _check_on_card(el, card, bad)
+        if placed:
+            _check_on_card(el, card, bad)
         return
     size, low = _length_or_none(el, "size", 0), _length_or_none(el, "min_size", 0)
-    if size is not None and low is not None and low > size:
+    if size is not None and low is not None and low > size and not kept("size", "min_size"):
         bad("min_size", f"min_size {low:g} pt is above size {size:g} pt",
             hint="min_size is the smallest the text may shrink to")
+    if placed:
+        _check_text_box(el, card, bad)
+
+
+def _check_text_box(el: dict[str, Any], card: tuple[float, float], bad: Any) -> None:
+    """A text box with room for text, inside the card's cut."""
     placed = _placed(el, card)
     if placed is None:
         return

@@ -108,10 +108,20 @@ def card_size(name: str) -> CardSize:
     unit = PT_PER_IN if m.group(3) == "in" else PT_PER_MM
     w, h = float(m.group(1)) * unit, float(m.group(2)) * unit
     lo, hi = CUSTOM_RANGE_MM
+
+    def fits(side: float) -> bool:
+        return lo * PT_PER_MM - 1e-6 <= side <= hi * PT_PER_MM + 1e-6
+
     for side in (w, h):
-        if not lo * PT_PER_MM - 1e-6 <= side <= hi * PT_PER_MM + 1e-6:
+        if not fits(side):
+            hint = ""
+            if m.group(3) is None:  # bare numbers: millimetres here, points in every length
+                inches = all(fits(float(v) * PT_PER_IN) for v in m.group(1, 2))
+                hint = (" (a bare number in a card size is millimetres, not points as in other "
+                        "lengths" + (f"; for inches write {name.strip()}in" if inches else "")
+                        + ")")
             raise RenderError(f"card size {name!r}: each side must be {lo:g} to {hi:g} mm, got "
-                              f"{side / PT_PER_MM:.1f} mm")
+                              f"{side / PT_PER_MM:.1f} mm{hint}")
     return CardSize(name.strip().replace(" ", ""), w, h)
 
 
