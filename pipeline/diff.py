@@ -13,6 +13,7 @@ units of their own uncertainty, in words a designer reads: "Anger: win-rate chan
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import subprocess
@@ -252,15 +253,13 @@ def _not_a_set(card_set: CardSet, against: str, folder: Path) -> str:
     another version)."""
     own = Path(card_set.root).resolve() if card_set.root else None
     inside = []
-    try:
+    with contextlib.suppress(OSError):  # a folder we may not list: no set is named
         for p in sorted(folder.iterdir()):
             try:
                 if (p / "game.yaml").is_file() and p.resolve() != own and _rules_of(p) == card_set.rules:
                     inside.append(p.name)
             except OSError:  # a folder we may not read
                 continue
-    except OSError:
-        pass
     if own is not None and own.name in inside:
         inside.remove(own.name)
         inside.insert(0, own.name)

@@ -29,7 +29,7 @@ import os
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from boneyard.engine.games import GAMES, spec_of, specs
 from boneyard.pipeline.load import GAME_FILE
@@ -39,9 +39,6 @@ from boneyard.pipeline.validate_yaml import display_path, read_yaml
 from boneyard.errors import BoneyardError
 from boneyard.files import atomic_path
 from boneyard.paths import CARDS, OUTPUT
-
-if TYPE_CHECKING:
-    pass
 
 TEMPLATE_FILE = "template.yaml"
 
