@@ -31,6 +31,12 @@ def _random_summaries(n: int, **params):
     return _random_games(DotdGame(make_card_set(CHARACTERS, params=params)), n)
 
 
+def _greedy_summaries(n: int, **params):
+    game = DotdGame(make_card_set(CHARACTERS, params=params))
+    agents = [make_agent("greedy", game)] * 2
+    return [play_game(game, agents, seed)[0].summary() for seed in range(n)]
+
+
 def _figures(summaries):
     return {m.name: m for m in game_metrics(summaries)}
 
@@ -51,6 +57,29 @@ def test_a_power_up_spirits_edge_grows_with_its_bonus():
     assert plain.n > 0 and big.n > 0
     assert big.value > 0.85 and plain.high < big.low  # a 20-power bonus wins almost all
     assert 0.3 < plain.value < 0.75
+
+
+def test_a_double_spirit_of_one_use_is_worth_less_than_one_of_two():
+    """A Double spirit with one use repeats nothing: where only one side has it, that side has no
+    help the other lacks, and loses more fights against the other backs' bonus. (Greedy plays:
+    random play fields drawbacks as often as gains, and a Double repeats both.)"""
+    one = _figures(_greedy_summaries(100, double_uses=1))
+    two = _figures(_greedy_summaries(100))
+    blank, plain = one["double_edge_win_rate"], two["double_edge_win_rate"]
+    assert blank.n > 0 and plain.n > 0
+    assert blank.high < plain.low
+    assert one["fired.ability.double_use"].value == 0 < two["fired.ability.double_use"].value
+
+
+def test_each_backs_edge_counts_only_fights_where_one_side_has_that_spirit():
+    summaries = _random_summaries(30)
+    for s in summaries:
+        got = dict(s.abilities)
+        for back in ("power_up", "double", "unearth"):
+            assert got.get(f"{back}_edge_won", 0) <= got.get(f"{back}_edge", 0)
+    figures = _figures(summaries)
+    for back in ("power_up", "double", "unearth"):
+        assert 0.0 < figures[f"{back}_edge_win_rate"].value < 1.0
 
 
 def test_a_ratio_of_events_takes_games_as_its_unit():

@@ -122,11 +122,19 @@ A_SPIRIT_WAITS: Final = 10  # a spirit of another back converted with fights lef
 A_DECK_SHORT: Final = 11  # a deck short of the cards asked, not reshuffled (deck_empty: skip)
 A_UNSCORED: Final = 12  # an active line card that won nothing scored nothing (score_basis)
 A_TIE_BROKEN: Final = 13  # a game level on points decided by the chain (tie_break: chain)
-N_ABILITIES: Final = 14
+# what each back's spirit is worth, as A_PU_EDGE measures the Power Up's bonus (the metrics
+# <back>_edge_win_rate of the backs in EDGES, from the abilities <back>_edge and <back>_edge_won)
+A_DOUBLE_EDGE: Final = 14  # a fight in which only one side had a Double spirit in force
+A_DOUBLE_EDGE_WON: Final = 15  # ... and that side won it
+A_UNEARTH_EDGE: Final = 16  # a fight in which only one side's spirit was an Unearth card
+A_UNEARTH_EDGE_WON: Final = 17  # ... and that side won it
+N_ABILITIES: Final = 18
 ABILITY_NAMES: Final = ("double_use", "power_up_fight", "spirit_unearth", "unearth_retrigger",
                         "newcomer_effect", "no_legal_card", "power_up_edge", "power_up_edge_won",
                         "both_auto_lose_compared", "late_conversion", "spirit_waits",
-                        "deck_short", "active_unscored", "tie_broken")
+                        "deck_short", "active_unscored", "tie_broken",
+                        "double_edge", "double_edge_won", "unearth_edge", "unearth_edge_won")
+EDGES: Final = ("power_up", "double", "unearth")
 
 # --- compiled effects (rules.compile_step makes them, the interpreter runs them) --------------
 # A compiled condition: (measure M_*, lo, hi, negated, arg). It holds iff ``lo <= x <= hi`` for

@@ -11,6 +11,7 @@ half, so their sums are exact in any order; tests/test_sim_uniform.py compares t
 
 from __future__ import annotations
 
+from .codes import EDGES
 from .position import Position
 from .tables import GameTables
 
@@ -53,7 +54,7 @@ class GameCounter:
     """One block's counts of finished games (:meth:`add`), as tally sums (:meth:`into`)."""
 
     __slots__ = ("g", "chars", "slot_kind", "slot_of", "prim_names", "ab_names", "ab_conv",
-                 "ab_no_legal", "ab_edge", "ab_edge_won", "games", "results", "ints",
+                 "ab_no_legal", "ab_edges", "games", "results", "ints",
                  "decided", "prims", "abs", "effects", "played", "fights", "won",
                  "no_legal", "edge_cross", "player_game", "_per", "_prim", "_ab", "_fought", "_won")
 
@@ -90,8 +91,8 @@ class GameCounter:
             self.ab_names.append("conversion")
         self.ab_conv = ab_index["conversion"]
         self.ab_no_legal = ab_index.get("no_legal_card", -1)
-        self.ab_edge = ab_index.get("power_up_edge", -1)
-        self.ab_edge_won = ab_index.get("power_up_edge_won", -1)
+        # each back's edge: the slots of its fights and fights won (-1: not counted)
+        self.ab_edges = [(ab_index.get(f"{e}_edge", -1), ab_index.get(f"{e}_edge_won", -1)) for e in EDGES]
         self.games = 0
         # seat 1, seat 2, the turn-1 priority holder: results (a draw is a half)
         self.results = _Sums(3)  # in halves
@@ -105,7 +106,7 @@ class GameCounter:
         self.fights = _Sums(self.chars)
         self.won = _Sums(self.chars)
         self.no_legal = _Sums(1)
-        self.edge_cross = _Sums(1)
+        self.edge_cross = _Sums(len(EDGES))
         self.player_game = _Sums(1)  # in halves
         self._per: list[int] = [0] * self.chars
         self._prim: list[int] = [0] * len(self.prim_names)
@@ -208,9 +209,10 @@ class GameCounter:
                 prim[j] = 0
         no_legal = ab[self.ab_no_legal] if self.ab_no_legal >= 0 else 0
         self.no_legal.add(0, 1 if no_legal else 0)
-        edge = ab[self.ab_edge] if self.ab_edge >= 0 else 0
-        if edge:
-            self.edge_cross.add(0, edge * (ab[self.ab_edge_won] if self.ab_edge_won >= 0 else 0))
+        for k, (e, w) in enumerate(self.ab_edges):
+            edge = ab[e] if e >= 0 else 0
+            if edge:
+                self.edge_cross.add(k, edge * (ab[w] if w >= 0 else 0))
         for j in range(len(ab)):
             if ab[j]:
                 self.abs.add(j, ab[j])
@@ -236,7 +238,8 @@ class GameCounter:
         _named(sums, "fired.primitive.", self.prim_names, self.prims)
         _named(sums, "fired.ability.", self.ab_names, self.abs)
         _each(sums, "no_legal_card_rate", self.no_legal, 0)
-        _each(sums, "power_up_edge_cross", self.edge_cross, 0)
+        for k, e in enumerate(EDGES):
+            _each(sums, f"{e}_edge_cross", self.edge_cross, k)
         for c in range(self.chars):
             _each(sums, f"card.{ids[c]}.effect_fired", self.effects, c)
         _merge(sums, "player_game", *self.player_game.halves(0))

@@ -46,11 +46,15 @@ from .choices import (
 from .codes import (
     A_BOTH_AL_COMPARED,
     A_DOUBLE,
+    A_DOUBLE_EDGE,
+    A_DOUBLE_EDGE_WON,
     A_NEWCOMER,
     A_POWER_UP,
     A_PU_EDGE,
     A_PU_EDGE_WON,
     A_SPIRIT_UNEARTH,
+    A_UNEARTH_EDGE,
+    A_UNEARTH_EDGE_WON,
     ACT_NO,
     D_CONVERT,
     D_NONE,
@@ -75,6 +79,7 @@ from .codes import (
     T_STEPS,
     T_TURN,
     T_USE,
+    UNEARTH,
 )
 from .interpreter import exec_steps, use_inline
 from .narrate import check_invariants as _check_invariants
@@ -383,6 +388,16 @@ class DotdState(Position):
                     self.fired[A_PU_EDGE] += 1
                     if (win0 and not win1) if pu0 else (win1 and not win0):
                         self.fired[A_PU_EDGE_WON] += 1
+                d0 = eb0 == DOUBLE and not su0  # the other backs' spirits alike
+                if d0 != (eb1 == DOUBLE and not su1):
+                    self.fired[A_DOUBLE_EDGE] += 1
+                    if (win0 and not win1) if d0 else (win1 and not win0):
+                        self.fired[A_DOUBLE_EDGE_WON] += 1
+                n0 = eb0 == UNEARTH
+                if n0 != (eb1 == UNEARTH):
+                    self.fired[A_UNEARTH_EDGE] += 1
+                    if (win0 and not win1) if n0 else (win1 and not win0):
+                        self.fired[A_UNEARTH_EDGE_WON] += 1
                 if self.events is not None:
                     note_fight(self, i, a, b, t0, t1, win0, win1)
             elif not ua and not ub:  # DD-13: no fight between two fallen cards

@@ -15,6 +15,10 @@ Names are stable (the gates in game.yaml refer to them):
     power_up_edge_win_rate         fights won by the side with the Power Up spirit's bonus, of the
                                    fights where only one side had it (games are the unit of its
                                    interval: engine/stats.py Tally.ratio_metric)
+    double_edge_win_rate           the same for a Double spirit in force (not suppressed): what
+                                   repeating the fighter's effect is worth
+    unearth_edge_win_rate          the same for an Unearth spirit, whose worth was its Unearth when
+                                   it arrived, so it wins fewer of these fights than the others
     card.<id>.play_rate            share of player-games in which the character was put into play
     card.<id>.fights_won_rate      fights won / fights fought by the character
     card.<id>.win_rate_played      win rate of player-games where it was played
@@ -38,7 +42,7 @@ from typing import Any
 
 from boneyard.engine.stats import Metric, Tally, diff_proportions, lead_story, proportion_metric
 
-from .codes import ABILITY_NAMES
+from .codes import ABILITY_NAMES, EDGES
 from .effects import PRIMITIVES
 from .summary import DotdSummary
 
@@ -77,18 +81,14 @@ def tally(t: Tally, summary: DotdSummary | Mapping[str, Any], num_players: int =
             sums[played] = [0, 0.0, 0.0]
     for name, n in s.primitives:
         _add(sums, "fired.primitive." + name, n)
-    no_legal = edge = edge_won = 0
+    counts = dict(s.abilities)
     for name, n in s.abilities:
         _add(sums, "fired.ability." + name, n)
-        if name == "no_legal_card":
-            no_legal = n
-        elif name == "power_up_edge":
-            edge = n
-        elif name == "power_up_edge_won":
-            edge_won = n
-    _add(sums, "no_legal_card_rate", 1 if no_legal else 0)
-    if edge:
-        _add(sums, "power_up_edge_cross", edge * edge_won)
+    _add(sums, "no_legal_card_rate", 1 if counts.get("no_legal_card", 0) else 0)
+    for e in EDGES:
+        edge = counts.get(f"{e}_edge", 0)
+        if edge:
+            _add(sums, f"{e}_edge_cross", edge * counts.get(f"{e}_edge_won", 0))
     for cid, n in s.effects:
         _add(sums, _names(cid)[3], n)
     for p, seat in enumerate(s.seats):
@@ -145,8 +145,9 @@ def metrics(t: Tally, num_players: int = 2) -> list[Metric]:
         out.append(t.mean_metric("decided_turn", unit="turns", least=1.0))
     if t.n("no_legal_card_rate"):
         out.append(t.proportion_metric("no_legal_card_rate"))
-    out.append(t.ratio_metric("power_up_edge_win_rate", "fired.ability.power_up_edge_won",
-                              "fired.ability.power_up_edge", "power_up_edge_cross", n))
+    for e in EDGES:
+        out.append(t.ratio_metric(f"{e}_edge_win_rate", f"fired.ability.{e}_edge_won",
+                                  f"fired.ability.{e}_edge", f"{e}_edge_cross", n))
 
     pg = t.n("player_game")
     all_wins = t.total("player_game")
