@@ -74,6 +74,12 @@ CHUNK = 40
 """Paired games per worker task: small enough that the workers finish together."""
 
 
+LAST_PASS_KIND = "last pass"
+"""A changed card paired with its last-pass self (pipeline/playtest.py ``card_pairings``)."""
+UNSETTLED_KIND = "last pass, unsettled; then stand-in"
+"""... which its cap left undecided, so the stand-in measured it again (playtest.py ``_pair``)."""
+
+
 @dataclass
 class Pairing:
     """One card's paired comparison: ``card_set`` (the set as it is) against ``other``."""
@@ -83,7 +89,7 @@ class Pairing:
     other: CardSet
     anchor: Metric | None = None  # the last pass's value of the card, with its interval, to add
     declared: bool = False  # a pre-declared hypothesis: judged at the full alpha
-    kind: str = "stand-in"  # "stand-in" or "last pass"
+    kind: str = "stand-in"  # "stand-in", LAST_PASS_KIND or UNSETTLED_KIND
     picks: list[tuple[GameKey, int]] = field(default_factory=list)  # (game, seat)
     diffs: list[float] = field(default_factory=list)
     scanned: int = 0

@@ -55,7 +55,14 @@ from boneyard.pipeline.gates import (
 )
 from boneyard.pipeline.lastgames import Played
 from boneyard.pipeline.lastpass import Base
-from boneyard.pipeline.paired import Pairing, change_of, jackknife_change, run_pairings
+from boneyard.pipeline.paired import (
+    LAST_PASS_KIND,
+    UNSETTLED_KIND,
+    Pairing,
+    change_of,
+    jackknife_change,
+    run_pairings,
+)
 from boneyard.pipeline.paired import (
     _returns_for as _returns_for,  # re-exported (bench/agreement.py)
 )
@@ -337,7 +344,7 @@ def card_pairings(card_set: CardSet, cfg: PlaytestConfig, base: Base | None,
         if base is not None and cid in base.changed and old is not None and not math.isnan(old.value) \
                 and spec.swap_unit is not None and cid in base.units and old.n > first_look:
             pairings.append(Pairing(cid, name, spec.swap_unit(card_set, cid, base.card_set),
-                                    anchor=old, declared=True, kind="last pass"))
+                                    anchor=old, declared=True, kind=LAST_PASS_KIND))
         elif base is None or declared or old is None:
             pairings.append(Pairing(cid, name, spec.stand_in(card_set, cid, cfg.stand_in),
                                     declared=declared))
@@ -569,7 +576,7 @@ def run_one(card_set: CardSet, run: Run, cfg: PlaytestConfig, progress: Progress
         **({"paired_with_last_pass": sorted(
             [m.name for m in metrics if m.name in old_metrics and m.name != "games"
              and not m.name.endswith(".sub_delta")]
-            + [p.metric for p in pairings if p.kind == "last pass"] + [m.name for m in carried])}
+            + [p.metric for p in pairings if p.kind == LAST_PASS_KIND] + [m.name for m in carried])}
            if base is not None else {}),
         # only when it happened (games that hit the action cap: game index, seed and seats,
         # replayable with ``boneyard simulate --seed <run_seed> --log``), so a sound record
@@ -583,12 +590,33 @@ def _pair(card_set: CardSet, run: Run, cfg: PlaytestConfig, pairings: Sequence[P
           seed0: int, gates: Sequence[Gate], looks: int, family: int,
           progress: Progress | None, first_only: bool = False) -> list[Metric]:
     """Every card pairing of a run, sampled sequentially (pipeline/paired.py); ``first_only``:
-    the first look only (the build is refused already)."""
+    the first look only (the build is refused already).
+
+    A changed card paired with its last-pass self and still undecided at the cap is measured
+    again against the stand-in, and that verdict stands: its value is the last pass's plus the
+    change, and the last pass's own error, which no number of paired games narrows, can keep a
+    harmless edit of a card near its bound open for ever (Zombie Giant -4 -> -3: +11.7, +6.8 ..
+    +16.7, against +18). Its ``kind`` then says so; its change is still the paired one."""
     sizes = cfg.sub_looks()
-    return run_pairings(card_set, pairings, players=run.players, options=run.options, specs=specs,
-                        keys=keys, extra_seed=hash_seed("paired", seed0, run.label), known=known,
-                        sizes=sizes[:1] if first_only else sizes, gates=gates, alpha=cfg.alpha, looks=looks,
-                        family=family, jobs=cfg.jobs, scheduler=cfg.scheduler, progress=progress)
+
+    def pair(these: Sequence[Pairing]) -> list[Metric]:
+        return run_pairings(card_set, these, players=run.players, options=run.options, specs=specs,
+                            keys=keys, extra_seed=hash_seed("paired", seed0, run.label), known=known,
+                            sizes=sizes[:1] if first_only else sizes, gates=gates, alpha=cfg.alpha,
+                            looks=looks, family=family, jobs=cfg.jobs, scheduler=cfg.scheduler,
+                            progress=progress)
+
+    measured = pair(pairings)
+    stand_in = spec_of(card_set.rules).stand_in
+    open_ = [p for p in pairings if p.kind == LAST_PASS_KIND and p.status == UNDECIDED]
+    if first_only or stand_in is None or not open_:
+        return measured
+    again = [Pairing(p.cid, p.metric, stand_in(card_set, p.cid, cfg.stand_in), declared=True)
+             for p in open_]
+    fresh = {p.metric: m for p, m in zip(again, pair(again), strict=True)}
+    for p in open_:
+        p.kind = UNSETTLED_KIND
+    return [fresh.get(m.name, m) for m in measured]
 
 
 def _declared(card_set: CardSet, base: Base | None, focus: Sequence[str]) -> set[str]:

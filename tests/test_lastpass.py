@@ -335,3 +335,42 @@ def test_a_changed_card_is_paired_with_its_last_pass_self_only_where_that_was_me
 
     assert against(first) == {"hoard": "stand-in"}
     assert against(4 * first) == {"hoard": "last pass"}
+
+
+def test_a_changed_card_its_last_pass_cannot_settle_is_measured_again_against_the_stand_in():
+    """Against its last-pass self a card's value carries the last pass's error, which no number
+    of paired games narrows: when that leaves it undecided at the cap, the stand-in measures it
+    afresh and that verdict stands (a harmless edit of a card near its bound is not refused
+    for the old sample's noise)."""
+    from dataclasses import replace
+
+    from boneyard.engine.games import spec_of
+    from boneyard.engine.stats import Metric
+    from boneyard.pipeline.build import config_for
+    from boneyard.pipeline.gates import Gate
+    from boneyard.pipeline.paired import LAST_PASS_KIND, UNSETTLED_KIND, Pairing
+    from boneyard.pipeline.playtest import _pair
+    from boneyard.pipeline.playtest_config import Run
+
+    card_set = load_set(CARDS / "day-of-the-dead")
+    cfg = replace(config_for(card_set, jobs=1, agents="greedy"), substitution_games=20, substitution_cap=40)
+    gates = [Gate("card.*.sub_delta", min=-0.6, max=0.18)]
+    # an old value just under the bound with a wide interval: anchored, it straddles the bound
+    # whatever the change
+    old = Metric("card.hoard.sub_delta", 0.17, -0.2, 0.54, 800, "card", "hoard", "%")
+    spec = spec_of(card_set.rules)
+    anchored = Pairing("hoard", "card.hoard.sub_delta", spec.swap_unit(card_set, "hoard", card_set),
+                       anchor=old, declared=True, kind=LAST_PASS_KIND)
+    run = Run("main", None)
+    specs = ["greedy"]
+    [got] = _pair(card_set, run, cfg, [anchored], specs, [], {}, 1, gates, cfg.looks(), 1, None)
+    assert anchored.status == UNDECIDED and anchored.kind == UNSETTLED_KIND
+    assert len(anchored.diffs) == 40 and all(d == 0 for d in anchored.diffs)  # no change: 0 each
+    fresh = Pairing("hoard", "card.hoard.sub_delta", spec.stand_in(card_set, "hoard", cfg.stand_in), declared=True)
+    [alone] = _pair(card_set, run, cfg, [fresh], specs, [], {}, 1, gates, cfg.looks(), 1, None)
+    assert got == alone and got.value != old.value  # the stand-in's measurement, not the anchored one
+    # the first look only (a build already refused) keeps the anchored figure
+    again = Pairing("hoard", "card.hoard.sub_delta", spec.swap_unit(card_set, "hoard", card_set),
+                    anchor=old, declared=True, kind=LAST_PASS_KIND)
+    [first] = _pair(card_set, run, cfg, [again], specs, [], {}, 1, gates, cfg.looks(), 1, None, first_only=True)
+    assert again.kind == LAST_PASS_KIND and first.value == old.value

@@ -2,7 +2,7 @@
 
 A card edit moves its card's figures; a rules edit (a back limit, a spirit's bonus, a family's
 size) moves none of them, so each game measures what its rules are for: a player left with no
-card it may play, a Power Up spirit's fight edge, humans per feast in Grave Feast.
+card it may play, each back's spirit's fight edge, humans per feast in Grave Feast.
 """
 
 from __future__ import annotations
