@@ -21,6 +21,7 @@ import yaml
 from boneyard.pipeline.build import build_set
 from boneyard.pipeline.load import load_set
 
+from boneyard.errors import CardDataError
 from boneyard.paths import CARDS
 
 MISTAKES = Path(__file__).parent / "fixtures" / "mistakes"
@@ -103,7 +104,12 @@ def judge(fixture: Fixture, base_out: Path, work: Path, *, seed: int, fast: bool
     out = work / "out"
     shutil.copytree(base_out, out)
     started = time.perf_counter()
-    outcome = build_set(load_set(root), out=out, fast=fast, seed=seed, jobs=jobs, render=False)
+    try:
+        card_set = load_set(root)
+    except CardDataError as e:  # refused before a game, as `boneyard build` would be
+        return Verdict(fixture, seed, False, [f"validate: {p}" for p in e.problems],
+                       time.perf_counter() - started, None)
+    outcome = build_set(card_set, out=out, fast=fast, seed=seed, jobs=jobs, render=False)
     took = time.perf_counter() - started
     gates = sorted(outcome.failed_gates(), key=lambda r: r.status != "fail")  # proof first, then undecided
     bad = [f"{r.run}:{r.metric.name if r.metric else r.gate.metric} {r.status}" for r in gates]
