@@ -95,6 +95,7 @@ class Watcher:
         self._layouts: dict[str, Any] = {}
         self._cards: dict[str, Any] | None = None
         self._played: str | None = None
+        self._warned: list[str] | None = None  # the warnings last printed in full
         if render:  # before the first cycle: nothing is written, and the command exits 2
             refuse_set_folder(self.root, "--out", out, self.out.parent, "the previews")
             self.refuse_links()
@@ -274,8 +275,14 @@ class Watcher:
             parts.append(f"{len(r.rendered)} image{'s' if len(r.rendered) != 1 else ''} "
                          f"re-rendered" + (", proof sheet" if r.proof else ""))
         self.echo(f"[{stamp}] cycle {r.number}{saved}: {'; '.join(parts)}")
-        for line in r.warnings:
-            self.echo(f"  warning: {line}")
+        if r.warnings and r.warnings == self._warned:  # said in full already: a save that
+            n = len(r.warnings)                          # did not touch them need not repeat them
+            self.echo(f"  {n} warning{'s' if n != 1 else ''} as before (unchanged since "
+                      "they were shown)")
+        else:
+            for line in r.warnings:
+                self.echo(f"  warning: {line}")
+        self._warned = list(r.warnings)
         if r.playtest:
             p = r.playtest
             status = "passed" if p["passed"] else "FAILED"

@@ -113,6 +113,25 @@ def test_saves_are_checked_and_bad_input_never_stops_the_watcher(toy: Path, tmp_
     assert not thread.is_alive()
 
 
+def test_a_warning_is_said_in_full_once_and_again_only_when_it_changes(toy: Path, tmp_path: Path) -> None:
+    game = toy / "game.yaml"
+    game.write_text(game.read_text() + "    - metric: completely_unknown_figure\n      min: 0\n"
+                    "      why: a figure no playtest reports\n")
+    said: list[str] = []
+    watcher = Watcher(toy, out=tmp_path / "out", playtest=False, render=False, echo=said.append)
+    watcher.cycle()
+    full = [line for line in said if "warning: " in line and "completely_unknown_figure" in line]
+    assert len(full) == 1 and "game.yaml:" in full[0]
+    said.clear()
+    watcher.cycle()  # a save that leaves the warning as it was: one line, not the whole text again
+    assert not any("completely_unknown_figure" in line for line in said)
+    assert "  1 warning as before (unchanged since they were shown)" in said
+    said.clear()
+    game.write_text(game.read_text().replace("completely_unknown_figure", "another_unknown_figure"))
+    watcher.cycle()
+    assert any("warning: " in line and "another_unknown_figure" in line for line in said)
+
+
 def test_a_set_folder_deleted_and_restored_is_watched_again(toy: Path, tmp_path: Path) -> None:
     watcher = Watcher(toy, out=tmp_path / "out", playtest=False, render=False,
                       echo=lambda _line: None)
