@@ -37,7 +37,7 @@ from boneyard.pipeline import sheet_io
 from boneyard.pipeline.load import GAME_FILE, check_set, resolve_set
 from boneyard.pipeline.sheet_io import Grid, SheetReadError
 from boneyard.pipeline.sheet_yaml import rewrite
-from boneyard.pipeline.validate_yaml import YamlDoc, display_path, read_yaml
+from boneyard.pipeline.validate_yaml import MAX_FILE_BYTES, YamlDoc, display_path, read_yaml
 
 from boneyard.errors import BoneyardError, CardDataError, Problem
 from boneyard.files import write_atomic
@@ -453,6 +453,23 @@ def _row_of_line(m: re.Match[str], doc: YamlDoc, rows: list[_Row], grid: Grid) -
     return f"at {grid.row_name(rows[max(starts)[1]].index)}"
 
 
+def _too_big(grid: Grid, rel: str, text: str, rows: Sequence[_Row]) -> list[str]:
+    """A problem when the rows bound for card file ``rel`` would make it larger than a card
+    file may be (validate refuses such a file), located at the longest cell they hold."""
+    size = len(text.encode("utf-8"))
+    if size <= MAX_FILE_BYTES:
+        return []
+    cells = [(len(str(grid.rows[r.index][c])), r.index, c) for r in rows for c in r.cols.values()
+             if c < len(grid.rows[r.index]) and grid.rows[r.index][c] is not None]
+    longest = max(cells, key=lambda cell: cell[0], default=None)
+    at = (f"; the longest cell is {grid.where(longest[1], longest[2])} ({longest[0]} characters)"
+          if longest else "")
+    return [f"{grid.file}: the {len(rows)} rows for {rel} would make it {size:,} bytes, over the "
+            f"{MAX_FILE_BYTES:,} bytes a card file may hold{at} (shorten the long cells, or add a "
+            f"card file to {GAME_FILE}'s card_files and give some rows its name in the file "
+            "column)"]
+
+
 def import_set(set_arg: str | Path, sheet_file: Path, *, dry_run: bool = False) -> ImportResult:
     """Read ``sheet_file`` into the set's card files; SheetError lists every problem (nothing is
     written then). A sheet that changes nothing writes nothing."""
@@ -519,6 +536,9 @@ def import_set(set_arg: str | Path, sheet_file: Path, *, dry_run: bool = False) 
         placed[cf.rel] = here
         texts[cf.rel] = rewrite(cf.text, keep, cf.cards)
 
+    too_big = [line for cf in files for line in _too_big(grid, cf.rel, texts[cf.rel], placed[cf.rel])]
+    if too_big:  # the card file on disk is fine: say which rows would overfill it
+        raise SheetError([*problems, *too_big])
     emptied = _emptied(grid, columns, files, placed, set_arg)
     problems += emptied.values()
     changed = [cf for cf in files if texts[cf.rel] != cf.text]

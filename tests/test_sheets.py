@@ -189,6 +189,32 @@ def test_unreadable_and_oversized_sheets_are_refused(tmp_path: Path) -> None:
         import_set(work, rows)
 
 
+def test_rows_that_would_overfill_a_card_file_are_blamed_on_the_sheet(tmp_path: Path) -> None:
+    """The card file on disk is small: the message names the sheet, the file its rows would
+    overfill and the longest cell, and nothing is written."""
+    work = _copy(tmp_path, DOTD)
+    before = _bytes(work)
+    sheet = tmp_path / "cards.csv"
+    export_set(work, sheet, "csv")
+    rows = _rows(sheet)
+    head = rows[0]
+    first = rows[1]
+    for k in range(300):
+        extra = list(first)
+        extra[head.index("id")], extra[head.index("name")] = f"extra_{k}", f"Extra {k}"
+        extra[head.index("flavor")] = "x" * (3900 if k != 7 else 3990)
+        rows.append(extra)
+    _write_rows(sheet, rows)
+    with pytest.raises(SheetError) as err:
+        import_set(work, sheet)
+    lines = _short(err.value.lines, tmp_path)
+    assert len(lines) == 1, lines
+    col = head.index("flavor") + 1
+    assert lines[0].startswith("cards.csv: the 336 rows for characters.yaml would make it ")
+    assert f"the longest cell is cards.csv:{1 + 36 + 1 + 7}:{col} (3990 characters)" in lines[0]
+    assert _bytes(work) == before
+
+
 def test_header_mistakes_are_named_with_a_fix(tmp_path: Path) -> None:
     work = _copy(tmp_path, DOTD)
     sheet, _ = export_set(work, tmp_path / "cards.csv")
