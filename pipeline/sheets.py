@@ -184,6 +184,11 @@ def import_cell(col: SheetColumn, value: Any) -> tuple[Any, str | None]:
         if isinstance(value, float) and value.is_integer():
             return str(int(value)), None
         return (value if isinstance(value, str) else str(value)), None
+    if col.kind in ("int", "ints") and isinstance(value, bool):  # TRUE is no number, even
+        # where it equals the card's 1 (a comparison alone would call the row unchanged)
+        return value, (f"the spreadsheet made this cell a yes-or-no value "
+                       f"({'TRUE' if value else 'FALSE'}), not a number; format the cell as a "
+                       "number and type it again")
     if col.kind == "int":
         return _int(value), None
     if col.kind == "bool":

@@ -172,6 +172,27 @@ def test_formulas_are_refused_not_evaluated(tmp_path: Path) -> None:
     assert "Characters!C3: holds a formula (=1+2)" in str(err.value)
 
 
+@pytest.mark.parametrize("cell, value", [("C5", True), ("C3", False), ("C3", True)])
+def test_a_yes_or_no_cell_in_a_number_column_is_refused_even_when_it_equals_the_number(
+        tmp_path: Path, cell: str, value: bool) -> None:
+    """Hoard's power is 1 and Body Snatcher's 0: TRUE and FALSE must not pass as "unchanged"."""
+    work = _copy(tmp_path, DOTD)
+    before = _bytes(work)
+    sheet, _ = export_set(work, tmp_path / "cards.xlsx")
+    wb = load_workbook(sheet)
+    wb["Characters"][cell] = value
+    wb.save(sheet)
+    with pytest.raises(SheetError) as err:
+        import_set(work, sheet)
+    card = "hoard" if cell == "C5" else "body_snatcher"
+    assert len(err.value.lines) == 1
+    assert err.value.lines[0].startswith(
+        f"{sheet}:Characters!{cell}: card '{card}': power: the spreadsheet made this cell a "
+        f"yes-or-no value ({'TRUE' if value else 'FALSE'}), not a number; format the cell as a "
+        "number and type it again")
+    assert _bytes(work) == before
+
+
 def test_unreadable_and_oversized_sheets_are_refused(tmp_path: Path) -> None:
     work = _copy(tmp_path, DOTD)
     bomb = tmp_path / "bomb.xlsx"
