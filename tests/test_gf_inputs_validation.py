@@ -216,6 +216,29 @@ def test_a_misspelt_when_field_is_one_message_at_the_misspelt_key(tmp_path):
                                "so it is never drawn (did you mean 'number'? fields are: ")
 
 
+@pytest.mark.parametrize("written, said", [
+    ("{kind: vampyre}", "when: kind: 'vampyre' matches no card of the set, so it is never drawn "
+                        "(did you mean 'vampire'? the cards' kind values: "),
+    ("{number: six}", "when: number: 'six' matches no card of the set, so it is never drawn "
+                      "(the cards' number values: "),
+])
+def test_a_when_value_no_card_has_is_a_warning_at_the_key(tmp_path, written, said):
+    """The field exists, the value does not: the element never prints. Warned, not refused (a
+    template shared between sets may serve cards this one lacks)."""
+    root = _edited(tmp_path, "template.yaml", ("number_mark, type: rect, when: {number: [6, 9]}",
+                                               f"number_mark, type: rect, when: {written}"))
+    line = _line(root, "template.yaml", f"when: {written}")
+    key = written[1:].split(":")[0]
+    column = (root / "template.yaml").read_text().splitlines()[line - 1].index(f"{{{key}:") + 2
+    code, out, err = _validate(str(root), "--json")
+    assert code == 0, err
+    warned = [p for s in json.loads(out)["sets"] for p in s["warnings"]]
+    assert len(warned) == 1, warned
+    assert (warned[0]["file"], warned[0]["line"], warned[0]["column"]) == \
+        (f"{root}/template.yaml", line, column)
+    assert warned[0]["message"].startswith(f"layout 'front-human' element 'number_mark': {said}")
+
+
 # --- 7. numbers written as a range or a string --------------------------------------------------
 
 

@@ -35,6 +35,7 @@ from .layout import (
     layout_elements,
     unused_layouts,
     when_problems,
+    when_value_warnings,
 )
 from .locate import Glyph, Written, field_message, find, glyph_messages, set_values
 from .ops import DrawOp
@@ -240,6 +241,7 @@ def _prepare(card_set: CardSet, options: RenderOptions, rules_runs: RulesRuns | 
     found = preflight(deck, template, size, elements, PROFILES[options.profile], art_at)
     errors += found.errors
     warnings = _group_errors(found.warnings).splitlines() if found.warnings else []
+    warnings += when_value_warnings(deck, template)
     if errors:
         return None, errors, warnings
     if "pdf" in options.formats:  # a card too big for the paper fails here

@@ -257,6 +257,52 @@ def when_problems(deck: Deck, template: Template) -> list[str]:
     return out
 
 
+def when_value_warnings(deck: Deck, template: Template) -> list[str]:
+    """A ``when:`` whose value no card has for a field cards do have (``kind: vampyre``,
+    ``number: six``): the element is never drawn. A warning, not a problem: a template shared
+    between sets may hold an element for cards this set does not have yet."""
+    have: dict[str, set[str]] = {}
+    for face in deck.faces:
+        for key, value in face.fields.items():
+            have.setdefault(key, set()).add(str(value))
+    truthy = {key for face in deck.faces for key, value in face.fields.items() if value}
+    out: list[str] = []
+    for lname, elements in template.layouts.items():
+        for el in elements:
+            conds = [("when", el.get("when")),
+                     *(("paragraphs", p.get("when")) for p in el.get("paragraphs", ()))]
+            for owner, cond in conds:
+                for key, want in cond.items() if isinstance(cond, dict) else ():
+                    if key not in have:
+                        continue  # when_problems says it
+                    if isinstance(want, bool):
+                        if want == (key in truthy) or not want:
+                            continue
+                        missing = [want]
+                    else:
+                        wanted = want if isinstance(want, list) else [want]
+                        if any(str(w) in have[key] for w in wanted):
+                            continue
+                        missing = wanted
+                    layout, line, col = template.keys_at.get(
+                        (lname, el["name"], owner),
+                        template.origins.get((lname, el["name"]), (lname, 0, 0)))
+                    line, col = template.when_at.get((layout, el["name"], key), (line, col))
+                    where = f"{template.file}:{line}:{col}: " if line else f"{template.file}: "
+                    values = sorted(have[key], key=lambda v: (len(v), v))
+                    near = [m for w in missing
+                            for m in difflib.get_close_matches(str(w), values, n=1)]
+                    meant = f"did you mean {near[0]!r}? " if near else ""
+                    shown = ", ".join(v or "(empty)" for v in values[:12]) + \
+                        (", ..." if len(values) > 12 else "")
+                    msg = (f"{where}layout '{layout}' element '{el['name']}': when: {key}: "
+                           f"{', '.join(repr(w) for w in missing)} matches no card of the set, "
+                           f"so it is never drawn ({meant}the cards' {key} values: {shown})")
+                    if msg not in out:
+                        out.append(msg)
+    return out
+
+
 def unused_layouts(deck: Deck, template: Template) -> list[str]:
     """A layout no card uses whose name is close to one some cards look for and the template
     lacks (``front-vampyre`` for ``front-vampire``): a misspelling, which would otherwise print
