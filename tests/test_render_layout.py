@@ -156,6 +156,34 @@ def test_text_that_could_never_be_read_is_refused_when_the_template_loads(tmp_pa
     assert lines[1].startswith(f"{path}:6:") and "min_size 10 pt is above size 8 pt" in lines[1]
 
 
+def test_a_min_size_too_big_where_it_is_written_is_said_there_once(tmp_path):
+    """A layout that extends another and changes only the size keeps the min_size it inherits:
+    one mistake, one message, at the line that writes min_size. A min_size fine in the parent
+    but above the child's own smaller size is the child's problem, said at the child."""
+    path = write(tmp_path, """layouts:
+  front:
+    elements:
+      - {name: title, type: text, x: 10, y: 10, w: 100, h: 20, text: "{name}", size: 17,
+         min_size: 90}
+      - {name: rules, type: text, x: 10, y: 40, w: 100, h: 60, text: "{rules}", size: 9,
+         min_size: 8}
+  front-small:
+    extends: front
+    elements:
+      - {name: title, size: 15}
+      - {name: rules, size: 7}
+  back:
+    elements: []
+""")
+    with pytest.raises(RenderError) as err:
+        load_template(path)
+    lines = str(err.value).splitlines()
+    assert len(lines) == 2, lines
+    assert lines[0].startswith(f"{path}:5:") and "min_size 90 pt is above size 17 pt" in lines[0]
+    assert lines[1].startswith(f"{path}:12:") and "'front-small' element 'rules': min_size 8 pt " \
+        "is above size 7 pt" in lines[1]
+
+
 def test_an_image_or_shape_wholly_off_the_card_is_refused_but_art_to_the_edge_is_not(tmp_path):
     """x: 500 on a 180 pt card prints nothing, in silence; art running into the bleed is usual."""
     path = write(tmp_path, """layouts:
