@@ -776,6 +776,19 @@ def test_a_font_that_is_not_a_regular_file_says_so_not_file_not_found(tmp_path, 
                               "(give a .ttf file)")
 
 
+def test_a_huge_font_file_is_refused_before_it_is_read(tmp_path):
+    """The PDF writer reads a font whole: a wrong file (a video renamed .ttf) must not fill
+    memory. A sparse file: its size is what is judged, nothing is read."""
+    font = tmp_path / "display.ttf"
+    with font.open("wb") as fh:
+        fh.truncate(fonts.MAX_FONT_BYTES + 1)
+    path = write(tmp_path, "fonts: {display: display.ttf}\nlayouts:\n  front:\n    elements: []\n")
+    with pytest.raises(RenderError) as err:
+        load_template(path)
+    assert str(err.value).startswith(f"{path}:1:18: font 'display': {font} is 64 MiB, over the 64 "
+                                     "MiB a font file may be (is it the font meant?")
+
+
 def test_a_bad_format_spec_is_called_one_not_bad_braces(tmp_path):
     path = write(tmp_path, """layouts:
   front:

@@ -29,6 +29,9 @@ BUILTIN_FONTS: dict[str, Path] = {
     "sans-bold-italic": VERA_DIR / "VeraBI.ttf",
 }
 
+MAX_FONT_BYTES = 64 * 2**20
+"""The largest font file a template may declare (a large CJK font is 20-30 MiB)."""
+
 # font id (a built-in name, or a template's name plus a hash of its file) -> reportlab name/file
 _registered: dict[str, str] = {}
 _paths: dict[str, Path] = {}
@@ -50,6 +53,11 @@ def register(name: str, path: Path) -> str:
                           "in template.yaml; paths are from the set folder)")
     if not path.is_file():  # a folder, a FIFO (reading it would hang), a device
         raise RenderError(f"font {name!r}: {path} is not a regular file (give a .ttf file)")
+    size = path.stat().st_size
+    if size > MAX_FONT_BYTES:  # read whole by the PDF writer: a wrong file must not fill memory
+        raise RenderError(f"font {name!r}: {path} is {size / 2**20:.0f} MiB, over the "
+                          f"{MAX_FONT_BYTES // 2**20} MiB a font file may be (is it the font "
+                          "meant? a font for cards is a few MiB; a subset of a large one will do)")
     rl = "by-" + font_id
     try:
         pdfmetrics.registerFont(TTFont(rl, str(path)))
