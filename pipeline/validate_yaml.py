@@ -244,6 +244,11 @@ def _int_problem(text: str, value: int) -> tuple[str, str]:
             return (f"{text!r} is read by YAML as an octal number, {value}, not {meant}",
                     f"write {meant} without the leading zero, or {value} if that is meant")
         return f"{text!r} is a number with a leading zero or underscores", f"write {meant}"
+    hexa = re.fullmatch(r"0[xX]([0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})", text)
+    if hexa:  # a colour typed as in CSS or a design tool, without its #
+        return (f"{text!r} is read by YAML as a hexadecimal number, {value}",
+                f"a colour is written \"#{hexa[1].lower()}\", in quotes; or write {value} in "
+                "plain digits if a number is meant")
     how = ("hexadecimal" if "x" in text.lower() else "binary" if "b" in text.lower()
            else "sexagesimal (base 60)" if ":" in text else "octal")
     return (f"{text!r} is read by YAML as a {how} number, {value}",

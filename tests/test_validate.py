@@ -788,6 +788,9 @@ def test_a_refused_back_or_copy_count_is_not_also_every_backs_count(tmp_path, ne
     ("0x5", "'0x5' is read by YAML as a hexadecimal number, 5 (write 5 in plain digits, or quote "
             "it if it is text)"),
     ("1_0", "'1_0' is a number with a leading zero or underscores (write 10)"),
+    ("0xb3121f", "'0xb3121f' is read by YAML as a hexadecimal number, 11735583 (a colour is "
+                 "written \"#b3121f\", in quotes; or write 11735583 in plain digits if a number "
+                 "is meant)"),
     ("08", "must be a whole number, got '08' (write 8 without the leading zero)"),
 ])
 def test_a_number_yaml_reads_in_another_base_is_refused(tmp_path, written, message):
