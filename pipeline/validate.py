@@ -76,7 +76,9 @@ def _show(value: Any) -> str:
         return "true" if value else "false"
     if isinstance(value, (dict, list)):
         return "a mapping" if isinstance(value, dict) else "a list"
-    if isinstance(value, (int, float)) and abs(value) >= 1e15:  # 1e300 from a cell: not 301 digits
+    if isinstance(value, int) and abs(value) >= 10**30:  # 10**300 typed: not 301 digits
+        return f"a whole number of {len(str(abs(value)))} digits"
+    if isinstance(value, float) and abs(value) >= 1e15:  # 1e300 from a cell
         return f"{value:.3g}"
     return str(value)
 

@@ -1027,5 +1027,15 @@ def test_a_huge_number_is_shown_short(tmp_path):
     root = _edited(tmp_path, "grave-feast", "deck.yaml", ("  kind: vampire\n  copies: 4\n",
                                                           "  kind: vampire\n  copies: " + "9" * 300 + "\n"))
     problems = [_relative(p, root) for p in check_set(root).problems]
-    assert any(p.endswith("copies must be at most 20, got 1e+300") for p in problems), problems
+    assert any(p.endswith("copies must be at most 20, got a whole number of 300 digits")
+               for p in problems), problems
     assert max(len(p) for p in problems) < 200
+
+
+def test_a_whole_number_a_little_too_big_is_shown_as_typed(tmp_path):
+    """1e+23 for 99999999999999999999999 reads as if a float had been typed."""
+    root = _edited(tmp_path, "day-of-the-dead", "characters.yaml",
+                   ("    - gain_vp: 3\n", "    - gain_vp: 99999999999999999999999\n"))
+    problems = [_relative(p, root) for p in check_set(root).problems]
+    assert len(problems) == 1 and problems[0].endswith(
+        "card 'hoard': effect step 1 gain_vp must be at most 20, got 99999999999999999999999"), problems
