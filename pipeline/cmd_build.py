@@ -16,6 +16,7 @@ from boneyard.pipeline.build import (
     out_dir_for,
     refuse_build_outputs,
 )
+from boneyard.pipeline.cli_types import Number, WholeNumber
 from boneyard.pipeline.cmd_render import OUT_HELP, out_folder
 from boneyard.pipeline.cmd_sim import JOBS, capped_jobs
 from boneyard.pipeline.console import Console
@@ -92,9 +93,9 @@ def games_said(rec: dict, reused: bool) -> str:
               help=f"{OUT_HELP}; each set goes to <out>/<set>/.")
 @click.option("--force", is_flag=True, help="Render even if the gates fail, marked FAILED PLAYTEST.")
 @click.option("--fast", is_flag=True, help="The set's fast playtest profile (CI): fewer games, same gates.")
-@click.option("--precision", type=click.FloatRange(0.001, 1.0), default=None,
+@click.option("--precision", type=Number(0.001, 1.0), default=None,
               help="Simulate until every gated interval is at most this wide (e.g. 0.02), up to the cap.")
-@click.option("--seed", type=click.IntRange(0), default=None,
+@click.option("--seed", type=WholeNumber(0), default=None,
               help="Seed of the whole playtest (default: the set's playtest.seed).")
 @click.option("--jobs", type=JOBS, default=None,
               help="Worker processes [default: all cores]; the record does not depend on it.")

@@ -15,6 +15,7 @@ import webbrowser
 from typing import Any
 
 import click
+from boneyard.pipeline.cli_types import WholeNumber
 from boneyard.pipeline.cmd_sim import (
     Failed,
     game_options,
@@ -67,15 +68,15 @@ def open_page(url: str) -> bool:
 
 @click.command("play")
 @click.argument("set_name", metavar="SET")
-@click.option("--players", type=click.IntRange(min=2), default=None,
+@click.option("--players", type=WholeNumber(min=2), default=None,
               help="Number of players (default: the game's).")
 @click.option("--vs", "agents", multiple=True, metavar="AGENT",
               help="The agent in the next other seat (repeatable; the last one fills the rest): "
                    "random, greedy, gate, mcts, mcts:N [default: greedy].")
-@click.option("--seed", type=click.IntRange(0), default=None,
+@click.option("--seed", type=WholeNumber(0), default=None,
               help="Seed of every game at the table (default: a fresh one each game, shown when "
                    "it ends and saved with it).")
-@click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
+@click.option("--port", type=WholeNumber(0, 65535), default=8765, show_default=True,
               help="Port to serve on (0: any free port).")
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on (0.0.0.0 lets other computers join: anyone who reaches "

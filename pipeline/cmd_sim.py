@@ -27,6 +27,7 @@ from boneyard.engine.sim import SimResult, default_jobs, scheduler_address, simu
 from boneyard.engine.sim.replay import ReplayError, record_problem
 from boneyard.engine.spec import GameOption, GameSpec
 from boneyard.engine.stats import Metric
+from boneyard.pipeline.cli_types import WholeNumber
 from boneyard.pipeline.console import Console
 from boneyard.pipeline.files import refuse_set_file
 from boneyard.pipeline.load import SetNotFoundError, load_set, resolve_set
@@ -294,7 +295,7 @@ def output_targets(**paths: str | None) -> None:
                                    "a folder you can write to)")
 
 
-JOBS = click.IntRange(1, 1024)
+JOBS = WholeNumber(1, 1024)
 """``--jobs`` of every command that plays games (simulate, build, diff, watch): one range, and
 more than the cores here is capped with a note (``capped_jobs``)."""
 
@@ -322,7 +323,7 @@ def game_options(command: Callable[..., Any]) -> Callable[..., Any]:
         if opt.flag:
             command = click.option(f"--{name}", is_flag=True, default=None, help=help_text)(command)
         else:
-            command = click.option(f"--{name}", type=click.IntRange(opt.low, opt.high),
+            command = click.option(f"--{name}", type=WholeNumber(opt.low, opt.high),
                                    default=None, help=help_text)(command)
     return command
 
@@ -347,14 +348,14 @@ def chosen_options(card_set: CardSet, given: dict[str, Any]) -> dict[str, Any]:
 
 @click.command("simulate")
 @click.argument("set_name", metavar="SET")
-@click.option("-n", "--games", "n", type=click.IntRange(min=1), default=1000, show_default=True,
+@click.option("-n", "--games", "n", type=WholeNumber(min=1), default=1000, show_default=True,
               help="Number of games.")
 @click.option("--agents", default="greedy", show_default=True,
               help="Comma-separated agents, one per seat (rotated every game) or one for all seats: "
                    "random, greedy, gate (the skilled player the builds use), gate:fast (a cheaper, weaker gate), "
                    "mcts, mcts:N (N simulations per decision).")
-@click.option("--seed", type=click.IntRange(0), default=1, show_default=True, help="Seed of the whole run.")
-@click.option("--players", type=click.IntRange(min=2), default=None,
+@click.option("--seed", type=WholeNumber(0), default=1, show_default=True, help="Seed of the whole run.")
+@click.option("--players", type=WholeNumber(min=2), default=None,
               help="Number of players (default: the game's).")
 @click.option("--jobs", type=JOBS, default=None,
               help="Worker processes [default: all cores]; the result does not depend on it.")
@@ -364,7 +365,7 @@ def chosen_options(card_set: CardSet, given: dict[str, Any]) -> dict[str, Any]:
               help="Write the report as JSON ('-': to standard output, instead of the tables).")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False),
               help="Write each game's actions as one JSON line (for boneyard replay).")
-@click.option("--show", type=click.IntRange(min=0), default=0, help="Print the first K games turn by turn.")
+@click.option("--show", type=WholeNumber(min=0), default=0, help="Print the first K games turn by turn.")
 @game_options
 @click.option("--switch", "switches", multiple=True, metavar="NAME=VALUE",
               help="Override a rules switch of game.yaml (repeatable).")
@@ -582,7 +583,7 @@ def _json_damage(line: str, exc: json.JSONDecodeError) -> str:
 
 @click.command("replay")
 @click.argument("log_file", type=click.Path(exists=True, dir_okay=False))
-@click.option("--game", "index", type=click.IntRange(min=0), default=0, show_default=True,
+@click.option("--game", "index", type=WholeNumber(min=0), default=0, show_default=True,
               help="Which game of the log (its index in the run).")
 @click.option("--set", "set_name", default=None,
               help="Card set to replay on (default: the set named in the log).")

@@ -5,27 +5,28 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
+from boneyard.pipeline.cli_types import Number, WholeNumber
 from boneyard.pipeline.cmd_render import OUT_HELP, out_folder
 from boneyard.pipeline.cmd_sim import JOBS, capped_jobs
 
 
 @click.command("watch")
 @click.argument("set_name", metavar="SET")
-@click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
+@click.option("--port", type=WholeNumber(0, 65535), default=8765, show_default=True,
               help="The local page's port on 127.0.0.1 (0: any free port).")
 @click.option("--no-page", is_flag=True, help="Terminal only, no local page.")
 @click.option("--no-playtest", is_flag=True, help="Validate and render only.")
 @click.option("--no-render", is_flag=True, help="Validate (and playtest) only.")
-@click.option("--debounce", type=click.IntRange(50, 10000), default=300, show_default=True,
+@click.option("--debounce", type=WholeNumber(50, 10000), default=300, show_default=True,
               metavar="MS", help="Wait this long after a save for more saves before a cycle.")
 @click.option("--jobs", type=JOBS, default=1, show_default=True,
               help="Worker processes for the playtest; the result does not depend on it.")
 @click.option("--out", type=click.Path(file_okay=False), callback=out_folder, default=None,
               help=f"{OUT_HELP}; previews go to <out>/<set>/watch/.")
-@click.option("--dpi", type=click.IntRange(30, 600), default=150, show_default=True,
+@click.option("--dpi", type=WholeNumber(30, 600), default=150, show_default=True,
               help="Card previews' resolution (the print images are 300).")
 @click.option("--once", is_flag=True, help="One cycle, then exit (1 if the set has problems).")
-@click.option("--timeout", type=click.FloatRange(0.1), default=None, metavar="SECONDS",
+@click.option("--timeout", type=Number(0.1), default=None, metavar="SECONDS",
               help="Stop watching after this long (exit 1 if the last cycle found problems).")
 def watch_cmd(set_name: str, port: int, no_page: bool, no_playtest: bool, no_render: bool,
               debounce: int, jobs: int, dpi: int, out: Path | None, once: bool,

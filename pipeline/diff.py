@@ -28,6 +28,7 @@ from boneyard.engine.cards import CardSet
 from boneyard.engine.games import GAMES, spec_of, specs
 from boneyard.engine.stats import Metric
 from boneyard.pipeline.build import _nan_back, config_for, read_record
+from boneyard.pipeline.cli_types import WholeNumber
 from boneyard.pipeline.cmd_sim import JOBS, capped_jobs
 from boneyard.pipeline.paired import recorded_change
 from boneyard.pipeline.playtest import default_jobs, playtest
@@ -479,7 +480,7 @@ def diff(card_set: CardSet, against: str, *, fast: bool = False, jobs: int | Non
               help="A git revision of the card files (HEAD~1, a tag...), another copy of the set's "
                    "folder, or a saved playtest.json.")
 @click.option("--fast", is_flag=True, help="The set's fast playtest profile (CI): fewer games, same gates.")
-@click.option("--games", type=click.IntRange(1), default=None, metavar="N",
+@click.option("--games", type=WholeNumber(1), default=None, metavar="N",
               help="Bound the whole run: N games per run and at most N paired games per card and N "
                    "agent-strength games per matchup, for each version (default: the profile's "
                    "sizes). --games 20 is a quick look; its intervals are wide.")
