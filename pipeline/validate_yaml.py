@@ -339,6 +339,41 @@ def _dash_without_space(text: str, line: int) -> tuple[int, str] | None:
     return None
 
 
+_KEY = re.compile(r"^( *)(- +)?([A-Za-z_][\w-]*)\s*:(\s|$)")
+
+
+def _misindented(text: str, line: int) -> tuple[str, str, int] | None:
+    """(message, hint, the key's column) for a key line whose indentation lines up with no key of the entry it
+    sits in (``   flavor:`` under keys at 2 spaces), where PyYAML says "expected <block end>,
+    but found '<block mapping start>'"; None when the line is no key or lines up."""
+    lines = text.splitlines()
+    if not 1 <= line <= len(lines):
+        return None
+    here = _KEY.match(lines[line - 1])
+    if here is None or here[2]:
+        return None
+    indent = len(here[1])
+    levels: dict[int, tuple[int, str]] = {}  # key indentation -> (line, key) nearest above
+    for at in range(line - 1, 0, -1):
+        m = _KEY.match(lines[at - 1])
+        if m is None:
+            continue
+        level = len(m[1]) + len(m[2] or "")
+        levels.setdefault(level, (at, m[3]))
+        if not m[1] and m[2]:  # the top-level list item this line belongs to
+            break
+    if not levels or indent in levels:
+        return None
+    shown = ", and ".join(f"{lvl}, as '{key}:' at line {at}"
+                          for lvl, (at, key) in sorted(levels.items()))
+    below = [lvl for lvl in levels if lvl < indent]
+    meant = max(below) if below else min(levels)
+    return (f"YAML syntax error: '{here[3]}:' is indented {indent} space{'s' if indent != 1 else ''}, "
+            f"which lines up with no key above it (those are at {shown})",
+            f"indent it by {meant} spaces, like '{levels[meant][1]}:' at line {levels[meant][0]}",
+            indent + 1)
+
+
 def _runaway_quote(text: str, mark: Any) -> tuple[tuple[int, int], int] | None:
     """((line, column), closing line) of a quoted text that runs over several lines and ends
     on the line of a syntax error: a quote left open, closed by the next quote in the file
@@ -453,6 +488,9 @@ def read_yaml(path: str | os.PathLike[str], *,
             return doc, problem(dash_line, 1, f"YAML syntax error: {written.strip()!r} needs a space "
                                 "after '-' to start a list item",
                                 f"write {('- ' + written.strip()[1:].lstrip())!r}")
+        off = _misindented(text, line) if "expected <block end>" in what else None
+        if off is not None:
+            return doc, problem(line, off[2], off[0], off[1])
         return doc, problem(line, col, f"YAML syntax error: {what}", _syntax_hint(what))
     except yaml.reader.ReaderError as exc:
         return doc, problem(1, 1, f"character {exc.character:#06x} is not allowed in YAML",

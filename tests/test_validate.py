@@ -1012,6 +1012,22 @@ def test_a_share_bound_written_as_a_percentage_is_a_located_problem(tmp_path, ga
     assert len(lines) == 1 and re.match(r".*game\.yaml:\d+:\d+: playtest\.gates", lines[0]), result.stderr
 
 
+@pytest.mark.parametrize("spaces", [1, 3, 5])
+def test_a_key_indented_to_no_level_says_where_the_keys_are(tmp_path, spaces):
+    """PyYAML said "while parsing a block mapping (begun at line 34), expected <block end>, but
+    found '<block mapping start>'": parser words, no fix."""
+    root = _edited(tmp_path, "day-of-the-dead", "characters.yaml",
+                   ("    - gain_vp: 3\n  flavor: You", f"    - gain_vp: 3\n{' ' * spaces}flavor: You"))
+    line = next(i for i, text in enumerate((root / "characters.yaml").read_text().splitlines(), 1)
+                if "flavor: You can't take it" in text)
+    problems = [_relative(p, root) for p in check_set(root).problems]
+    assert problems == [
+        f"characters.yaml:{line}:{spaces + 1}: YAML syntax error: 'flavor:' is indented {spaces} "
+        f"space{'s' if spaces != 1 else ''}, which lines up with no key above it (those are at "
+        f"2, as 'effect:' at line {line - 2}, and 6, as 'gain_vp:' at line {line - 1}) "
+        f"(indent it by 2 spaces, like 'effect:' at line {line - 2})"], problems
+
+
 def test_a_list_dash_without_its_space_is_named_with_the_fix(tmp_path):
     """``-id: vampire`` is a key to YAML, and PyYAML says only "expected <block end>, but found
     '?'" some lines on."""
