@@ -264,6 +264,7 @@ class ImportResult:
 
 def _header(grid: Grid, sheet: SheetSpec, problems: list[str]) -> dict[int, SheetColumn]:
     known = {c.heading: c for c in (*sheet.columns, FILE_COLUMN)}
+    folded = {h.casefold(): c for h, c in known.items()}
     out: dict[int, SheetColumn] = {}
     seen: dict[str, int] = {}
     if grid.rows and not _filled(grid.rows[0]):  # one slip, one message: not a column each
@@ -283,7 +284,9 @@ def _header(grid: Grid, sheet: SheetSpec, problems: list[str]) -> dict[int, Shee
                                 "values but no heading (name it, or delete the column)")
             continue
         heading = str(cell).strip()
-        col = known.get(heading)
+        col = known.get(heading) or folded.get(heading.casefold())  # "ID", "Power": meant as is
+        if col is not None:
+            heading = col.heading
         if col is None:
             close = difflib.get_close_matches(heading, list(known), n=1, cutoff=0.6)
             fix = f"did you mean '{close[0]}'?" if close else f"the columns are: {', '.join(known)}"

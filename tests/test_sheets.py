@@ -247,6 +247,26 @@ def test_header_mistakes_are_named_with_a_fix(tmp_path: Path) -> None:
     assert _short(err.value.lines, tmp_path) == [f"{sheet.name}:1:3: unknown column 'powr' (did you mean 'power'?)"]
 
 
+def test_headings_in_another_case_are_the_columns_meant(tmp_path: Path) -> None:
+    """A designer's "ID" and "Power" are the id and power columns; the import changes nothing."""
+    work = _copy(tmp_path, DOTD)
+    before = _bytes(work)
+    sheet, _ = export_set(work, tmp_path / "cards.csv")
+    rows = _rows(sheet)
+    rows[0] = [h.upper() if h in ("id", "power") else h.title() if h == "name" else h
+               for h in rows[0]]
+    _write_rows(sheet, rows)
+    result = import_set(work, sheet)
+    assert not result.changed and _bytes(work) == before
+    rows[0][1] = "name"  # "Name" and "name": one column written twice
+    rows[0][3] = "Name"
+    _write_rows(sheet, rows)
+    with pytest.raises(SheetError) as err:
+        import_set(work, sheet)
+    assert _short(err.value.lines, tmp_path)[0] == \
+        f"{sheet.name}:1:4: column 'name' is also column B (keep one of them)"
+
+
 def test_flow_cells_read_back_as_the_same_data() -> None:
     import yaml
 
