@@ -15,7 +15,7 @@ import math
 import posixpath
 import re
 import warnings
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -378,6 +378,10 @@ def _schema_problem(doc: YamlDoc, error: ValidationError, card_of: CardOf) -> li
             if rel and rel[-1] == "switches":
                 hint = (_close(k, allowed) or "a new switch needs an entry in "
                         "schema/game.schema.json with its values and default")
+            if word == "primitive":
+                hint = _argument_hint(k, inst, sch) or (
+                    f"'{k}' is a key of the card, not of an effect step: indent it as "
+                    "'effect:' is" if k in _card_keys(card_of.schema_name) else hint)
             out += one(f"unknown {word} '{k}'{where}", hint, at=(*path, k), key=True)
         return out
     if kind == "required":
@@ -504,6 +508,8 @@ def _schema_problem(doc: YamlDoc, error: ValidationError, card_of: CardOf) -> li
                 return []  # the unknown key is already reported with a suggestion
             return one(f"{what} has no primitive",
                        f"start it with one of: {', '.join(words)}")
+        if len(found) == 1:  # one primitive and a key that is none: that key says it
+            return []
         return one(f"{what} has {len(found)} primitives ({', '.join(found)}); a step has one",
                    "write each as its own step, a new line starting with '-'")
     if kind == "anyOf" and error.context and isinstance(inst, dict) \
@@ -548,6 +554,42 @@ def _schema_problem(doc: YamlDoc, error: ValidationError, card_of: CardOf) -> li
     if kind == "not":
         return one(f"{what} is not allowed here")
     return one(f"{what}: {error.message}")
+
+
+def _argument_hint(key: str, step: Mapping[str, Any], sch: Mapping[str, Any]) -> str | None:
+    """``who: opponent`` written beside ``gain_vp: 3`` in a step: an argument of the step's
+    primitive, which goes inside it (the fix, written out), or None."""
+    for prim, value in step.items():
+        shapes = (sch.get("properties", {}).get(prim) or {}).get("anyOf", ())
+        form = next((f for f in shapes if f.get("type") == "object"), None)
+        if form is None or key not in form.get("properties", {}):
+            continue
+        if isinstance(value, dict):
+            return f"'{key}' is an argument of {prim}: put it inside {prim}'s braces"
+        required = form.get("required", [])
+        if len(required) != 1:
+            return f"'{key}' is an argument of {prim}: write {prim} as a mapping that holds it"
+        return (f"'{key}' is an argument of {prim}: write "
+                f"{prim}: {{{required[0]}: {_plain(value)}, {key}: {_plain(step[key])}}}")
+    return None
+
+
+def _plain(value: Any) -> str:
+    """A value as written in YAML flow style (true, not True; {count: fallen})."""
+    return yaml.safe_dump(value, default_flow_style=True, width=10**6).strip().removesuffix(
+        "\n...").strip()
+
+
+def _card_keys(schema_name: str | None) -> frozenset[str]:
+    """The keys a card of a card list may have (its schema's item), or none."""
+    if not schema_name:
+        return frozenset()
+    root = schema(schema_name)
+    item = root.get("items") or {}
+    ref = item.get("$ref", "")
+    if ref.startswith("#/$defs/"):
+        item = root.get("$defs", {}).get(ref.removeprefix("#/$defs/"), {})
+    return frozenset(item.get("properties", {}))
 
 
 class CardOf:

@@ -1012,6 +1012,24 @@ def test_a_share_bound_written_as_a_percentage_is_a_located_problem(tmp_path, ga
     assert len(lines) == 1 and re.match(r".*game\.yaml:\d+:\d+: playtest\.gates", lines[0]), result.stderr
 
 
+@pytest.mark.parametrize("written, hint", [
+    ("who: opponent", "'who' is an argument of gain_vp: write gain_vp: {amount: 3, who: opponent}"),
+    ("flavor: Mine.", "'flavor' is a key of the card, not of an effect step: indent it as "
+                      "'effect:' is"),
+    ("wen: {turn: 1}", "did you mean 'when'?"),
+])
+def test_a_key_beside_a_primitive_is_one_message_with_its_fix(tmp_path, written, hint):
+    """``who: opponent`` under ``- gain_vp: 3`` was two messages, the first "effect step 1 has 1
+    primitives (gain_vp); a step has one": wrong, and no fix."""
+    root = _edited(tmp_path, "day-of-the-dead", "characters.yaml",
+                   ("    - gain_vp: 3\n", f"    - gain_vp: 3\n      {written}\n"))
+    key = written.split(":")[0]
+    problems = [_relative(p, root) for p in check_set(root).problems]
+    assert len(problems) == 1, problems
+    assert re.fullmatch(rf"characters\.yaml:\d+:7: card 'hoard': unknown primitive '{key}' in "
+                        rf"effect step 1 \({re.escape(hint)}\)", problems[0]), problems
+
+
 @pytest.mark.parametrize("spaces", [1, 3, 5])
 def test_a_key_indented_to_no_level_says_where_the_keys_are(tmp_path, spaces):
     """PyYAML said "while parsing a block mapping (begun at line 34), expected <block end>, but
