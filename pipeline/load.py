@@ -199,7 +199,20 @@ def _check_cards(root: Path, game: YamlDoc, g: dict[str, Any], spec: GameSpec, c
     files: list[Any] = listed if isinstance(listed, list) else []
     complete = counts and bool(files)
     seen: dict[Path, tuple[Any, ...]] = {}
+    extras = {_resolved(root, g.get(key)): key for key in spec.extra_card_files}
+    extras.pop(None, None)
     for i, rel in enumerate(files):
+        where = _resolved(root, rel)
+        also = extras.get(where) if where is not None else None
+        if also is not None:  # the rares file listed as a deck file: its cards are no deck,
+            # and what the deck's checks would say of them follows from this one slip
+            line, col = game.where((also,))
+            result.problems.append(game.problem(
+                ("card_files", i), f"card file {rel!r} is the file {also} names (at "
+                f"{line}:{col}); a file is one or the other",
+                hint=f"list the deck's own card files here, or name another file in {also}"))
+            complete = False
+            continue
         doc, whole = _open_card_file(root, game, ("card_files", i), rel, spec, result, seen)
         if doc is not None:
             docs.append(doc)
@@ -217,6 +230,14 @@ def _check_cards(root: Path, game: YamlDoc, g: dict[str, Any], spec: GameSpec, c
     result.problems.sort(key=lambda p: (p.file, p.line, p.column))
     if not result.problems:
         result.card_set = _build(root, g, spec, set_files)
+
+
+def _resolved(root: Path, rel: Any) -> Path | None:
+    """Where a card file name inside the set leads, or None (refused elsewhere)."""
+    if not isinstance(rel, str):
+        return None
+    target, _ = v.inside_set(root, rel)
+    return target.resolve() if target is not None else None
 
 
 def _player_range(g: dict[str, Any], spec: GameSpec) -> tuple[int, int, bool] | None:

@@ -239,6 +239,19 @@ def test_a_when_value_no_card_has_is_a_warning_at_the_key(tmp_path, written, sai
     assert warned[0]["message"].startswith(f"layout 'front-human' element 'number_mark': {said}")
 
 
+@pytest.mark.parametrize("listed", ["  - rares.yaml\n", "  - deck.yaml\n  - rares.yaml\n"])
+def test_the_rares_file_listed_as_a_deck_file_is_one_message_there(tmp_path, listed):
+    """It was five: the file "already listed" at rares_file, then the deck's checks on the
+    rares as a deck (4 cards cannot deal, no humans, two rares in the regular deck)."""
+    root = _edited(tmp_path, "game.yaml", ("  - deck.yaml\n", listed))
+    line = _line(root, "game.yaml", "  - rares.yaml")
+    at = _line(root, "game.yaml", "rares_file: rares.yaml")
+    problems = _problems(root)
+    assert problems == [f"game.yaml:{line}:5: card file 'rares.yaml' is the file rares_file "
+                        f"names (at {at}:13); a file is one or the other (list the deck's own "
+                        "card files here, or name another file in rares_file)"], problems
+
+
 # --- 7. numbers written as a range or a string --------------------------------------------------
 
 
