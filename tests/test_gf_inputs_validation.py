@@ -252,6 +252,16 @@ def test_the_rares_file_listed_as_a_deck_file_is_one_message_there(tmp_path, lis
                         "card files here, or name another file in rares_file)"], problems
 
 
+def test_two_kinds_of_card_with_one_name_are_refused_at_the_second(tmp_path):
+    """Day of the Dead refused a name twice; Grave Feast took two cards called Zombie."""
+    root = _edited(tmp_path, "deck.yaml", ("  name: Vampire\n", "  name: zombie\n"))
+    first = _line(root, "deck.yaml", "name: zombie")
+    second = _line(root, "deck.yaml", "name: Zombie")
+    assert _problems(root) == [f"deck.yaml:{second}:9: card 'zombie': name 'Zombie' is already "
+                               f"used at line {first} (two kinds of card with one name confuse "
+                               "players: rename one)"]
+
+
 # --- 7. numbers written as a range or a string --------------------------------------------------
 
 

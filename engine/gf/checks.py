@@ -87,10 +87,12 @@ def check(files: SetFiles) -> list[Problem]:
         else:
             ids[cid] = (doc.file, doc.where(at)[0])
 
+    names: dict[str, tuple[str, int]] = {}  # casefolded printed name -> where first written
     all_docs = [(d, False) for d in docs] + ([(rares, True)] if rares is not None else [])
     for doc, is_rares in all_docs:
         for idx, card in items(doc):
             cid = cid_of(card)
+            said = len(out)
             kind = card.get("kind")
             rare = card.get("rare", False)
             if is_rares and rare is False and "rare" in card:
@@ -170,6 +172,17 @@ def check(files: SetFiles) -> list[Problem]:
                                            hint="raise copies: on one entry instead"))
             elif cid and not again_id:
                 claim(doc, (idx, "id"), cid, cid)
+            name = card.get("name")
+            if isinstance(name, str) and name.strip():
+                key = name.strip().casefold()
+                if key in names and len(out) == said:  # (a pasted entry: said once above)
+                    f, line = names[key]
+                    out.append(doc.problem((idx, "name"), f"name '{name}' is already used at "
+                                           f"{seen_at(doc, f, line)}", card=cid,
+                                           hint="two kinds of card with one name confuse "
+                                           "players: rename one"))
+                elif key not in names:
+                    names[key] = (doc.file, doc.where((idx, "name"))[0])
             art = card.get("art")
             if isinstance(art, str) and art:
                 why = files.art_problem(art)
