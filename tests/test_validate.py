@@ -91,7 +91,7 @@ EXPECTED: dict[str, list[str]] = {
         "characters.yaml:10:20: card 'anger': effect step 1: condition on the turn can never hold (the game has turns 1 to 2) (check the comparison)",
     ],
     "copies-break-back-count": [
-        "game.yaml:10:17: every back has 3 cards but cards_per_back is 2 (remove 1 of each back using backs: or copies: on a character, or write cards_per_back: 3)",
+        "characters.yaml:5:11: card 'oaf': copies: 2 makes every back 3 cards, but cards_per_back is 2 (game.yaml:10:17) (remove the line for one of each, or write cards_per_back: 3 in game.yaml)",
     ],
     "copies-zero": [
         "characters.yaml:5:11: card 'oaf': copies must be at least 1, got 0 (to leave the card out, delete its entry)",
@@ -1028,6 +1028,19 @@ def test_a_key_beside_a_primitive_is_one_message_with_its_fix(tmp_path, written,
     assert len(problems) == 1, problems
     assert re.fullmatch(rf"characters\.yaml:\d+:7: card 'hoard': unknown primitive '{key}' in "
                         rf"effect step 1 \({re.escape(hint)}\)", problems[0]), problems
+
+
+def test_one_card_s_copies_that_overfill_every_back_are_blamed_on_its_copies(tmp_path):
+    """It was "game.yaml:14:17: every back has 37 cards but cards_per_back is 36", naming no
+    card: the one card printed twice is the mistake, at its copies: line."""
+    root = _edited(tmp_path, "day-of-the-dead", "characters.yaml",
+                   ("- id: hoard\n", "- id: hoard\n  copies: 2\n"))
+    problems = [_relative(p, root) for p in check_set(root).problems]
+    assert len(problems) == 1, problems
+    assert re.fullmatch(r"characters\.yaml:\d+:11: card 'hoard': copies: 2 makes every back 37 "
+                        r"cards, but cards_per_back is 36 \(game\.yaml:\d+:\d+\) \(remove the "
+                        r"line for one of each, or write cards_per_back: 37 in game\.yaml\)",
+                        problems[0]), problems
 
 
 @pytest.mark.parametrize("spaces", [1, 3, 5])

@@ -123,6 +123,7 @@ def check(files: SetFiles) -> list[Problem]:
     per_back = dict.fromkeys(known_backs, 0)
     printed: list[tuple[str, list[Any]]] = []  # (character, its backs) for a back short of cards
     odd_count = False  # a card's backs or copies refused: the per-back counts are not judged
+    copied: list[tuple[Any, int, str | None, int, list[Any]]] = []  # cards with copies: N
     for doc in docs:
         for idx, card in items(doc):
             cid = cid_of(card)
@@ -154,6 +155,8 @@ def check(files: SetFiles) -> list[Problem]:
             if not schema_accepts(CARD_SCHEMA, ("$defs", "character", "properties", "copies"),
                                   copies):
                 copies, odd_count = 1, True  # the schema's: a count built on it would echo it
+            elif "copies" in card and copies != 1:
+                copied.append((doc, idx, cid, copies, backs))
             for b in backs:
                 if b in per_back:
                     per_back[b] += copies
@@ -177,10 +180,21 @@ def check(files: SetFiles) -> list[Problem]:
         have = counts.pop()
         diff = have - want
         fix = f"remove {diff}" if diff > 0 else f"add {-diff}"
-        out.append(game.problem(("cards_per_back",), f"every back has {cards(have)} but "
-                                f"cards_per_back is {want}", hint=f"{fix} of each back using "
-                                f"backs: or copies: on a character, or write cards_per_back: "
-                                f"{have}"))
+        extra = [c for c in copied if c[3] > 1 and all(b in c[4] for b in known_backs)]
+        if diff > 0 and len(extra) == 1 and extra[0][3] - 1 == diff:
+            # the one card printed more than once accounts for the surplus: said at its copies
+            doc, idx, cid, n, _ = extra[0]
+            line, col = game.where(("cards_per_back",))
+            out.append(doc.problem((idx, "copies"), f"copies: {n} makes every back {cards(have)}, "
+                                   f"but cards_per_back is {want} (game.yaml:{line}:{col})",
+                                   card=cid, hint=f"remove the line for one of each, or write "
+                                   f"cards_per_back: {have} in game.yaml"))
+        else:
+            named = "".join(f"; {c[2]} has copies: {c[3]}" for c in copied[:5])
+            out.append(game.problem(("cards_per_back",), f"every back has {cards(have)} but "
+                                    f"cards_per_back is {want}{named}", hint=f"{fix} of each "
+                                    f"back using backs: or copies: on a character, or write "
+                                    f"cards_per_back: {have}"))
         want = None
     for b in known_backs:
         if isinstance(want, dict):
