@@ -214,7 +214,7 @@ EXPECTED: dict[str, list[str]] = {
         "game.yaml:15:10: playtest.games must be at least 1, got 0",
     ],
     "no-family-possible": [
-        "deck.yaml:5:9: card 'blood': no blood family can ever be built: the longest run of consecutive blood numbers is 1, a family needs 3 (add the missing numbers)",
+        "deck.yaml:6:12: card 'blood': no blood family can ever be built: the longest run of consecutive blood numbers is 1, a family needs 3 (add the missing numbers)",
     ],
     "count-never-holds": [
         "characters.yaml:10:21: card 'conga': effect step 1: own_adjacent_active is 0 to 2, so this condition can never hold (check the comparison)",

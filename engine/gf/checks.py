@@ -4,6 +4,7 @@ be built, enough cards to deal, art files, rares kept out of the regular deck.""
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -88,6 +89,7 @@ def check(files: SetFiles) -> list[Problem]:
             ids[cid] = (doc.file, doc.where(at)[0])
 
     names: dict[str, tuple[str, int]] = {}  # casefolded printed name -> where first written
+    entries_of: dict[str, list[tuple[LocatedDoc, JsonPath, str | None]]] = defaultdict(list)
     all_docs = [(d, False) for d in docs] + ([(rares, True)] if rares is not None else [])
     for doc, is_rares in all_docs:
         for idx, card in items(doc):
@@ -145,8 +147,10 @@ def check(files: SetFiles) -> list[Problem]:
             elif cid:
                 entries[cid] = (doc.file, doc.where((idx, "id"))[0])
             if kind == "human" and isinstance(numbers, list) and cid:
-                if isinstance(food, str) and not is_rares and food not in foods:
-                    foods[food] = (doc, (idx, "food"), cid)
+                if isinstance(food, str) and not is_rares:
+                    if food not in foods:
+                        foods[food] = (doc, (idx, "food"), cid)
+                    entries_of[food].append((doc, (idx, "numbers"), cid))
                 if not numbers:
                     odd_numbers = True  # the schema's problem: a run of 0 would say it again
                 listed: set[int] = set()
@@ -204,6 +208,8 @@ def check(files: SetFiles) -> list[Problem]:
             run = run + 1 if i and n == numbers[i - 1] + 1 else 1
             longest = max(longest, run)
         if complete and not odd_numbers and longest < min_family:
+            if len(entries_of[food]) == 1:  # one entry holds every number: said at its list
+                doc, at, cid = entries_of[food][0]
             out.append(doc.problem(at, f"no {food} family can ever be built: the longest run "
                                    f"of consecutive {food} numbers is {longest}, a family "
                                    f"needs {min_family}", card=cid,
