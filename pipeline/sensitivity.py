@@ -81,12 +81,59 @@ def settings(card_set: CardSet, cfg: PlaytestConfig, where: str = "playtest") ->
     for i, g in enumerate(gates):
         if g.run is not None and g.run not in labels:
             problems.append(f"{where}.gates[{i}]: run '{g.run}' is not a playtest run (runs: {', '.join(labels)})")
-    if isinstance(figures, list) and all(isinstance(f, str) for f in figures):
-        problems += [f"{where}.gates[{i}].metric: {why}" for i, g in enumerate(gates)
-                     for why in [metric_problem(g.metric, figures)] if why]
+    if isinstance(figures, list) and figures and all(isinstance(f, str) for f in figures):
+        chosen = next((r for r in cfg.runs if r.label == run), None)
+        unknown = _unknown_figures(card_set, chosen, figures) if chosen is not None else []
+        problems += [f"{where}.figures[{j}]: {why}" for j, why in unknown]
+        if not unknown:  # a misspelt figure: its gates' names follow from it, not said again
+            problems += [f"{where}.gates[{i}].metric: {why}" for i, g in enumerate(gates)
+                         for why in [metric_problem(g.metric, figures)] if why]
     if problems:
         raise GateError("\n".join(problems))
     return {"run": run, "games": games, "figures": list(figures), "gates": gates}
+
+
+_NUMBERS: dict[tuple[Any, ...], tuple[str, ...]] = {}
+"""The per-game numbers of a set's run (:func:`_summary_numbers`), by content and run."""
+
+
+def _summary_numbers(card_set: CardSet, run: Run) -> tuple[str, ...]:
+    """The numbers one game's summary of ``run`` holds (one seeded random game: the names are
+    the game's, whatever happens in it); none for a game without sensitivity variants."""
+    if spec_of(card_set.rules).variants is None:
+        return ()
+    key = (card_set.content_hash, card_set.rules, run.players, tuple(sorted(run.options.items())))
+    if key not in _NUMBERS:
+        game = make_game(card_set, run.players, **dict(run.options))
+        agents = [make_agent("random", game) for _ in range(game.num_players)]
+        try:
+            state, _ = play_game(game, agents, game_seed(0, 0))
+        except StuckGame:
+            return ()
+        summary = state.summary().to_json()
+        _NUMBERS[key] = tuple(sorted(k for k, v in summary.items() if v is None  # (a number
+                                     or isinstance(v, (int, float)) and not isinstance(v, bool)))
+        # in another game, such as the winner of a game that ended shared)
+        while len(_NUMBERS) > 16:
+            del _NUMBERS[next(iter(_NUMBERS))]
+    return _NUMBERS[key]
+
+
+def _unknown_figures(card_set: CardSet, run: Run, figures: Sequence[str]) -> list[tuple[int, str]]:
+    """(index, why) of each figure that is no per-game number of the run's games: the build
+    would stop at its first batch of games with it, after validate said the set was fine."""
+    numbers = _summary_numbers(card_set, run)
+    if not numbers:
+        return []
+    out = []
+    for j, f in enumerate(figures):
+        if f in numbers:
+            continue
+        near = difflib.get_close_matches(f, list(numbers), n=1, cutoff=0.6)
+        out.append((j, f"'{f}' is no per-game number of {spec_of(card_set.rules).title}'s "
+                       f"games (" + (f"did you mean '{near[0]}'? " if near else "")
+                    + f"the numbers: {', '.join(numbers)})"))
+    return out
 
 
 def metric_patterns(figures: Sequence[str]) -> list[str]:

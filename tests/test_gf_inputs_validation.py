@@ -154,6 +154,27 @@ def test_a_sensitivity_gate_on_a_figure_not_measured_says_to_measure_it(tmp_path
             "to playtest.sensitivity.figures: rounds, steals, kills)") in err
 
 
+@pytest.mark.parametrize("figures, index, said", [
+    ("[rounds, steals, kills, bogus]", 3, "'bogus' is no per-game number of Grave Feast's games "
+                                          "(the numbers: "),
+    ("[rounds, steals, kils]", 2, "'kils' is no per-game number of Grave Feast's games (did you "
+                                  "mean 'kills'? the numbers: "),
+])
+def test_a_sensitivity_figure_no_game_reports_is_refused_at_it(tmp_path, figures, index, said):
+    """validate said ok, and the build stopped at its first games with no line; a misspelt
+    figure was also blamed on the gate spelt right (kind.*.kills_delta, "did you mean
+    kind.*.kils_delta?")."""
+    root = _edited(tmp_path, "game.yaml", ("figures: [rounds, steals, kills]", f"figures: {figures}"))
+    line = _line(root, "game.yaml", f"figures: {figures}")
+    column = (root / "game.yaml").read_text().splitlines()[line - 1].index(
+        figures[1:-1].split(", ")[index]) + 1
+    code, _, err = _validate(str(root))
+    lines = err.splitlines()[1:-1]
+    assert code == 1 and len(lines) == 1, err
+    assert lines[0].startswith(f"{root}/game.yaml:{line}:{column}: playtest.sensitivity.figures"
+                               f"[{index}]: {said}"), lines
+
+
 # --- 4. rares turned on with no rare to shuffle in ----------------------------------------------
 
 
