@@ -83,9 +83,9 @@ def settings(card_set: CardSet, cfg: PlaytestConfig, where: str = "playtest") ->
             problems.append(f"{where}.gates[{i}]: run '{g.run}' is not a playtest run (runs: {', '.join(labels)})")
     if isinstance(figures, list) and figures and all(isinstance(f, str) for f in figures):
         chosen = next((r for r in cfg.runs if r.label == run), None)
-        unknown = _unknown_figures(card_set, chosen, figures) if chosen is not None else []
-        problems += [f"{where}.figures[{j}]: {why}" for j, why in unknown]
-        if not unknown:  # a misspelt figure: its gates' names follow from it, not said again
+        misspelt = _unknown_figures(card_set, chosen, figures) if chosen is not None else []
+        problems += [f"{where}.figures[{j}]: {why}" for j, why in misspelt]
+        if not misspelt:  # a misspelt figure: its gates' names follow from it, not said again
             problems += [f"{where}.gates[{i}].metric: {why}" for i, g in enumerate(gates)
                          for why in [metric_problem(g.metric, figures)] if why]
     if problems:

@@ -183,9 +183,9 @@ def check(files: SetFiles) -> list[Problem]:
         extra = [c for c in copied if c[3] > 1 and all(b in c[4] for b in known_backs)]
         if diff > 0 and len(extra) == 1 and extra[0][3] - 1 == diff:
             # the one card printed more than once accounts for the surplus: said at its copies
-            doc, idx, cid, n, _ = extra[0]
+            doc, idx, cid, printed_n, _ = extra[0]
             line, col = game.where(("cards_per_back",))
-            out.append(doc.problem((idx, "copies"), f"copies: {n} makes every back {cards(have)}, "
+            out.append(doc.problem((idx, "copies"), f"copies: {printed_n} makes every back {cards(have)}, "
                                    f"but cards_per_back is {want} (game.yaml:{line}:{col})",
                                    card=cid, hint=f"remove the line for one of each, or write "
                                    f"cards_per_back: {have} in game.yaml"))
