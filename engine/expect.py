@@ -99,6 +99,10 @@ def match(got: Any, want: Any, where: str, *, unordered: bool = False, text: boo
                              text=text, whole=whole, unordered_keys=unordered_keys)
         return out
     if isinstance(want, list) and isinstance(got, list):
+        if not any(isinstance(g, Mapping) for g in got):  # a mapping among values: a matcher,
+            for k, w in enumerate(want):  # misspelt, whatever the lengths say
+                if isinstance(w, Mapping) and any(key not in MATCHERS for key in w):
+                    return match(None, w, f"{where}[{k}]")
         if unordered:
             if len(got) == len(want) and _contains(got, want, text):
                 return []

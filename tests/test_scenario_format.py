@@ -94,6 +94,12 @@ def test_a_misspelt_matcher_is_refused_at_its_line_in_both_games(tmp_path):
     assert failed == [f"{h}:{line_of(h, 'contian')}:20: expect players[0].hand: unknown matcher "
                       "'contian' (did you mean 'contains'? matchers: contains, absent, at_least, "
                       "at_most)"]
+    # in a list of values, even one of another length than the fact's: not "expected [{...}]"
+    k = edited(tmp_path, "scores: [{at_least: 39}, {at_most: 40}]", "scores: [{at_leest: 39}]")
+    _, failed = run_scenario(k)
+    assert failed == [f"{k}:{line_of(k, 'at_leest')}:12: expect scores[0]: unknown matcher "
+                      "'at_leest' (did you mean 'at_least'? matchers: contains, absent, at_least, "
+                      "at_most)"]
 
 
 def test_a_failed_matcher_and_a_fact_after_a_step_are_located(tmp_path):
