@@ -209,7 +209,9 @@ class Watcher:
         png.mkdir(parents=True, exist_ok=True)
         full_w, full_h = image_pixels(prep.size, PROFILES["tgc"])
         w, h = round(full_w * self.dpi / IMAGE_DPI), round(full_h * self.dpi / IMAGE_DPI)
-        marked = {fid: (ops, watermark) for fid, ops in prep.layouts.items()}
+        # the bytes of the art and fonts drawn (a file saved over keeps its name, so the
+        # layouts alone would call every image current)
+        marked = {fid: (ops, watermark, card_set.files) for fid, ops in prep.layouts.items()}
         for face in prep.deck.faces:
             if self._layouts.get(face.id) == marked[face.id] and _written(png / file_name(face)):
                 continue

@@ -132,6 +132,31 @@ def test_a_warning_is_said_in_full_once_and_again_only_when_it_changes(toy: Path
     assert any("warning: " in line and "another_unknown_figure" in line for line in said)
 
 
+def test_a_font_saved_over_redraws_the_previews_and_a_broken_one_is_a_problem(
+        toy: Path, tmp_path: Path) -> None:
+    """A font (or art) file saved over keeps its name: the previews stayed as they were, and a
+    font cut short was called valid (the font was read once, by its path)."""
+    import reportlab
+
+    fonts_dir = Path(reportlab.__file__).parent / "fonts"
+    (toy / "display.ttf").write_bytes((fonts_dir / "Vera.ttf").read_bytes())
+    template = toy / "template.yaml"
+    template.write_text(template.read_text().replace("size: poker\n", "size: poker\nfonts: "
+                        "{display: display.ttf}\n", 1).replace("font: sans-bold, size: 40",
+                                                               "font: display, size: 40"))
+    watcher = Watcher(toy, out=tmp_path / "out", playtest=False, echo=lambda _line: None)
+    first = watcher.cycle()
+    assert first.ok and first.rendered
+    assert not watcher.cycle().rendered  # nothing saved: nothing drawn again
+    (toy / "display.ttf").write_bytes((fonts_dir / "VeraBd.ttf").read_bytes())
+    bold = watcher.cycle()
+    assert bold.ok and sorted(bold.rendered) == sorted(first.rendered)
+    (toy / "display.ttf").write_bytes((fonts_dir / "Vera.ttf").read_bytes()[:20_000])
+    cut = watcher.cycle()
+    assert not cut.ok and any("display.ttf is not a usable TrueType font" in p
+                              for p in cut.problems), cut.problems
+
+
 def test_a_set_folder_deleted_and_restored_is_watched_again(toy: Path, tmp_path: Path) -> None:
     watcher = Watcher(toy, out=tmp_path / "out", playtest=False, render=False,
                       echo=lambda _line: None)

@@ -44,8 +44,13 @@ def register(name: str, path: Path) -> str:
     both call a font "display" and each gets its own.
     """
     path = Path(path).resolve()
+    try:  # a file replaced since (a watch's save) is another font: its own id, read again
+        st = path.stat()
+        stamp = f"{path}:{st.st_size}:{st.st_mtime_ns}"
+    except OSError:
+        stamp = str(path)
     font_id = name if name in BUILTIN_FONTS and path == BUILTIN_FONTS[name].resolve() else (
-        f"{name}.{hashlib.sha1(str(path).encode()).hexdigest()[:8]}")
+        f"{name}.{hashlib.sha1(stamp.encode()).hexdigest()[:8]}")
     if font_id in _registered:
         return font_id
     if not path.exists():
@@ -61,8 +66,10 @@ def register(name: str, path: Path) -> str:
     rl = "by-" + font_id
     try:
         pdfmetrics.registerFont(TTFont(rl, str(path)))
-    except (TTFError, OSError) as exc:
-        raise RenderError(f"font {name!r}: {path} is not a usable TrueType font ({exc}; give a "
+    except Exception as exc:  # TTFError, OSError, and a cut file's struct.error or IndexError
+        why = str(exc) if isinstance(exc, (TTFError, OSError)) else \
+            f"the file ends or breaks off inside its tables: {exc}"
+        raise RenderError(f"font {name!r}: {path} is not a usable TrueType font ({why}; give a "
                           ".ttf file, or leave the font out to use a built-in one)") from None
     _registered[font_id] = rl
     _paths[font_id] = path
