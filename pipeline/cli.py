@@ -11,6 +11,7 @@ import errno
 import importlib
 import io
 import os
+import re
 import signal
 import sys
 import threading
@@ -143,6 +144,13 @@ def _run(argv: list[str] | None) -> None:
         sys.exit(1)
     except UnicodeDecodeError as exc:
         click.echo(f"a file given is not UTF-8 text ({exc.reason} at byte {exc.start})", err=True)
+        sys.exit(1)
+    except RuntimeError as exc:  # pathlib's resolve() of a path through links that loop
+        looped = re.fullmatch(r"Symlink loop from '(.*)'", str(exc))
+        if looped is None:
+            raise
+        click.echo(f"{looped[1]}: a symbolic link on this path leads back to itself (remove "
+                   "the loop, or give another path)", err=True)
         sys.exit(1)
     except KeyboardInterrupt:
         click.echo("Interrupted.", err=True)

@@ -542,3 +542,26 @@ def test_a_second_run_writing_the_same_output_folder_waits_for_the_first(tmp_pat
     with files.folder_lock(folder, notes.append), files.folder_lock(folder, notes.append):
         pass  # a build renders inside its own lock: no wait on itself
     assert len(notes) == 1 and not folder.exists()
+
+
+@pytest.mark.parametrize("args", [
+    ["simulate", "day-of-the-dead", "-n", "4", "--jobs", "1", "-q", "--json", "{loop}/x.json"],
+    ["render", "day-of-the-dead", "--force", "--format", "proof", "--out", "{loop}"],
+])
+def test_an_output_path_through_a_link_loop_is_one_message(args, tmp_path, capsys):
+    """pathlib's "RuntimeError: Symlink loop from ..." reached the designer as a traceback."""
+    (tmp_path / "b").symlink_to("a")
+    (tmp_path / "a").symlink_to("b")
+    code, err = _main([a.format(loop=tmp_path / "a") for a in args], capsys)
+    assert code == 1 and "Traceback" not in err
+    assert err.strip().endswith(": a symbolic link on this path leads back to itself (remove "
+                                "the loop, or give another path)"), err
+    assert str(tmp_path / "a") in err
+
+
+def test_a_terminal_a_few_columns_wide_still_gets_its_tables(monkeypatch):
+    """rich cannot lay a table out in 6 columns ("AssertionError: Sum of ratios must be > 0")."""
+    monkeypatch.setenv("COLUMNS", "6")
+    result = CliRunner().invoke(cli, ["validate", "day-of-the-dead"])
+    assert result.exit_code == 0, result.output
+    assert "ok: Day of the Dead is valid" in result.output

@@ -101,7 +101,14 @@ def load_template(path: str | Path) -> Template:
     font_ids = {name: name for name in fonts.BUILTIN_FONTS}
     for name, file in (data.get("fonts") or {}).items():
         base = Path(path).resolve().parent
-        target = (base / file).resolve()
+        try:
+            target = (base / file).resolve()
+        except RuntimeError:  # links that lead back to themselves
+            problems.append(doc.problem(("fonts", name), f"font file {file!r} is a symbolic "
+                                        "link that leads back to itself",
+                                        hint="remove the loop, or name the font file itself"))
+            font_ids[name] = name
+            continue
         if not target.is_relative_to(base):
             problems.append(doc.problem(("fonts", name), f"font file {file!r} is outside the "
                                         "set folder", hint="keep fonts inside the set's folder"))
