@@ -102,6 +102,10 @@ def _read_key(path: Path) -> bytes | None:
         if exc.errno in (errno.EINVAL, errno.EFBIG):
             raise _not_a_key(path, exc.strerror or str(exc)) from None
         return None
+    if 0 < len(data) < MIN_KEY_BYTES and os.environ.get(KEY_ENV) and path == _key_path():
+        # a file the designer named, too short to be a key: theirs, not ours to replace
+        raise _not_a_key(path, f"a file of {len(data)} bytes, too short to be a key (one is "
+                               f"{MIN_KEY_BYTES} bytes or more)")
     return data if len(data) >= MIN_KEY_BYTES else None
 
 

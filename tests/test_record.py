@@ -12,7 +12,7 @@ from boneyard.pipeline import record as rec
 from boneyard.pipeline.build import RECORD_NAME, build_set, record_doubts, render_permission
 from boneyard.pipeline.load import load_set
 
-from boneyard.errors import GateError
+from boneyard.errors import BoneyardError, GateError
 
 SLUG = "grave-feast"
 
@@ -162,5 +162,21 @@ def test_a_signing_key_cut_short_is_replaced_not_used(tmp_path, monkeypatch):
         rec._key.cache_clear()
         assert rec._key() == key  # read back, not made again
         assert [p.name for p in tmp_path.iterdir()] == ["record.key"]  # no temporary left
+    finally:
+        rec._key.cache_clear()
+
+
+def test_a_short_file_the_key_variable_names_is_refused_not_overwritten(tmp_path, monkeypatch):
+    """BONEYARD_RECORD_KEY pointed at a designer's notes (9 bytes) replaced them with a key,
+    in silence. Only an empty file there (a fresh ``mktemp``) is filled."""
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes\n")
+    monkeypatch.setenv(rec.KEY_ENV, str(notes))
+    rec._key.cache_clear()
+    try:
+        with pytest.raises(BoneyardError, match=r"notes\.txt: a file of 9 bytes, too short to be "
+                                                r"a key .* BONEYARD_RECORD_KEY names the key"):
+            rec.check_key()
+        assert notes.read_text() == "my notes\n"
     finally:
         rec._key.cache_clear()
