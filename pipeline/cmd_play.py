@@ -133,7 +133,14 @@ def _play(set_name: str, players: int | None, agents: tuple[str, ...], seed: int
     if open_browser:  # once the server listens; without a browser the address is all we have
         threading.Timer(0.5, open_page, (url,)).start()
     hosts = {"127.0.0.1", "localhost", "::1", host} if _loopback(host) else None  # no DNS rebinding
-    uvicorn.run(create_app(session, hosts=hosts), host=host, port=port, log_level="warning")
+    # uvicorn.Server, not uvicorn.run: run() swallows the Ctrl-C it passes on after shutting
+    # down, so the table exited 0; the CLI says "Interrupted." and exits 130, as watch does
+    server = uvicorn.Server(uvicorn.Config(create_app(session, hosts=hosts), host=host, port=port,
+                                           log_level="warning"))
+    server.run()
+    if not server.started:
+        raise BoneyardError(f"the table could not start on {host} port {port} (see above; give "
+                            "another --port, or --port 0 for any free one)")
 
 
 def register(group: click.Group) -> None:

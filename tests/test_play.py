@@ -599,3 +599,25 @@ def test_the_table_answers_while_an_agent_thinks(monkeypatch):
         go_on.set()
         mover.join(30)
     assert session.snapshot()["at"] > seen["at"]
+
+
+@pytest.mark.parametrize("signame, code, said", [("SIGINT", 130, "Interrupted."),
+                                                 ("SIGTERM", 143, "Terminated.")])
+def test_stopping_the_table_exits_as_the_other_commands_do(signame, code, said):
+    """uvicorn.run swallowed the Ctrl-C it passes on after its shutdown: the table exited 0."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    proc = subprocess.Popen([sys.executable, "-c", "from boneyard.pipeline.cli import main; main()",
+                             "play", "day-of-the-dead", "--port", "0", "--no-open"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    assert proc.stdout is not None
+    first = proc.stdout.readline()  # the address: the server is about to listen
+    time.sleep(2)
+    proc.send_signal(getattr(signal, signame))
+    out, err = proc.communicate(timeout=30)
+    assert "Boneyard table" in first and proc.returncode == code, (first, out, err)
+    assert err.strip().endswith(said) and "Traceback" not in err, err
