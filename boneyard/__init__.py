@@ -5,9 +5,20 @@ model of ``engine``, the engine playtests it by simulation, and ``pipeline`` gat
 it into ``output/``. ``engine`` never imports ``pipeline``.
 """
 
-from importlib.metadata import PackageNotFoundError, version
+from typing import Any
 
-try:
-    __version__ = version("boneyard")
-except PackageNotFoundError:  # running from a source tree that was never installed
-    __version__ = "0.0.0+source"
+
+def __getattr__(name: str) -> Any:
+    """``__version__``, read from the installed metadata when first asked: reading it takes
+    tens of milliseconds, which the console script spends before it can answer a Ctrl-C
+    (pipeline/entry.py)."""
+    if name != "__version__":
+        raise AttributeError(name)
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        found = version("boneyard")
+    except PackageNotFoundError:  # running from a source tree that was never installed
+        found = "0.0.0+source"
+    globals()["__version__"] = found
+    return found

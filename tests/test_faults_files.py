@@ -565,3 +565,26 @@ def test_a_terminal_a_few_columns_wide_still_gets_its_tables(monkeypatch):
     result = CliRunner().invoke(cli, ["validate", "day-of-the-dead"])
     assert result.exit_code == 0, result.output
     assert "ok: Day of the Dead is valid" in result.output
+
+
+@pytest.mark.parametrize("signame, code, said", [("SIGINT", 130, "Interrupted."),
+                                                 ("SIGTERM", 143, "Terminated.")])
+def test_a_signal_while_the_command_line_tool_starts_is_answered_in_its_words(signame, code, said):
+    """Ctrl-C while the CLI's modules loaded printed a KeyboardInterrupt traceback from an
+    import, and SIGTERM then killed the process without a word. The console script itself,
+    signalled at several moments of its first second."""
+    import signal
+
+    script = Path(sys.executable).with_name("boneyard")
+    if not script.is_file():
+        pytest.skip("the console script is not installed here")
+    for delay in (0.12, 0.2, 0.3, 0.45):  # (before 0.1 s the interpreter itself may be starting)
+        proc = subprocess.Popen([str(script), "cards", "day-of-the-dead"], stdout=subprocess.DEVNULL,
+                                stderr=subprocess.PIPE, text=True,
+                                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+        time.sleep(delay)
+        proc.send_signal(getattr(signal, signame))
+        _, err = proc.communicate(timeout=60)
+        assert "Traceback" not in err, (delay, err)
+        if proc.returncode != 0:  # (a fast machine may have finished the listing)
+            assert proc.returncode == code and err.strip().endswith(said), (delay, proc.returncode, err)
