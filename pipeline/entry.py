@@ -14,7 +14,8 @@ import os
 import signal
 from typing import Any
 
-_SAID = {signal.SIGINT: (b"Interrupted.\n", 130), signal.SIGTERM: (b"Terminated.\n", 143)}
+_SAID: dict[int, tuple[bytes, int]] = {signal.SIGINT: (b"Interrupted.\n", 130),
+                                      signal.SIGTERM: (b"Terminated.\n", 143)}
 
 
 def _stop_now(signum: int, frame: Any) -> None:
