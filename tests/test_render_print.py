@@ -285,6 +285,18 @@ def test_shop_pdf_is_one_card_a_page_with_bleed_and_an_output_intent(tmp_path):
     _external_checks(pdf)
 
 
+def test_two_shop_renders_a_second_apart_are_the_same_bytes(tmp_path):
+    """The sRGB profile LittleCMS makes carries the second it was made: two renders of one
+    set, minutes apart, made different files for the print shop."""
+    import time
+
+    cs = feast_set()
+    (first,) = render(cs, tmp_path / "a", formats=("shop",))
+    time.sleep(1.1)
+    (second,) = render(cs, tmp_path / "b", formats=("shop",))
+    assert first.read_bytes() == second.read_bytes()
+
+
 def _external_checks(pdf: Path) -> None:
     """qpdf's structure check and Ghostscript's full interpretation, where installed."""
     if shutil.which("qpdf"):

@@ -11,6 +11,7 @@ version that introduced OutputIntents, soft masks and transparency; no later fea
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from pathlib import Path
 
@@ -40,7 +41,16 @@ SHOP_PDF_VERSION = (1, 4)
 
 
 def srgb_profile() -> bytes:
-    return ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes()
+    """LittleCMS's sRGB profile, its creation time (header bytes 24-35) set to a fixed one: it
+    stamped the moment it was made, so two renders of one set made different files."""
+    data = bytearray(ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes())
+    data[24:36] = (2000).to_bytes(2, "big") + b"\x00\x01\x00\x01" + bytes(6)  # 2000-01-01
+    if any(data[84:100]):  # a profile ID (an MD5 over the header with these fields zeroed)
+        hashed = bytearray(data)
+        hashed[44:48] = hashed[64:68] = bytes(4)
+        hashed[84:100] = bytes(16)
+        data[84:100] = hashlib.md5(bytes(hashed)).digest()
+    return bytes(data)
 
 
 def add_output_intent(c: Canvas, profile: bytes, components: int, condition: str) -> None:
