@@ -676,7 +676,8 @@ def _build_locked(card_set: CardSet, cfg: PlaytestConfig, out_dir: Path, *, fres
                               f"({record['games']} games) and its record and report are in "
                               f"{out_dir}; only rendering failed: mend the above and build "
                               "again, which reuses the record"
-                              + (f"\n{_render_stopped(written, out_dir)}" if written else "")) from None
+                              + (f"\n{_render_stopped(written, out_dir)}" if written else "")
+                              + "".join(f"\nwarning: {w}" for w in outcome.warnings)) from None
         except BaseException:  # Ctrl-C, SIGTERM: say what is new before the stop is said
             print(_render_stopped(written, out_dir), file=sys.stderr, flush=True)
             raise

@@ -191,6 +191,27 @@ def test_a_last_pass_that_cannot_be_kept_is_a_warning_not_a_lost_build(tmp_path,
     assert not [p for p in outcome.out_dir.iterdir() if p.name.startswith(".")]
 
 
+def test_a_disk_full_for_the_last_pass_and_the_prints_says_both(tmp_path, monkeypatch):
+    """The render's failure was said and the lost last pass was not: the next build played
+    from scratch, unannounced."""
+    from boneyard.pipeline import lastpass
+
+    from boneyard.errors import RenderError
+
+    def full(*_args, **_kwargs):
+        raise OSError(28, "No space left on device", str(tmp_path / ".last-pass-x" / "set"))
+
+    def full_disk(card_set, out_dir, note, watermark):
+        raise RenderError(f"{out_dir}/png: cannot write: No space left on device")
+
+    monkeypatch.setattr(lastpass.shutil, "copytree", full)
+    with pytest.raises(RenderError) as err:
+        build_set(small_passing_set(), out=tmp_path, jobs=1, renderer=full_disk)
+    assert str(err.value).splitlines()[-1] == (
+        "warning: the last pass could not be kept (No space left on device): the next build of "
+        "this set plays it from scratch")
+
+
 def test_a_set_changed_during_its_build_is_not_rendered(tmp_path, monkeypatch):
     """The template and art are read when rendering: after an edit made during the playtest the
     prints would mix the content played with the content now, under the played one's record."""
