@@ -163,21 +163,19 @@ def _yaml_word(value: Any) -> str:
 
 
 def fmt(m: Metric) -> str:
-    """``52.3% (50.1-54.5)``, ``3.21 (3.05-3.37)`` or ``-10.7% (-20.8 to -0.3)``: value with its
-    95% interval."""
+    """``52.3% [50.1 .. 54.5]``, ``3.21 [3.05 .. 3.37]`` or ``-10.7% [-20.8 .. -0.3]``: value
+    with its 95% interval, bracketed as ``build`` and the report print it."""
     if m.value is None or (isinstance(m.value, float) and math.isnan(m.value)):
         return "-"
     if m.low == m.high == m.value:  # an exact figure (a count, coverage, turns in a fixed-length game)
         if m.unit == "%":
             return f"{100 * m.value:.1f}%"
         return f"{m.value:,.0f}" if float(m.value).is_integer() else f"{m.value:,.2f}"
-    # a negative end reads as a range only with a word between ("-20.8--0.3" does not)
     if m.unit == "%":
         low, high, value, digits, sign = 100 * m.low, 100 * m.high, 100 * m.value, 1, "%"
     else:
         low, high, value, digits, sign = m.low, m.high, m.value, 2, ""
-    sep = " to " if min(low, high) < 0 else "-"
-    return f"{value:.{digits}f}{sign} ({low:.{digits}f}{sep}{high:.{digits}f})"
+    return f"{value:.{digits}f}{sign} [{low:.{digits}f} .. {high:.{digits}f}]"
 
 
 def _column(m: Metric) -> str:

@@ -63,7 +63,7 @@ class Figure:
                 return f"{v * 100:.1f}%"
             return f"{v:,.0f} {self.unit}" if self.unit else f"{v:+.2f}"
 
-        band = f" [{fmt(self.low)}, {fmt(self.high)}]" if self.low is not None and self.high is not None else ""
+        band = f" [{fmt(self.low)} .. {fmt(self.high)}]" if self.low is not None and self.high is not None else ""
         return fmt(self.value) + band + (f" ({self.note})" if self.note else "")
 
     def verdict(self) -> str:

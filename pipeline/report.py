@@ -525,7 +525,7 @@ _MD_MARKUP = re.compile(
     r"|&(?=#?[A-Za-z0-9]+;)"      # an entity such as &copy;
     r"|(?<!\S)#")                 # a heading's mark
 """What CommonMark reads as markup in text; only those characters are escaped, so report.md
-still reads plainly as text (``card.oaf.sub_delta``, ``36.5% [33.6%, 39.5%]``)."""
+still reads plainly as text (``card.oaf.sub_delta``, ``36.5% [33.6% .. 39.5%]``)."""
 
 
 def md_text(text: str, head: int = 0) -> str:

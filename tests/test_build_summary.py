@@ -31,11 +31,11 @@ def test_the_agents_help_names_gate_fast_and_does_not_call_gate_the_fast_one():
 
 
 def test_simulate_prints_an_interval_with_a_negative_end_as_a_readable_range():
-    # "-10.7% (-20.8--0.3)" reads as nonsense; "(-20.8 to -0.3)" as a range
+    # "-10.7% (-20.8--0.3)" read as nonsense; brackets as build and the report print them
     from boneyard.engine.stats import Metric
     from boneyard.pipeline.cmd_sim import fmt
 
     delta = Metric("card.hush.win_delta", -0.107, -0.208, -0.003, 200, "card", "hush", "%")
-    assert fmt(delta) == "-10.7% (-20.8 to -0.3)"
-    assert fmt(Metric("draw_rate", 0.015, 0.005, 0.043, 200, "game", None, "%")) == "1.5% (0.5-4.3)"
-    assert fmt(Metric("score_mean", 64.33, 62.44, 66.23, 400, "game", None, "")) == "64.33 (62.44-66.23)"
+    assert fmt(delta) == "-10.7% [-20.8 .. -0.3]"
+    assert fmt(Metric("draw_rate", 0.015, 0.005, 0.043, 200, "game", None, "%")) == "1.5% [0.5 .. 4.3]"
+    assert fmt(Metric("score_mean", 64.33, 62.44, 66.23, 400, "game", None, "")) == "64.33 [62.44 .. 66.23]"

@@ -33,7 +33,7 @@ def test_figures_measured_on_this_agent_and_set_are_quoted_plainly(kept):
     assert ref is not None and ref["current"] and ref["same_set"]
     text, rows = reference.report_rows(ref)
     assert "OUT OF DATE" not in text and "not on this set" not in text and "2026-12-01" in text
-    assert rows[0][:4] == ("win share vs mcts:50", "36.5% [33.6%, 39.5%]", ">= 50%", "missed")
+    assert rows[0][:4] == ("win share vs mcts:50", "36.5% [33.6% .. 39.5%]", ">= 50%", "missed")
     assert rows[1][1] == "not established (+0.32 at 20 deals a character)" and rows[1][3] == ""
     assert "Of their targets 0 are met and 1 missed." in text
 
