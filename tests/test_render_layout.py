@@ -135,6 +135,13 @@ def test_a_mistake_inherited_by_many_layouts_is_reported_once_where_it_is_writte
         "name defined under 'colours:')"]
 
 
+def _refused(path: Path) -> list[str]:
+    """The lines of the RenderError that loading the template at ``path`` raises."""
+    with pytest.raises(RenderError) as err:
+        load_template(path)
+    return str(err.value).splitlines()
+
+
 def test_text_that_could_never_be_read_is_refused_when_the_template_loads(tmp_path):
     """A text box past the card's cut, or a min_size above the size: said at load time with the
     line, not discovered on paper."""
@@ -148,9 +155,7 @@ def test_text_that_could_never_be_read_is_refused_when_the_template_loads(tmp_pa
   back:
     elements: []
 """)
-    with pytest.raises(RenderError) as err:
-        load_template(path)
-    lines = str(err.value).splitlines()
+    lines = _refused(path)
     assert len(lines) == 2
     assert lines[0].startswith(f"{path}:4:") and "reaches past the card's cut" in lines[0]
     assert lines[1].startswith(f"{path}:6:") and "min_size 10 pt is above size 8 pt" in lines[1]
@@ -175,9 +180,7 @@ def test_a_min_size_too_big_where_it_is_written_is_said_there_once(tmp_path):
   back:
     elements: []
 """)
-    with pytest.raises(RenderError) as err:
-        load_template(path)
-    lines = str(err.value).splitlines()
+    lines = _refused(path)
     assert len(lines) == 2, lines
     assert lines[0].startswith(f"{path}:5:") and "min_size 90 pt is above size 17 pt" in lines[0]
     assert lines[1].startswith(f"{path}:12:") and "'front-small' element 'rules': min_size 8 pt " \
@@ -195,9 +198,7 @@ def test_an_image_or_shape_wholly_off_the_card_is_refused_but_art_to_the_edge_is
   back:
     elements: []
 """)
-    with pytest.raises(RenderError) as err:
-        load_template(path)
-    lines = str(err.value).splitlines()
+    lines = _refused(path)
     assert len(lines) == 2, lines
     assert lines[0].startswith(f"{path}:4:") and "the image (500, 46, 160 x 100 pt) lies wholly off" in lines[0]
     assert lines[1].startswith(f"{path}:6:") and "the rect" in lines[1] and "never printed" in lines[1]
@@ -751,9 +752,7 @@ def test_an_unprintable_font_size_is_one_message_and_lengths_say_how_to_write_th
       - {name: t, type: text, x: 0, y: 0, w: 100, h: 20, text: "{name}", size: 0}
       - {name: r, type: rect, x: six, y: 0, w: 10, h: 10, fill: "#000000"}
 """)
-    with pytest.raises(RenderError) as err:
-        load_template(path)
-    lines = str(err.value).splitlines()
+    lines = _refused(path)
     assert lines == [f"{path}:5:34: layouts.front.elements item 2 x 'six' is not valid: write "
                      "points (9), a length with a unit (3mm, 0.125in, 9pt) or, for x, y, w and "
                      "h, a percentage of the card (50%)"]

@@ -13,7 +13,7 @@ import difflib
 import hashlib
 import math
 import string
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -225,35 +225,42 @@ def _image_path(path: str, ctx: _Ctx) -> str:
     return str(target)
 
 
-def when_problems(deck: Deck, template: Template) -> list[str]:
-    """A ``when:`` naming a field no card of the set has: a misspelling that would otherwise
-    leave the element (or paragraph) undrawn on every card, without a word. Said once, at the
-    line that writes the ``when:`` (not at each layout that inherits it, or overrides other keys
-    of the element)."""
-    have: set[str] = set()
-    for face in deck.faces:
-        have.update(face.fields)
-    out: list[str] = []
+def _when_keys(template: Template) -> Iterator[tuple[str, str, Any]]:
+    """(what the message starts with: ``template.yaml:L:C: layout 'x' element 'y'``, the key,
+    its wanted value) for every key of every ``when:`` of the template, at
+    the line that writes it (not at each layout that inherits it, or overrides other keys of
+    the element)."""
     for lname, elements in template.layouts.items():
         for el in elements:
             conds = [("when", el.get("when")),
                      *(("paragraphs", p.get("when")) for p in el.get("paragraphs", ()))]
             for owner, cond in conds:
-                for key in cond if isinstance(cond, dict) else ():
-                    if key in have:
-                        continue
+                for key, want in cond.items() if isinstance(cond, dict) else ():
                     layout, line, col = template.keys_at.get(
                         (lname, el["name"], owner),
                         template.origins.get((lname, el["name"]), (lname, 0, 0)))
                     line, col = template.when_at.get((layout, el["name"], key), (line, col))
                     where = f"{template.file}:{line}:{col}: " if line else f"{template.file}: "
-                    near = difflib.get_close_matches(str(key), sorted(have), n=1)
-                    meant = f"did you mean {near[0]!r}? " if near else ""
-                    msg = (f"{where}layout '{layout}' element '{el['name']}': when: names the "
-                           f"field {key!r}, which no card has, so it is never drawn ({meant}"
-                           f"fields are: {', '.join(sorted(have))})")
-                    if msg not in out:
-                        out.append(msg)
+                    yield f"{where}layout '{layout}' element '{el['name']}'", key, want
+
+
+def when_problems(deck: Deck, template: Template) -> list[str]:
+    """A ``when:`` naming a field no card of the set has: a misspelling that would otherwise
+    leave the element (or paragraph) undrawn on every card, without a word. Said once, at the
+    line that writes the ``when:``."""
+    have: set[str] = set()
+    for face in deck.faces:
+        have.update(face.fields)
+    out: list[str] = []
+    for said, key, _want in _when_keys(template):
+        if key in have:
+            continue
+        near = difflib.get_close_matches(str(key), sorted(have), n=1)
+        meant = f"did you mean {near[0]!r}? " if near else ""
+        msg = (f"{said}: when: names the field {key!r}, which no card has, so it is never "
+               f"drawn ({meant}fields are: {', '.join(sorted(have))})")
+        if msg not in out:
+            out.append(msg)
     return out
 
 
@@ -267,39 +274,26 @@ def when_value_warnings(deck: Deck, template: Template) -> list[str]:
             have.setdefault(key, set()).add(str(value))
     truthy = {key for face in deck.faces for key, value in face.fields.items() if value}
     out: list[str] = []
-    for lname, elements in template.layouts.items():
-        for el in elements:
-            conds = [("when", el.get("when")),
-                     *(("paragraphs", p.get("when")) for p in el.get("paragraphs", ()))]
-            for owner, cond in conds:
-                for key, want in cond.items() if isinstance(cond, dict) else ():
-                    if key not in have:
-                        continue  # when_problems says it
-                    if isinstance(want, bool):
-                        if want == (key in truthy) or not want:
-                            continue
-                        missing = [want]
-                    else:
-                        wanted = want if isinstance(want, list) else [want]
-                        if any(str(w) in have[key] for w in wanted):
-                            continue
-                        missing = wanted
-                    layout, line, col = template.keys_at.get(
-                        (lname, el["name"], owner),
-                        template.origins.get((lname, el["name"]), (lname, 0, 0)))
-                    line, col = template.when_at.get((layout, el["name"], key), (line, col))
-                    where = f"{template.file}:{line}:{col}: " if line else f"{template.file}: "
-                    values = sorted(have[key], key=lambda v: (len(v), v))
-                    near = [m for w in missing
-                            for m in difflib.get_close_matches(str(w), values, n=1)]
-                    meant = f"did you mean {near[0]!r}? " if near else ""
-                    shown = ", ".join(v or "(empty)" for v in values[:12]) + \
-                        (", ..." if len(values) > 12 else "")
-                    msg = (f"{where}layout '{layout}' element '{el['name']}': when: {key}: "
-                           f"{', '.join(repr(w) for w in missing)} matches no card of the set, "
-                           f"so it is never drawn ({meant}the cards' {key} values: {shown})")
-                    if msg not in out:
-                        out.append(msg)
+    for said, key, want in _when_keys(template):
+        if key not in have:
+            continue  # when_problems says it
+        if isinstance(want, bool):
+            if want == (key in truthy) or not want:
+                continue
+            missing = [want]
+        else:
+            wanted = want if isinstance(want, list) else [want]
+            if any(str(w) in have[key] for w in wanted):
+                continue
+            missing = wanted
+        values = sorted(have[key], key=lambda v: (len(v), v))
+        near = [m for w in missing for m in difflib.get_close_matches(str(w), values, n=1)]
+        meant = f"did you mean {near[0]!r}? " if near else ""
+        shown = ", ".join(v or "(empty)" for v in values[:12]) + (", ..." if len(values) > 12 else "")
+        msg = (f"{said}: when: {key}: {', '.join(repr(w) for w in missing)} matches no card of "
+               f"the set, so it is never drawn ({meant}the cards' {key} values: {shown})")
+        if msg not in out:
+            out.append(msg)
     return out
 
 
