@@ -282,6 +282,16 @@ def _check_replaceable(target: Path) -> None:
                                 f"e.g. chmod -R u+w {target})", str(target))
 
 
+def _remove_old(old: Path) -> None:
+    """Delete the replaced folder; a stop (Ctrl-C, SIGTERM) while it is deleted finishes the
+    deletion first: the new folder is in place, and the old one must not be left beside it."""
+    try:
+        _remove(old)
+    except BaseException:
+        _remove(old)
+        raise
+
+
 @contextmanager
 def atomic_dir(path: str | Path) -> Iterator[Path]:
     """A temporary folder next to ``path`` that replaces it only when fully written; at no
@@ -316,13 +326,13 @@ def atomic_dir(path: str | Path) -> Iterator[Path]:
             _remove(tmp)
             raise
         if exchange(tmp, target):
-            _remove(tmp)  # now the old folder
+            _remove_old(tmp)  # now the old folder
             return
         old = target.with_name(f".{target.name}.old-{os.getpid()}")
         _remove(old)
         os.replace(target, old)
         os.replace(tmp, target)
-        _remove(old)
+        _remove_old(old)
     else:
         os.replace(tmp, target)
 

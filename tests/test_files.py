@@ -79,3 +79,28 @@ def test_a_folder_write_that_fails_names_the_folder_not_its_temporary_stand_in(t
         raise OSError(errno.ENOSPC, "No space left on device")  # Pillow names no file
     assert err.value.filename == str(target)
     assert list(tmp_path.iterdir()) == []  # nothing half-written is left
+
+
+def test_a_stop_while_the_old_folder_is_deleted_leaves_no_copy_of_it(tmp_path, monkeypatch):
+    """SIGTERM while the replaced folder was deleted left ``.png.tmp-<pid>/`` with the old
+    images beside the new folder."""
+    from boneyard import files
+
+    target = tmp_path / "png"
+    target.mkdir()
+    (target / "old.png").write_bytes(b"old")
+    real = files._remove
+    stops = []
+
+    def stopped_once(path):
+        if not stops and path.name.startswith(".png.") and (path / "old.png").exists():
+            stops.append(path)
+            raise KeyboardInterrupt
+        real(path)
+
+    monkeypatch.setattr(files, "_remove", stopped_once)
+    with pytest.raises(KeyboardInterrupt), atomic_dir(target) as tmp:
+        (tmp / "new.png").write_bytes(b"new")
+    assert stops, "the old folder was never deleted"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["png"]
+    assert [p.name for p in target.iterdir()] == ["new.png"]
