@@ -277,9 +277,18 @@ def _check_replaceable(target: Path) -> None:
     if stuck is None:
         return
     who = "the folder" if stuck == target else f"its folder {stuck.relative_to(target)}"
+    try:
+        read_only = bool(os.statvfs(stuck).f_flag & os.ST_RDONLY)
+    except OSError:
+        read_only = False
+    if read_only:  # no chmod helps: the disk itself refuses writes
+        raise OSError(errno.EROFS, f"{who} is on a read-only file system, so the old content "
+                                   "cannot be replaced (it is left as it was: write elsewhere "
+                                   "with --out, or mount it read-write)", str(target))
     raise OSError(errno.EACCES, f"{who} does not let its files be deleted, so the old content "
                                 f"cannot be replaced (it is left as it was: make it writable, "
-                                f"e.g. chmod -R u+w {target})", str(target))
+                                f"e.g. chmod -R u+w {target}, or chattr -i if it is marked "
+                                "immutable)", str(target))
 
 
 def _remove_old(old: Path) -> None:

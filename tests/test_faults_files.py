@@ -176,7 +176,8 @@ def test_an_old_folder_that_cannot_be_deleted_is_kept_whole_with_nothing_beside_
     who = "its folder backs" if where != "png-tgc" else "the folder"
     assert err.value.filename == str(target) and err.value.strerror == (
         f"{who} does not let its files be deleted, so the old content cannot be replaced (it is "
-        f"left as it was: make it writable, e.g. chmod -R u+w {target})"), err.value
+        f"left as it was: make it writable, e.g. chmod -R u+w {target}, or chattr -i if it is "
+        "marked immutable)"), err.value
     assert _files(target) == old
     assert sorted(p.name for p in tmp_path.iterdir()) == ["png-tgc"]
 
