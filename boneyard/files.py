@@ -417,9 +417,13 @@ def folder_lock(folder: str | Path, on_wait: Callable[[str], None] | None = None
             _HELD[key] -= 1
         return
     locks = Path(tempfile.gettempdir()) / f"boneyard-locks-{os.getuid()}"
-    locks.mkdir(mode=0o700, exist_ok=True)
     name = hashlib.sha256(key.encode()).hexdigest()[:24] + ".lock"
-    fd = os.open(locks / name, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        locks.mkdir(mode=0o700, exist_ok=True)
+        fd = os.open(locks / name, os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError:  # a file where the locks' folder goes, a temporary folder not writable:
+        yield        # the lock only orders two runs, so the work goes on without it
+        return
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)

@@ -104,3 +104,19 @@ def test_a_stop_while_the_old_folder_is_deleted_leaves_no_copy_of_it(tmp_path, m
     assert stops, "the old folder was never deleted"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["png"]
     assert [p.name for p in target.iterdir()] == ["new.png"]
+
+
+def test_a_file_where_the_locks_go_does_not_stop_the_work(tmp_path, monkeypatch):
+    """A file at ``$TMPDIR/boneyard-locks-<uid>`` failed every render with "File exists",
+    though the output folder was writable: the lock only orders two runs."""
+    import os
+    import tempfile
+
+    from boneyard.files import folder_lock
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    (tmp_path / f"boneyard-locks-{os.getuid()}").write_text("not a folder")
+    ran = []
+    with folder_lock(tmp_path / "out"):
+        ran.append(True)
+    assert ran == [True]
