@@ -248,6 +248,10 @@ def check_out_dir(out_dir: Path) -> None:
     minutes of playtesting."""
     for p in (out_dir, *out_dir.parents):
         if os.path.lexists(p):
+            if p.is_symlink() and not p.exists():
+                raise BoneyardError(f"{p}: is a link to {os.readlink(p)}, which does not exist, "
+                                    f"where the build writes the folder {out_dir} (remove the "
+                                    "link, or make what it names; or choose another --out)")
             if not p.is_dir():
                 raise BoneyardError(f"{p}: is a file, where the build writes the folder {out_dir} "
                                     "(move the file away, or choose another --out)")

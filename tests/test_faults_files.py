@@ -589,3 +589,15 @@ def test_a_signal_while_the_command_line_tool_starts_is_answered_in_its_words(si
         assert "Traceback" not in err, (delay, err)
         if proc.returncode != 0:  # (a fast machine may have finished the listing)
             assert proc.returncode == code and err.strip().endswith(said), (delay, proc.returncode, err)
+
+
+@pytest.mark.parametrize("command", ["render", "build"])
+def test_a_dangling_link_for_the_output_folder_is_named_as_one(command, tmp_path, capsys):
+    """It was "is a file" (build) and "cannot create the output folder: File exists" (render)."""
+    (tmp_path / "day-of-the-dead").symlink_to(tmp_path / "gone" / "place")
+    args = ["--force", "--format", "proof"] if command == "render" else ["--fast"]
+    code, err = _main([command, "day-of-the-dead", *args, "--out", str(tmp_path)], capsys)
+    assert code == 1 and "Traceback" not in err
+    assert f"{tmp_path}/day-of-the-dead: is a link to {tmp_path}/gone/place, which does not " \
+        "exist" in err, err
+    assert "(remove the link, or make what it names; or choose another --out)" in err

@@ -368,6 +368,10 @@ def render_set(card_set: CardSet, out_dir: str | Path | None = None,
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
+        if out.is_symlink() and not out.exists():  # mkdir says only "File exists"
+            raise RenderError(f"{out}: is a link to {os.readlink(out)}, which does not exist "
+                              "(remove the link, or make what it names; or choose another "
+                              "--out)") from None
         raise RenderError(f"{out}: cannot create the output folder: {exc.strerror or exc} "
                           "(choose another --out)") from None
     done = written if written is not None else []
