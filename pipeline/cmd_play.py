@@ -106,7 +106,6 @@ def play_cmd(set_name: str, players: int | None, agents: tuple[str, ...], seed: 
 def _play(set_name: str, players: int | None, agents: tuple[str, ...], seed: int | None,
           port: int, host: str, open_browser: bool, scenario: str | None, log_path: str | None,
           switches: tuple[str, ...], engine_options: dict[str, Any]) -> None:
-    import uvicorn
     from boneyard.pipeline.play.app import create_app
     from boneyard.pipeline.play.session import Session, Setup, check_setup
 
@@ -133,10 +132,16 @@ def _play(set_name: str, players: int | None, agents: tuple[str, ...], seed: int
     if open_browser:  # once the server listens; without a browser the address is all we have
         threading.Timer(0.5, open_page, (url,)).start()
     hosts = {"127.0.0.1", "localhost", "::1", host} if _loopback(host) else None  # no DNS rebinding
-    # uvicorn.Server, not uvicorn.run: run() swallows the Ctrl-C it passes on after shutting
-    # down, so the table exited 0; the CLI says "Interrupted." and exits 130, as watch does
-    server = uvicorn.Server(uvicorn.Config(create_app(session, hosts=hosts), host=host, port=port,
-                                           log_level="warning"))
+    serve(create_app(session, hosts=hosts), host=host, port=port)
+
+
+def serve(app: Any, *, host: str, port: int) -> None:
+    """Serve the table until Ctrl-C or SIGTERM. uvicorn.Server, not uvicorn.run: run() swallows
+    the Ctrl-C it passes on after shutting down, so the table exited 0; the CLI says
+    "Interrupted." and exits 130, as watch does."""
+    import uvicorn
+
+    server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning"))
     server.run()
     if not server.started:
         raise BoneyardError(f"the table could not start on {host} port {port} (see above; give "

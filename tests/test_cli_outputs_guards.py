@@ -108,10 +108,10 @@ def test_a_new_file_in_the_set_folder_is_fine(run, dotd):
 
 def test_play_refuses_a_log_that_is_a_card_file(run, dotd, monkeypatch):
     """'Save' read the card file, added a JSON line and wrote it back over the cards."""
-    import uvicorn
+    from boneyard.pipeline import cmd_play
 
     served: list[object] = []
-    monkeypatch.setattr(uvicorn, "run", lambda *a, **k: served.append(a))  # never a server
+    monkeypatch.setattr(cmd_play, "serve", lambda *a, **k: served.append(a))  # never a server
     before = _snapshot(dotd)
     res = run("play", dotd, "--no-open", "--port", "0", "--log", dotd / "characters.yaml")
     assert res.exit_code == 2, res.output

@@ -259,10 +259,10 @@ def test_agent_moves_come_with_their_reasons_once_the_game_is_over(rules, agent,
 
 
 def test_the_command_serves_on_localhost_and_says_where(monkeypatch):
-    import uvicorn
+    from boneyard.pipeline import cmd_play
 
     seen = {}
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: seen.update(kw))
+    monkeypatch.setattr(cmd_play, "serve", lambda app, **kw: seen.update(kw))
     res = CliRunner().invoke(cli, ["play", "day-of-the-dead", "--no-open", "--port", "0", "--seed", "1"])
     assert res.exit_code == 0, res.output
     assert seen["host"] == "127.0.0.1"
@@ -305,23 +305,23 @@ def test_the_command_refuses_bad_options():
 ])
 def test_arguments_no_game_can_be_dealt_with_are_refused_before_the_server_starts(
         monkeypatch, args, said):
-    import uvicorn
+    from boneyard.pipeline import cmd_play
 
     started = []
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: started.append(kw))
+    monkeypatch.setattr(cmd_play, "serve", lambda app, **kw: started.append(kw))
     res = CliRunner().invoke(cli, ["play", *args, "--no-open", "--port", "0"])
     assert res.exit_code == 2 and not started, res.output
     assert said in " ".join(res.output.split()) and "does not load" not in res.output, res.output
 
 
 def test_a_set_that_does_not_load_is_still_served_with_its_problems(monkeypatch, tmp_path):
-    import uvicorn
+    from boneyard.pipeline import cmd_play
 
     root = tmp_path / "set"
     shutil.copytree(CARDS / "day-of-the-dead", root)
     (root / "characters.yaml").write_text("- id: 1\n")
     started = []
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: started.append(kw))
+    monkeypatch.setattr(cmd_play, "serve", lambda app, **kw: started.append(kw))
     res = CliRunner().invoke(cli, ["play", str(root), "--players", "5", "--no-open", "--port", "0"])
     assert res.exit_code == 0 and started and "the set does not load" in res.output, res.output
 
@@ -489,9 +489,9 @@ def test_a_log_file_that_is_not_text_is_not_overwritten(tmp_path):
 
 
 def test_serving_beyond_localhost_warns_that_anyone_can_see_your_hand(monkeypatch):
-    import uvicorn
+    from boneyard.pipeline import cmd_play
 
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: None)
+    monkeypatch.setattr(cmd_play, "serve", lambda app, **kw: None)
     runner = CliRunner()
     res = runner.invoke(cli, ["play", "day-of-the-dead", "--no-open", "--port", "0",
                               "--host", "0.0.0.0"])
