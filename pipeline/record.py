@@ -58,20 +58,34 @@ MAX_KEY_BYTES = 1024 * 1024
 """A key file larger than this is some other file named by mistake: refused, not read whole."""
 
 
+_USED: list[Path] = []
+"""Where the key :func:`_key` returned is kept (none: made from the user and machine names)."""
+
+
 @cache
 def _key() -> bytes:
     """This installation's signing key, made on first use (a temp folder if home is read-only);
     BoneyardError if what is at its path is no key file (a FIFO, a folder, a device)."""
+    _USED.clear()
     for path in (_key_path(), Path(tempfile.gettempdir()) / f"boneyard-{os.getuid()}" / "record.key"):
         key = _read_key(path)
         if key is not None:
+            _USED.append(path)
             return key
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            return _make_key(path)
+            made = _make_key(path)
         except OSError:
             continue
+        _USED.append(path)
+        return made
     return hashlib.sha256(f"boneyard-{os.getuid()}-{os.uname().nodename}".encode()).digest()
+
+
+def display_key() -> str:
+    """Where the signing key in use is kept, for a message."""
+    _key()
+    return str(_USED[0]) if _USED else "no key file could be written: one made from this user and machine"
 
 
 def check_key() -> None:
@@ -211,7 +225,9 @@ def problems(record: Any) -> list[str]:
     if shape is not None:
         return [shape]
     if not mac_matches(_canonical(record), str(record["signature"])):
-        return ["its signature does not match: it was edited, or made by another installation"]
+        return [f"its signature does not match the key it is checked with ({display_key()}): "
+                "it was edited, or signed with another key (another machine, HOME or "
+                f"{KEY_ENV})"]
     try:
         gates = parse_gates(record["config"].get("gates"), "record config.gates", kinds=True)
         gates += parse_gates(record.get("extra_gates") or [], "record extra_gates", kinds=True)
