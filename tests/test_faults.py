@@ -667,6 +667,60 @@ def test_a_local_worker_killed_mid_run_has_its_blocks_played_again():
                for n in res.notes), res.notes
 
 
+def test_a_local_worker_stopped_mid_run_is_ended_and_its_blocks_played_again(monkeypatch):
+    """SIGSTOP on one of two workers (a debugger, a stray `kill -STOP`): it held its block for
+    ever and the run waited without a word. After STOPPED_WAIT seconds of waiting it is ended,
+    its blocks are played again, and the report is the one a single process gives."""
+    import faulthandler
+    import multiprocessing
+    import os
+
+    from boneyard.engine.sim import local
+
+    monkeypatch.setattr(local, "STOPPED_WAIT", 1.0)
+    cs = load_set("day-of-the-dead")
+    alone = simulate(cs, ["random"], 3000, 4, jobs=1)
+    stopped: list[int] = []
+
+    def stop_one(done: int, total: int) -> None:
+        workers = multiprocessing.active_children()
+        if not stopped and workers and done < total:
+            os.kill(workers[0].pid, signal.SIGSTOP)
+            stopped.append(workers[0].pid)
+
+    faulthandler.dump_traceback_later(120, exit=True)
+    try:
+        res = simulate(cs, ["random"], 3000, 4, jobs=2, progress=stop_one)
+    finally:
+        faulthandler.cancel_dump_traceback_later()
+        for pid in stopped:  # never leave a stopped process behind, whatever happened
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+    assert stopped
+    assert not res.partial and res.to_json() == alone.to_json()
+    assert any(f"(pid {stopped[0]}) stayed stopped (SIGSTOP)" in n for n in res.notes), res.notes
+
+
+def test_a_stopped_pid_is_told_from_a_running_one():
+    import os
+    import subprocess
+
+    from boneyard.engine.sim.local import is_stopped
+
+    child = subprocess.Popen(["sleep", "30"])
+    try:
+        assert not is_stopped(child.pid)
+        os.kill(child.pid, signal.SIGSTOP)
+        deadline = time.monotonic() + 5
+        while not is_stopped(child.pid) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert is_stopped(child.pid)
+    finally:
+        child.kill()
+        child.wait()
+    assert not is_stopped(child.pid)  # gone: not stopped
+
+
 def test_a_worker_killed_in_a_builds_other_work_has_its_tasks_done_again():
     """The same for ``map_tasks`` (a build's substitution runs): the results, in task order."""
     import faulthandler

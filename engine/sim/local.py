@@ -144,6 +144,23 @@ RETRIES = 2
 """Times the blocks in flight when a local worker dies are handed out again (as on a cluster,
 ``engine/sim/cluster.py``) before the run ends partial without them."""
 
+STOPPED_WAIT = 15.0
+"""Seconds of the parent's waiting for results during which a worker may stay stopped (SIGSTOP,
+a debugger's stop) before it is treated as lost: ended, and its blocks handed out again."""
+
+
+def is_stopped(pid: int) -> bool:
+    """Whether process ``pid`` is stopped by a signal (state ``T`` in ``/proc/<pid>/stat``;
+    False where there is no ``/proc``). Why: a stopped worker holds its blocks for ever and
+    the run waited with it, without a word."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            stat = f.read()
+    except OSError:
+        return False
+    end = stat.rfind(b")")  # the command name, in parentheses, may hold spaces and ')'
+    return stat[end + 2:end + 3] == b"T"
+
 
 class Watch:
     """The pool's live workers, to notice one that ends mid-run. ``multiprocessing.Pool`` starts
@@ -154,9 +171,32 @@ class Watch:
     def __init__(self, pool: Any) -> None:
         self.pool = pool
         self.workers = list(getattr(pool, "_pool", []))
+        self.stopped: dict[int, int] = {}  # pid -> looks in a row that found it stopped
 
     def dead(self) -> str | None:
-        """How a worker ended since the last look (and look at the new ones from now), or None."""
+        """How a worker ended since the last look (and look at the new ones from now), or None.
+        A worker found stopped at every look for :data:`STOPPED_WAIT` seconds is ended here and
+        counts as dead. The looks, not the clock, measure it: when the whole run is stopped
+        (Ctrl-Z) and continued, the parent did not look meanwhile and the workers run again."""
+        how = self._ended()
+        if how is not None:
+            return how
+        looks = max(1, round(STOPPED_WAIT / POLL))
+        for w in self.workers:
+            if w.pid is None or not is_stopped(w.pid):
+                self.stopped.pop(w.pid, None)
+                continue
+            self.stopped[w.pid] = self.stopped.get(w.pid, 0) + 1
+            if self.stopped[w.pid] >= looks:
+                w.kill()  # SIGKILL ends a stopped process too
+                w.join(STOP_WAIT)
+                self.workers = [x for x in getattr(self.pool, "_pool", []) if x.exitcode is None]
+                self.stopped.clear()
+                return (f"a worker process (pid {w.pid}) stayed stopped (SIGSTOP) for "
+                        f"{STOPPED_WAIT:.0f} s and was ended")
+        return None
+
+    def _ended(self) -> str | None:
         for w in self.workers:
             code = w.exitcode
             if code is None:
