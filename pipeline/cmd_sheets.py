@@ -156,11 +156,15 @@ def new_cmd(name: str, like: str, parent: Path | None) -> None:
     the editor's schema lines point at this project's schemas from the new folder. An existing
     NAME is never overwritten.
     """
+    from boneyard.pipeline.load import resolve_set
     from boneyard.pipeline.new_set import new_set
 
     folder = new_set(name, like, parent)
     click.echo(f"made {display_path(folder)} from {like}")
-    arg = shlex.quote(display_path(folder))  # a command to paste: a name with a space is quoted
+    arg = display_path(folder)
+    if "/" not in arg and resolve_set(arg).resolve() != folder.resolve():
+        arg = f"./{arg}"  # a bare name is the bundled set of that name, not this folder
+    arg = shlex.quote(arg)  # a command to paste: a name with a space is quoted
     click.echo(f"next: boneyard validate {arg}   (then: boneyard build {arg} --fast)")
 
 

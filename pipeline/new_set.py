@@ -11,6 +11,7 @@ beside its final name and renamed into place; an existing NAME is never touched.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -37,10 +38,16 @@ class NewSetError(BoneyardError):
     exit_code = 2
 
 
+_SMALL_WORDS = frozenset({"a", "an", "and", "as", "at", "but", "by", "for", "in", "nor", "of",
+                          "on", "or", "the", "to", "vs"})
+"""Words a title keeps in lower case after its first: ``day-of-the-dead`` is "Day of the Dead"."""
+
+
 def display_name(folder: str) -> str:
     """``spooky-dead`` -> ``Spooky Dead``: what game.yaml's ``name:`` says of a new set."""
-    words = re.split(r"[-_ ]+", folder.strip())
-    return " ".join(w[:1].upper() + w[1:] for w in words if w) or folder
+    words = [w for w in re.split(r"[-_ ]+", folder.strip()) if w]
+    return " ".join(w if i and w in _SMALL_WORDS else w[:1].upper() + w[1:]
+                    for i, w in enumerate(words)) or folder
 
 
 def _repoint(text: str, old_dir: Path, new_dir: Path) -> str:
@@ -166,11 +173,20 @@ def new_set(name: str, like: str | Path, parent: Path | None = None) -> Path:
         raise NewSetError(f"{display_path(target)} is inside the set it copies "
                           f"({display_path(source)}): the copy would then be part of that set "
                           "(make it beside the set, not in it)")
-    if not parent.is_dir():
-        raise NewSetError(f"{display_path(parent)}: no such folder")
+    if os.path.lexists(parent) and not parent.is_dir():
+        raise NewSetError(f"{display_path(parent)}: not a folder (a file or a broken link is "
+                          "in the way; choose another --dir)")
+    made: list[Path] = []  # the folders of --dir made here, removed again if the copy fails
     try:
+        for folder in reversed([parent, *parent.parents]):
+            if not os.path.lexists(folder):  # as `mkdir -p`: `--dir sets/` need not exist yet
+                folder.mkdir()
+                made.append(folder)
         _copy(source, target)
     except (OSError, _CopyFailed) as exc:  # a read-only or full disk, a folder we may not write in
+        for folder in reversed(made):
+            with contextlib.suppress(OSError):
+                folder.rmdir()
         cause = exc.error if isinstance(exc, _CopyFailed) else exc
         why = cause.strerror or (f"{len(cause.args[0])} files could not be copied"
                                  if isinstance(cause, shutil.Error) else str(cause))

@@ -655,6 +655,46 @@ def test_new_takes_a_path_and_a_folder_it_cannot_make_is_one_message(tmp_path: P
     assert list(blocked.iterdir()) == []
 
 
+def test_new_makes_a_missing_dir_and_a_failed_copy_leaves_none(tmp_path: Path) -> None:
+    """`new spooky --dir sets/` stopped at "sets: no such folder", as the docs' own example did
+    where sets/ did not exist yet: it is made, as `mkdir -p` would; a copy that fails there
+    takes the folders it made with it."""
+    runner = CliRunner()
+    res = runner.invoke(cli, ["new", "spooky", "--like", "grave-feast", "--dir", str(tmp_path / "sets" / "x")])
+    assert res.exit_code == 0, res.output
+    assert load_set(tmp_path / "sets" / "x" / "spooky").name == "Spooky"
+    real_mkdir = Path.mkdir
+
+    def refuse(self: Path, *args: object, **kwargs: object) -> None:
+        if self.parent == tmp_path / "a" / "b":  # the copy, made in the folders made for it
+            raise PermissionError(13, "Permission denied", str(self))
+        real_mkdir(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(Path, "mkdir", refuse)
+        res = runner.invoke(cli, ["new", "spooky", "--like", "grave-feast", "--dir", str(tmp_path / "a" / "b")])
+    assert getattr(res.exception, "exit_code", None) == 2 and "nothing was made" in str(res.exception)
+    assert not (tmp_path / "a").exists()
+    (tmp_path / "file").write_text("x", encoding="utf-8")
+    res = runner.invoke(cli, ["new", "spooky", "--like", "grave-feast", "--dir", str(tmp_path / "file" / "x")])
+    assert getattr(res.exception, "exit_code", None) == 2 and "nothing was made" in str(res.exception)
+    assert (tmp_path / "file").read_text(encoding="utf-8") == "x"
+
+
+def test_new_names_its_copy_as_a_title_and_points_past_a_bundled_name(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A copy named like a bundled set: `boneyard validate day-of-the-dead`, as "next:" said,
+    checked the bundled set, not the copy; and its name came out "Day Of The Dead"."""
+    monkeypatch.chdir(tmp_path)
+    res = CliRunner().invoke(cli, ["new", "day-of-the-dead", "--like", "day-of-the-dead"])
+    assert res.exit_code == 0, res.output
+    assert "next: boneyard validate ./day-of-the-dead " in res.output
+    assert load_set(tmp_path / "day-of-the-dead").name == "Day of the Dead"
+    res = CliRunner().invoke(cli, ["new", "the-end-of-days", "--like", "grave-feast"])
+    assert "next: boneyard validate the-end-of-days " in res.output  # no bundled set of that name
+    assert load_set(tmp_path / "the-end-of-days").name == "The End of Days"
+
+
 def test_merged_cells_are_refused_at_their_range_not_read_as_empty(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from boneyard.pipeline.cli import main
