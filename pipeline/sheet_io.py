@@ -334,6 +334,8 @@ def _uneven(file: str, first: int, last: int, cells: int, width: int, sep: str) 
             "quote not closed? every row needs one cell per column, empty ones too)")
 
 
+_FORMULA_FIX = "boneyard never evaluates formulas: paste the value instead (Paste Special > Values)"
+
 _NUMBER = re.compile(r"[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?")
 
 
@@ -384,7 +386,12 @@ def _bad_cells(path: Path, part: str, label: str, sheet: str) -> tuple[list[str]
                 far_at = far_at if far > 1 else (row, col)
                 el.clear()
                 continue
-            if el.get("t", "n") == "n" and "f" not in kinds and value is not None:
+            if "f" in kinds:  # every formula at once, not one an import
+                formula = (kinds["f"].text or "").strip()
+                shown = f" (={formula[:40]})" if formula else ""
+                out.append((row, col, f"{label}:{sheet}!{column_letter(col - 1)}{row}: holds a "
+                            f"formula{shown}; {_FORMULA_FIX}"))
+            elif el.get("t", "n") == "n" and value is not None:
                 text = (value.text or "").strip()
                 if not text:
                     why = "a number with no value (how infinity or NaN is saved)"
@@ -510,9 +517,7 @@ def _read_worksheet(wb: Any, path: Path, label: str, title: str) -> Grid:
                 raise _too_many(grid, f"{MAX_COLUMNS} columns")
             if getattr(cell, "data_type", None) == "f":
                 where = f"{label}:{name}!{column_letter(c)}{r}"
-                raise SheetReadError(f"{where}: holds a formula ({str(value)[:40]}); "
-                                     "boneyard never evaluates formulas: paste the value "
-                                     "instead (Paste Special > Values)")
+                raise SheetReadError(f"{where}: holds a formula ({str(value)[:40]}); {_FORMULA_FIX}")
             if isinstance(value, str) and len(value) > MAX_CELL_CHARS:
                 where = f"{label}:{name}!{column_letter(c)}{r}"
                 raise SheetReadError(f"{where}: over {MAX_CELL_CHARS} characters; a card's "

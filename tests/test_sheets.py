@@ -166,10 +166,14 @@ def test_formulas_are_refused_not_evaluated(tmp_path: Path) -> None:
     sheet, _ = export_set(work, tmp_path / "cards.xlsx")
     wb = load_workbook(sheet)
     wb["Characters"]["C3"] = "=1+2"
+    wb["Characters"]["C9"] = "=C3*2"  # every formula in one import, not one a round trip
     wb.save(sheet)
     with pytest.raises(SheetError) as err:
         import_set(work, sheet)
-    assert "Characters!C3: holds a formula (=1+2)" in str(err.value)
+    said = [line for line in err.value.lines if "holds a formula" in line]
+    assert [line.split(": ", 1)[0].rsplit("!", 1)[1] for line in said] == ["C3", "C9"], said
+    assert "Characters!C3: holds a formula (=1+2); boneyard never evaluates" in str(err.value)
+    assert "Characters!C9: holds a formula (=C3*2)" in str(err.value)
 
 
 @pytest.mark.parametrize("cell, value", [("C5", True), ("C3", False), ("C3", True)])
