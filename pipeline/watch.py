@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import os
 import threading
 import time
 from collections.abc import Callable, Generator, Iterable
@@ -123,7 +124,7 @@ class Watcher:
     def cycle(self, saved: Iterable[str] = ()) -> CycleResult:
         """Validate, render and playtest once; never raises for anything in the set."""
         result = CycleResult(len(self.results) + 1, time.time(),
-                             saved=sorted(display_path(p) for p in saved))
+                             saved=sorted({display_path(p) for p in saved}))
         t0 = time.perf_counter()
         try:
             self._run(result)
@@ -336,7 +337,7 @@ class Watcher:
                     break  # back (restored, checked out again): watch the folder now there
                 if not batch:
                     continue
-                self.cycle(p for _c, p in batch)
+                self.cycle(_saved(batch))
                 if max_cycles is not None and len(self.results) >= max_cycles:
                     return
             else:
@@ -351,6 +352,15 @@ class Watcher:
         """Block until ``cycles`` cycles have run (tests, the page); False on timeout."""
         with self.changed:
             return self.changed.wait_for(lambda: len(self.results) >= cycles, timeout)
+
+
+def _saved(batch: Iterable[tuple[Any, str]]) -> list[str]:
+    """The files a batch of changes saved or removed, for the cycle's line: not an editor's
+    temporary file, made and renamed away in the same batch (``sed -i``'s ``sedkIIrIA``)."""
+    import watchfiles
+
+    made = {path for change, path in batch if change == watchfiles.Change.added}
+    return sorted({path for _change, path in batch if os.path.lexists(path) or path not in made})
 
 
 def _written(path: Path) -> bool:

@@ -223,3 +223,18 @@ def test_ctrl_c_on_an_idle_watch_says_interrupted_and_exits_130(tmp_path):
     out, err = proc.communicate(timeout=30)
     assert first and proc.returncode == 130, (first, out, err)
     assert err.strip().endswith("Interrupted.") and "KeyboardInterrupt" not in err, err
+
+
+def test_a_cycle_names_the_files_saved_not_an_editors_temporary_file(tmp_path: Path) -> None:
+    """`sed -i` writes a temporary file and renames it over the card file: the cycle's line
+    read "cycle 2 (characters.yaml, sedkIIrIA, sedkIIrIA)"."""
+    import watchfiles
+    from boneyard.pipeline.watch import _saved
+
+    card = tmp_path / "characters.yaml"
+    card.write_text("x", encoding="utf-8")
+    temp = str(tmp_path / "sedkIIrIA")
+    removed = str(tmp_path / "rares.yaml")  # there before the batch, removed in it: said
+    batch = {(watchfiles.Change.added, temp), (watchfiles.Change.deleted, temp),
+             (watchfiles.Change.added, str(card)), (watchfiles.Change.deleted, removed)}
+    assert _saved(batch) == sorted([str(card), removed])
