@@ -167,8 +167,10 @@ def build_cmd(sets: tuple[str, ...], out: Path | None, force: bool, fast: bool, 
         change = rec.get("change")
         if change and not outcome.reused:
             what = ", ".join(change["changed"] + [f"{c} (removed)" for c in change.get("removed", [])]
-                             + change["params"]) or ("no card or rule (only what is printed)"
-                                                     if change.get("same_games") else "no card or rule")
+                             + change["params"]) or (
+                "nothing: the content is the last pass's" if change["against"] == rec.get("content_hash")
+                else "no card or rule (only what is printed)" if change.get("same_games")
+                else "no card or rule")
             console.print(f"  tested what changed since the last pass ({change['against']}): {what}", markup=False)
         elif rec.get("from_scratch") and not outcome.reused:
             console.print(f"  built from scratch: {rec['from_scratch']}", markup=False)

@@ -303,7 +303,9 @@ def tested(record: Mapping[str, Any]) -> list[str]:
         return [f"Built from scratch{f' ({why})' if why else ''}: every bound judged absolutely."]
     lines = [f"Tested what changed since the last pass (content {change['against']}), on paired games."]
     names = record.get("names") or {}
-    if change.get("same_games"):
+    if change["against"] == record.get("content_hash"):
+        lines.append("Nothing changed: the content is the last pass's.")
+    elif change.get("same_games"):
         lines.append("Only what is printed changed (template, art): every game is the last pass's.")
     if change["changed"]:
         lines.append("Changed cards (each a pre-declared hypothesis at the full alpha): "

@@ -93,6 +93,22 @@ def test_a_change_nothing_plays_differently_moves_nothing(tmp_path):
     assert not any("last_pass_values" in r or "paired_with_last_pass" in r for r in third.record["runs"])
 
 
+def test_a_focus_on_unchanged_content_says_nothing_changed(tmp_path):
+    """`build --focus oaf` on the last pass's own content said "no card or rule (only what is
+    printed)", as if the template had changed."""
+    from boneyard.pipeline.cli import cli
+    from click.testing import CliRunner
+
+    root = make_set(tmp_path)
+    out = tmp_path / "out"
+    assert build_set(load_set(root), out=out, jobs=1, render=False).passed
+    res = CliRunner().invoke(cli, ["build", str(root), "--out", str(out), "--no-render", "--jobs", "1",
+                                   "--focus", "oaf"])
+    assert res.exit_code == 0, res.output
+    assert "nothing: the content is the last pass's" in res.output and "only what is printed" not in res.output
+    assert "Nothing changed: the content is the last pass's." in (out / "dotd" / "report.md").read_text()
+
+
 def test_an_edited_last_pass_is_not_believed(tmp_path):
     root = make_set(tmp_path)
     out = tmp_path / "out"
