@@ -81,16 +81,33 @@ def test_a_primitive_that_never_fires_fails_the_build_as_never_tested():
     record = playtest(cs, cfg)
     assert not record["passed"]
     lines = never_tested(record)
-    assert len(lines) == 1 and lines[0].startswith(
+    # the vocabulary item, and the card's own text, which does nothing in these games
+    assert len(lines) == 2 and lines[0].startswith(
         "never tested: primitive.gain_vp (fired 0 times in 60 games of run 'main', fewer than 1;")
+    assert lines[1].startswith("never tested: card.late (fired 0 times in 60 games of run 'main'")
+    assert "text that does nothing" in lines[1]
     assert "on late" in next(g["gate"]["why"] for g in record["gates"]
                               if g["gate"]["metric"] == "fired.primitive.gain_vp")
     failed = [g["gate"]["metric"] for g in record["gates"] if g["status"] == "fail"]
-    assert failed == ["fired.primitive.gain_vp"]
+    assert failed == ["fired.primitive.gain_vp", "fired.card.late"]
     # exempt with a reason: the build passes and the reason stays in the record
-    ok = replace(cs, playtest=freeze({**cs.playtest, "coverage": {"min": 1, "exempt": {"gain_vp": "a test"}}}))
+    ok = replace(cs, playtest=freeze({**cs.playtest, "coverage": {"min": 1, "exempt": {
+        "gain_vp": "a test", "late": "a test"}}}))
     again = playtest(ok, config_for(ok, jobs=1))
     assert again["passed"] and any(g["gate"].get("why", "").endswith(": a test") for g in again["gates"])
+
+
+def test_a_card_whose_effect_never_runs_fails_though_its_primitive_is_tested():
+    """A condition typed the wrong way round (Poltergeist's flip "turn 2 or later" typed
+    `le: 1`) leaves a card whose printed text does nothing; its primitive still fires on other
+    cards, so only the card's own coverage can say so. A card without an effect is asked nothing."""
+    dud = {"id": "dud", "power": 4, "effect": [{"power": 2, "when": {"turn": {"ge": 7}}}]}
+    cs = _dotd_set([dud], drop=("hoard",), games=60, coverage={"min": 1})
+    record = playtest(cs, config_for(cs, jobs=1))
+    failed = [g["gate"]["metric"] for g in record["gates"] if g["status"] == "fail"]
+    assert failed == ["fired.card.dud"]
+    asked = {g["gate"]["metric"] for g in record["gates"]}
+    assert "fired.card.anger" in asked and "fired.card.oaf" not in asked  # Oaf prints no effect
 
 
 def test_an_exemption_names_something_that_can_happen_and_says_why():

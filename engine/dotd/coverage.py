@@ -1,8 +1,9 @@
 """What a Day of the Dead playtest must see happen (the coverage gates, docs/playtest.md).
 
 Derived from the set and the rules, never from a card table: every effect primitive some
-character's effect uses, and every rules ability the set's backs, params and switches leave
-switched on. The playtest's counts of them are the metrics ``fired.<item>`` (metrics.py), made
+character's effect uses, every rules ability the set's backs, params and switches leave
+switched on, and every character's own effect (a condition that can never hold, or a target
+that is never there, leaves printed text that does nothing). The playtest's counts of them are the metrics ``fired.<item>`` (metrics.py), made
 by the engine's counters (``Position.fired``: the interpreter and the turn loop bump them).
 
 A switch reading away from the default that makes something new happen in play has an ability of
@@ -89,4 +90,11 @@ def items(game: DotdGame) -> list[tuple[str, str, str, bool]]:
     }
     for name, (what, hint) in _ABILITIES.items():
         out.append((f"ability.{name}", what, hint, on[name]))
+    for c in game.characters:  # each printed effect: one that never runs is text that does nothing
+        if c.effect:
+            out.append((f"card.{c.id}", f"{c.name}'s effect (a use in which a step of it ran)",
+                        f"the agents must field {c.name} where its `when:` holds and what it "
+                        "acts on is there; an effect that never runs in these games is text "
+                        "that does nothing (check its condition, its turn and whom it aims at)",
+                        True))
     return out

@@ -30,6 +30,7 @@ Names are stable (the gates in game.yaml refer to them):
     fired.primitive.<name>         times a step of that effect primitive ran, all games
     fired.ability.<name>           times a rules ability applied (double_use, power_up_fight,
                                    spirit_unearth, conversion, ...), all games
+    fired.card.<id>                uses of the character's effect in which a step ran, all games
     (the fired.* figures are exact counts, their interval the count itself: the coverage gates)
 
 A player-game is one player's side of one game; win rates count a draw as half a win.
@@ -168,6 +169,9 @@ def metrics(t: Tally, num_players: int = 2) -> list[Metric]:
                                  subject=cid, unit="fights", over=pg, least=0.0))
         out.append(t.mean_metric(f"card.{cid}.effect_fired", group="card", subject=cid, unit="uses",
                                  over=n, least=0.0))
+        # the same uses counted exactly: the coverage gate on each character's own effect
+        out.append(count_metric(f"fired.card.{cid}", int(t.total(f"card.{cid}.effect_fired")), n,
+                                "coverage", f"card.{cid}"))
     # every item of the vocabulary and the rules, 0 when it never fired (the coverage gates
     # need the zeros; which ones a set must fire is coverage.py's question)
     fired = {f"fired.primitive.{p}" for p in PRIMITIVES} | set(t.names("fired.")) | \
