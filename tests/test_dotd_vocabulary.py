@@ -130,3 +130,41 @@ def test_a_new_primitive_is_one_definition(monkeypatch) -> None:
 
     # it plays exactly like the long way of saying the same thing
     assert play({"handicap": 2}) == play({"power": {"amount": 2, "who": "opponent"}})
+
+
+def test_the_effect_references_card_examples_are_the_bundled_cards():
+    """docs/effects.md names a bundled card beside each primitive and condition ("Underdog:
+    `score_diff: {lt: 0}`"); Underdog prints `{le: 0}` and no card tests `opposing_has_effect`.
+    An example that names a card shows what that card prints, or what it uses."""
+    import re
+
+    import yaml
+    from boneyard.engine.dotd.effects import CONDITION_DEFS, PRIMITIVE_DEFS
+
+    from boneyard.paths import CARDS
+
+    cards = {c["name"]: c for c in yaml.safe_load((CARDS / "day-of-the-dead" / "characters.yaml").read_text())}
+
+    def holds(data, key, value):
+        if isinstance(data, dict):
+            if key in data and (value is None or data[key] == value):
+                return True
+            return any(holds(v, key, value) for v in data.values())
+        if isinstance(data, list):
+            return any(holds(v, key, value) for v in data)
+        return False
+
+    checked = 0
+    for name, example in [(p.name, p.example) for p in PRIMITIVE_DEFS] + [(c.name, c.example) for c in CONDITION_DEFS]:
+        m = re.match(r"([A-Z][A-Za-z ]+?)(?::\s*`([^`]*)`|\s*\(|$)", example)
+        if not m or m.group(1) not in cards:
+            assert not any(card in example for card in cards), (name, example)  # no card misnamed
+            continue
+        card = cards[m.group(1)]
+        if m.group(2):
+            (key, value), = yaml.safe_load(m.group(2)).items()
+            assert holds(card["effect"], key, value), (name, example, card["effect"])
+        else:
+            assert holds(card["effect"], name, None), (name, example, card["effect"])
+        checked += 1
+    assert checked >= 15
