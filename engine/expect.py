@@ -59,6 +59,12 @@ def _contains(got: Any, want: list[Any], text: bool) -> bool:
     return True
 
 
+def _short(items: list[Any], most: int = 5) -> str:
+    """A list as a bound's failure shows it: its length says the miss, a few items say what."""
+    shown = ", ".join(repr(x) for x in items[:most])
+    return shown + (f", ... {len(items) - most} more" if len(items) > most else "")
+
+
 def match(got: Any, want: Any, where: str, *, unordered: bool = False, text: bool = False,
           whole: bool = False, unordered_keys: Collection[str] = ()) -> list[str]:
     """Where ``got`` fails ``want``, one message per failure (``where: expected ..., got ...``).
@@ -78,7 +84,9 @@ def match(got: Any, want: Any, where: str, *, unordered: bool = False, text: boo
                 ok = isinstance(n, int) and not isinstance(n, bool) and (
                     n >= v if op == "at_least" else n <= v)
             if not ok:
-                out.append(f"{where}: expected {op.replace('_', ' ')} {v!r}, got {got!r}")
+                shown = (f"{len(got)} ({_short(got)})" if isinstance(got, list)
+                         and op in ("at_least", "at_most") else repr(got))
+                out.append(f"{where}: expected {op.replace('_', ' ')} {v!r}, got {shown}")
         return out
     if isinstance(want, Mapping):
         if not isinstance(got, Mapping):

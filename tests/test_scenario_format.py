@@ -6,6 +6,7 @@ in a scenario file located at its line with what to write instead."""
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -107,6 +108,9 @@ def test_a_failed_matcher_and_a_fact_after_a_step_are_located(tmp_path):
     _, failed = run_scenario(f)
     assert failed == [f"{f}:{line_of(f, 'at_least: 6')}:11: expect fights: expected at least 6, "
                       f"got {failed[0].split('got ', 1)[1]}"]
+    # a list's length is the miss: said first, with a few of its items, not the whole list
+    got = failed[0].split("got ", 1)[1]
+    assert re.fullmatch(r"5 \(\{.*\}(, \.\.\. \d+ more)?\)", got), got
     g = edited(tmp_path, "hand: [giant@double, haze@power_up]", "hand: [giant@double]")
     _, failed = run_scenario(g)
     assert len(failed) == 1 and failed[0].startswith(
