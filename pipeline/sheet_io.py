@@ -388,9 +388,9 @@ def _bad_cells(path: Path, part: str, label: str, sheet: str) -> tuple[list[str]
                 continue
             if "f" in kinds:  # every formula at once, not one an import
                 formula = (kinds["f"].text or "").strip()
-                shown = f" (={formula[:40]})" if formula else ""
+                written = f" (={formula[:40]})" if formula else ""
                 out.append((row, col, f"{label}:{sheet}!{column_letter(col - 1)}{row}: holds a "
-                            f"formula{shown}; {_FORMULA_FIX}"))
+                            f"formula{written}; {_FORMULA_FIX}"))
             elif el.get("t", "n") == "n" and value is not None:
                 text = (value.text or "").strip()
                 if not text:
