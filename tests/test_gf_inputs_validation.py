@@ -283,6 +283,19 @@ def test_two_kinds_of_card_with_one_name_are_refused_at_the_second(tmp_path):
                                "players: rename one)"]
 
 
+def test_a_rare_copied_into_the_regular_deck_is_one_message_there(tmp_path):
+    """The Exorcist pasted into deck.yaml as well gave three: a rare in the regular deck, then
+    its id and its name "already used" in the rares file, where it belongs."""
+    root = _edited(tmp_path, "deck.yaml", (
+        "  copies: 6\n  flavor: Sends monsters packing. Upside down, he is far less holy.\n",
+        "  copies: 6\n  flavor: Sends monsters packing. Upside down, he is far less holy.\n"
+        "- id: exorcist\n  name: Exorcist\n  kind: exorcist\n  copies: 2\n"))
+    line = _line(root, "deck.yaml", "kind: exorcist")
+    assert _problems(root) == [f"deck.yaml:{line}:9: card 'exorcist': exorcist is a rare and cannot "
+                               "be in the regular deck (move it to the rares file named by "
+                               "rares_file: in game.yaml, or remove it if that file has it already)"]
+
+
 # --- 7. numbers written as a range or a string --------------------------------------------------
 
 

@@ -162,7 +162,7 @@ EXPECTED: dict[str, list[str]] = {
         "rares.yaml:13:9: card 'exorcist_again': a second Exorcist (the first is 'exorcist'): each rare is a single print (GF-01) (keep one card of each rare)",
     ],
     "rare-in-deck": [
-        "deck.yaml:12:9: card 'exorcist': exorcist is a rare and cannot be in the regular deck (move it to the rares file named by rares_file: in game.yaml)",
+        "deck.yaml:12:9: card 'exorcist': exorcist is a rare and cannot be in the regular deck (move it to the rares file named by rares_file: in game.yaml, or remove it if that file has it already)",
     ],
     "recursive-alias": [
         'characters.yaml:2:3: an alias refers to a value that contains it (remove the recursive alias)',

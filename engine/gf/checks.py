@@ -79,6 +79,7 @@ def check(files: SetFiles) -> list[Problem]:
     rare_seen: dict[str, str] = {}  # rare kind -> the first card of it in the rares file
     human_foods: set[str] = set()  # the foods of the regular deck's humans
     eaters: dict[str, tuple[LocatedDoc, int, str | None]] = {}  # eater kind -> its first card
+    misplaced: set[str] = set()  # ids of rares written into the regular deck
 
     def claim(doc: LocatedDoc, at: JsonPath, cid: str, owner: str | None) -> None:
         if cid in ids:
@@ -108,7 +109,10 @@ def check(files: SetFiles) -> list[Problem]:
                 out.append(doc.problem((idx, "kind"), f"{kind.replace('_', ' ')} is a rare "
                                        "and cannot be in the regular deck", card=cid,
                                        hint="move it to the rares file named by "
-                                       "rares_file: in game.yaml"))
+                                       "rares_file: in game.yaml, or remove it if that file "
+                                       "has it already"))
+                if cid:
+                    misplaced.add(cid)
             copies = card.get("copies", 1)
             if is_rares and isinstance(copies, int) and not isinstance(copies, bool) and copies > 1:
                 out.append(doc.problem((idx, "copies"), f"a rare is a single print (GF-01), got "
@@ -136,7 +140,9 @@ def check(files: SetFiles) -> list[Problem]:
             numbers = card.get("numbers")
             food = card.get("food")
             again_id = bool(cid) and cid in entries
-            if again_id:
+            if again_id and is_rares and cid in misplaced:
+                pass  # the rare copied into the regular deck: said there, once
+            elif again_id:
                 # a human's cards are ids cid-1..cid-9, so a human and an eater both written
                 # 'blood' collide nowhere in the deck, but export writes two rows 'blood' that
                 # import cannot tell apart; said once, not again for each of its cards
@@ -179,7 +185,8 @@ def check(files: SetFiles) -> list[Problem]:
             name = card.get("name")
             if isinstance(name, str) and name.strip():
                 key = name.strip().casefold()
-                if key in names and len(out) == said:  # (a pasted entry: said once above)
+                if key in names and len(out) == said and not (is_rares and cid in misplaced):
+                    # (a pasted entry, or a rare copied into the regular deck: said once above)
                     f, line = names[key]
                     out.append(doc.problem((idx, "name"), f"name '{name}' is already used at "
                                            f"{seen_at(doc, f, line)}", card=cid,
