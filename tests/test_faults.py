@@ -681,9 +681,11 @@ def test_a_local_worker_stopped_mid_run_is_ended_and_its_blocks_played_again(mon
     cs = load_set("day-of-the-dead")
     alone = simulate(cs, ["random"], 3000, 4, jobs=1)
     stopped: list[int] = []
+    before = {p.pid for p in multiprocessing.active_children()}  # another test's, left running
 
     def stop_one(done: int, total: int) -> None:
-        workers = multiprocessing.active_children()
+        workers = [p for p in multiprocessing.active_children()
+                   if p.pid not in before and "PoolWorker" in p.name]  # this run's pool only
         if not stopped and workers and done < total:
             os.kill(workers[0].pid, signal.SIGSTOP)
             stopped.append(workers[0].pid)
@@ -699,6 +701,34 @@ def test_a_local_worker_stopped_mid_run_is_ended_and_its_blocks_played_again(mon
     assert stopped
     assert not res.partial and res.to_json() == alone.to_json()
     assert any(f"(pid {stopped[0]}) stayed stopped (SIGSTOP)" in n for n in res.notes), res.notes
+
+
+def test_a_worker_stopped_while_it_waits_for_work_does_not_hold_the_end_of_the_run(monkeypatch):
+    """Every result in, one worker stopped while idle: the pool's join waited for it for ever
+    (it never reads the word to end). The pool is ended, and nothing stopped is left behind."""
+    import faulthandler
+    import multiprocessing
+    import os
+
+    from boneyard.engine.sim import local
+
+    monkeypatch.setattr(local, "STOPPED_WAIT", 1.0)
+    pool = local.new_pool(local.mp_context(), 2, local.quiet_worker)
+    workers = list(pool._pool)
+    assert pool.map(abs, [-1, -2, -3, -4]) == [1, 2, 3, 4]
+    os.kill(workers[0].pid, signal.SIGSTOP)
+    faulthandler.dump_traceback_later(60, exit=True)
+    try:
+        local.finish_pool(pool)
+    finally:
+        faulthandler.cancel_dump_traceback_later()
+        for w in workers:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(w.pid, signal.SIGKILL)
+    for w in workers:
+        w.join(5)
+        assert w.exitcode is not None
+    assert not [p for p in multiprocessing.active_children() if p.pid in {w.pid for w in workers}]
 
 
 def test_a_stopped_pid_is_told_from_a_running_one():

@@ -162,6 +162,29 @@ def is_stopped(pid: int) -> bool:
     return stat[end + 2:end + 3] == b"T"
 
 
+def finish_pool(pool: Any) -> None:
+    """``close`` and ``join`` a pool whose results are all in, except that a worker stopped
+    (SIGSTOP) while it waited for work kept the join waiting for ever: it never reads the
+    pool's word to end. One found stopped at every look for :data:`STOPPED_WAIT` seconds ends
+    the pool at once (:func:`stop_pool`; an idle worker may hold the pipe's lock, so the others
+    could not end either), which loses nothing: every result is in."""
+    pool.close()
+    joiner = threading.Thread(target=pool.join, name="boneyard-pool-join", daemon=True)
+    joiner.start()
+    looks = max(1, round(STOPPED_WAIT / POLL))
+    seen: dict[int, int] = {}
+    while joiner.is_alive():
+        joiner.join(POLL)
+        for w in list(getattr(pool, "_pool", [])):
+            if w.exitcode is None and w.pid is not None and is_stopped(w.pid):
+                seen[w.pid] = seen.get(w.pid, 0) + 1
+                if seen[w.pid] >= looks:
+                    stop_pool(pool)
+                    return
+            else:
+                seen.pop(w.pid, None)
+
+
 class Watch:
     """The pool's live workers, to notice one that ends mid-run. ``multiprocessing.Pool`` starts
     a new worker in place of one that was killed (the system's out-of-memory killer sends
@@ -302,8 +325,7 @@ def run_local(source: CardSet | Game, built: Game, spec: RunSpec,
             take(*value)
             for block in itertools.islice(todo, 1):
                 send(block)
-        pool.close()
-        pool.join()
+        finish_pool(pool)
     except BaseException:
         stop_pool(pool)  # at once: a stop must not wait for blocks in flight
         raise
@@ -356,8 +378,7 @@ def map_local(fn: Callable[[Any], Any], tasks: Sequence[Any], jobs: int,
             while nxt in results:
                 take(results.pop(nxt))
                 nxt += 1
-        pool.close()
-        pool.join()
+        finish_pool(pool)
     except BaseException:
         stop_pool(pool)
         raise
