@@ -140,9 +140,8 @@ def check(files: SetFiles) -> list[Problem]:
             numbers = card.get("numbers")
             food = card.get("food")
             again_id = bool(cid) and cid in entries
-            if again_id and is_rares and cid in misplaced:
-                pass  # the rare copied into the regular deck: said there, once
-            elif again_id:
+            # a rare copied into the regular deck is said there, once, not again here
+            if again_id and not (is_rares and cid in misplaced):
                 # a human's cards are ids cid-1..cid-9, so a human and an eater both written
                 # 'blood' collide nowhere in the deck, but export writes two rows 'blood' that
                 # import cannot tell apart; said once, not again for each of its cards
@@ -150,7 +149,7 @@ def check(files: SetFiles) -> list[Problem]:
                 out.append(doc.problem((idx, "id"), f"duplicate id '{cid}' (first used at "
                                        f"{seen_at(doc, f, line)})", card=cid,
                                        hint="give each card its own id"))
-            elif cid:
+            elif cid and not again_id:
                 entries[cid] = (doc.file, doc.where((idx, "id"))[0])
             if kind == "human" and isinstance(numbers, list) and cid:
                 if isinstance(food, str) and not is_rares:
